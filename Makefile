@@ -1,0 +1,56 @@
+# The two commands of README.md: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
+REDIS_URL ?= redis://127.0.0.1:6379/15
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test venv lint format test-sqlite test-postgres services demo bench check-deploy clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: venv
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo_load
+	$(BIN)/python manage.py runserver $(HOST)
+
+test: venv lint test-sqlite test-postgres
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test-sqlite: venv
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q
+
+# The same suite on PostgreSQL, with Celery tasks sent through Redis to a real worker.
+test-postgres: venv services
+	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) $(BIN)/pytest -q
+
+# PostgreSQL and Redis must be up for the second pass: start them if this machine has them.
+services:
+	@.ci/services
+
+bench: venv
+	$(BIN)/python -m bench
+
+check-deploy: venv
+	DJANGO_DEBUG=false DJANGO_SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	DJANGO_ALLOWED_HOSTS=fiftysix.example.org DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) \
+	$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) var .hypothesis

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BracketsConfig(AppConfig):
+    name = "brackets"
+    verbose_name = "Knockout"

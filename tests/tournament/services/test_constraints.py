@@ -1,0 +1,148 @@
+"""Every named constraint refuses a bad row at the database, past the services."""
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from tests.factories import SectionFactory, TeamFactory, TournamentFactory, UserFactory
+from tournament.models import Membership, Player, Section, Team, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _tournament(**kw):
+    return Tournament(name="T", slug="t", league_deals=18, **kw)
+
+
+def _team(section, **kw):
+    values = {
+        "tournament": section.tournament,
+        "section": section,
+        "name": "X",
+        "captain_name": "Jose",
+        "captain_city": "Edison",
+        "captain_state": "NJ",
+        "captain_country": "USA",
+        "placement": "state",
+    } | kw
+    return Team(**values)
+
+
+def _bad_tournament(**kw):
+    return lambda ctx: _tournament(**kw).save()
+
+
+CASES = {
+    "tournament_slug_unique": lambda ctx: (
+        TournamentFactory(slug="dup"),
+        _tournament().__class__(name="B", slug="dup", league_deals=18).save(),
+    ),
+    "tournament_ruleset_known": _bad_tournament(ruleset="bridge"),
+    "tournament_status_known": _bad_tournament(status="paused"),
+    "tournament_players_per_team_2_4": _bad_tournament(players_per_team=5),
+    "tournament_league_rounds_1_50": _bad_tournament(league_rounds=0),
+    "tournament_league_deals_1_99": lambda ctx: Tournament(
+        name="T", slug="t", league_deals=None, ruleset="international"
+    ).save(),
+    "tournament_qualifiers_at_least_2": _bad_tournament(qualifiers=1),
+    "tournament_name_present": lambda ctx: Tournament(
+        name="", slug="t", league_deals=18
+    ).save(),
+    "section_name_once_per_tournament": lambda ctx: Section.objects.create(
+        tournament=ctx["section"].tournament, name=ctx["section"].name.upper()
+    ),
+    "section_one_international": lambda ctx: Section.objects.create(
+        tournament=ctx["section"].tournament, name="Abroad", is_international=True
+    ),
+    "section_name_present": lambda ctx: Section.objects.create(
+        tournament=ctx["section"].tournament, name=""
+    ),
+    "team_name_once_per_tournament": lambda ctx: _team(
+        ctx["section"], name=ctx["team"].name.lower()
+    ).save(),
+    "team_name_present": lambda ctx: _team(ctx["section"], name="").save(),
+    "team_captain_name_present": lambda ctx: _team(
+        ctx["section"], captain_name=""
+    ).save(),
+    "team_us_captain_has_state": lambda ctx: _team(
+        ctx["section"], captain_state=""
+    ).save(),
+    "team_state_only_in_usa": lambda ctx: _team(
+        ctx["section"], captain_country="India"
+    ).save(),
+    "team_placement_known": lambda ctx: _team(ctx["section"], placement="luck").save(),
+    "player_position_once_per_team": lambda ctx: Player.objects.create(
+        team=ctx["team"], position=1, name="Someone Else"
+    ),
+    "player_name_once_per_team": lambda ctx: Player.objects.create(
+        team=ctx["team"], position=4, name=ctx["team"].captain_name.upper()
+    ),
+    "player_position_1_4": lambda ctx: Player.objects.create(
+        team=ctx["team"], position=5, name="Fifth"
+    ),
+    "player_name_present": lambda ctx: Player.objects.create(
+        team=ctx["team"], position=4, name=""
+    ),
+    "membership_role_known": lambda ctx: Membership.objects.create(
+        tournament=ctx["section"].tournament, user=ctx["user"], role="referee"
+    ),
+    "membership_team_only_for_captain": lambda ctx: Membership.objects.create(
+        tournament=ctx["section"].tournament,
+        user=ctx["user"],
+        role="scorer",
+        team=ctx["team"],
+    ),
+    "membership_role_once": lambda ctx: [
+        Membership.objects.create(
+            tournament=ctx["section"].tournament, user=ctx["user"], role="scorer"
+        )
+        for _ in range(2)
+    ],
+    "membership_one_captain_per_team": lambda ctx: [
+        Membership.objects.create(
+            tournament=ctx["section"].tournament,
+            user=UserFactory(),
+            role="captain",
+            team=ctx["team"],
+        )
+        for _ in range(2)
+    ],
+}
+
+
+@pytest.fixture
+def ctx():
+    tournament = TournamentFactory()
+    section = SectionFactory(tournament=tournament, name="Tri-State", states=["NJ"])
+    return {
+        "section": section,
+        "team": TeamFactory(section=section),
+        "user": UserFactory(),
+    }
+
+
+def test_every_named_constraint_has_a_case():
+    names = {
+        c.name
+        for model in (Tournament, Section, Team, Player, Membership)
+        for c in model._meta.constraints
+    }
+    assert names == set(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_named_constraint_refuses_a_bad_row(ctx, name):
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
+        CASES[name](ctx)
+    message = str(refused.value)
+    # PostgreSQL names the constraint; SQLite names it for CHECK, the columns for
+    # UNIQUE.
+    assert name in message or "UNIQUE constraint failed" in message
+
+
+def test_good_rows_pass_the_same_constraints(ctx):
+    team = ctx["team"]
+    Player.objects.create(team=team, position=4, name="Fourth Player")
+    Membership.objects.create(
+        tournament=team.tournament, user=ctx["user"], role="captain", team=team
+    )
+    assert team.players.count() == 4

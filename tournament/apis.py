@@ -1,0 +1,578 @@
+"""The REST API of tournaments, sections, teams and roles (../shared/docs/API.md).
+
+Interfaces only: validate the shape of the input, call one service or selector, render.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import services
+from .apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+from .domain.errors import RuleError
+from .domain.rulesets import RuleSetCode
+from .domain.types import Role
+from .models import Membership, Section, Team, Tournament
+from .selectors import (
+    membership_list,
+    section_list,
+    team_list,
+    tournament_list_visible,
+)
+from .spreadsheets import team_rows_read, team_template_build
+
+ORGANIZER = Role.ORGANIZER
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _choice(enum, what: str) -> dict:
+    known = ", ".join(m.value for m in enum)
+    return {"invalid_choice": f'"{{input}}" is not a known {what}; use one of {known}.'}
+
+
+# Tournaments
+# ----------------------------------------------------------------------------
+
+
+class TournamentOutput(serializers.ModelSerializer):
+    team_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug",
+            "name",
+            "ruleset",
+            "players_per_team",
+            "league_rounds",
+            "league_deals",
+            "qualifiers",
+            "published",
+            "status",
+            "venue",
+            "starts_on",
+            "team_count",
+            "created_at",
+        ]
+
+
+class TournamentInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=60)
+    ruleset = serializers.ChoiceField(
+        choices=Tournament._meta.get_field("ruleset").choices,
+        default=RuleSetCode.INTERNATIONAL.value,
+        error_messages=_choice(RuleSetCode, "rule set"),
+    )
+    players_per_team = serializers.IntegerField(
+        min_value=2, max_value=4, required=False
+    )
+    league_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
+    league_deals = serializers.IntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True
+    )
+    qualifiers = serializers.IntegerField(min_value=2, max_value=512, required=False)
+    published = serializers.BooleanField(default=False)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    starts_on = serializers.DateField(required=False, allow_null=True)
+
+
+class TournamentListApi(GenericAPIView):
+    """Published tournaments, and the ones you have a role in; organizers create new
+    ones."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+    serializer_class = TournamentOutput
+
+    def get_queryset(self):
+        return tournament_list_visible(user=self.request.user)
+
+    @extend_schema(responses=TournamentOutput(many=True))
+    def get(self, request):
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(TournamentOutput(page, many=True).data)
+
+    @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
+    def post(self, request):
+        if not request.user.has_perm("tournament.add_tournament"):
+            raise exceptions.PermissionDenied(
+                "Creating tournaments needs the 'add tournament' permission; ask the "
+                "site's administrator."
+            )
+        data = TournamentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(
+            user=request.user, **data.validated_data
+        )
+        tournament = tournament_list_visible(user=request.user).get(pk=tournament.pk)
+        return Response(
+            TournamentOutput(tournament).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentDetailApi(TournamentScopedMixin, APIView):
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class OutputSerializer(TournamentOutput):
+        roles = serializers.SerializerMethodField()
+
+        class Meta(TournamentOutput.Meta):
+            fields = [*TournamentOutput.Meta.fields, "roles"]
+
+        def get_roles(self, obj) -> list[str]:
+            return sorted(self.context["roles"])
+
+    class InputSerializer(TournamentInput):
+        slug = None  # the address of a tournament does not change
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, slug):
+        return Response(
+            self.OutputSerializer(self.tournament, context={"roles": self.roles}).data
+        )
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def patch(self, request, slug):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.tournament_update(tournament=self.tournament, **data.validated_data)
+        tournament = tournament_list_visible(user=request.user).get(
+            pk=self.tournament.pk
+        )
+        return Response(
+            self.OutputSerializer(tournament, context={"roles": self.roles}).data
+        )
+
+
+# Sections
+# -------------------------------------------------------------------------------
+
+
+class SectionOutput(serializers.ModelSerializer):
+    team_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Section
+        fields = ["id", "name", "states", "cities", "is_international", "team_count"]
+
+
+class SectionInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    states = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, max_length=60
+    )
+    cities = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, max_length=500
+    )
+
+
+class SectionListApi(TournamentScopedMixin, APIView):
+    """The sections of a tournament; "International" exists from the start."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(responses=SectionOutput(many=True))
+    def get(self, request, slug):
+        return Response(
+            SectionOutput(section_list(tournament=self.tournament), many=True).data
+        )
+
+    @extend_schema(request=SectionInput, responses={201: SectionOutput})
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = SectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        section = services.section_create(
+            tournament=self.tournament, **data.validated_data
+        )
+        section = section_list(tournament=self.tournament).get(pk=section.pk)
+        return Response(SectionOutput(section).data, status=status.HTTP_201_CREATED)
+
+
+class SectionDetailApi(TournamentScopedMixin, APIView):
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    def _section(self, pk: int) -> Section:
+        return get_object_or_404(section_list(tournament=self.tournament), pk=pk)
+
+    @extend_schema(responses=SectionOutput)
+    def get(self, request, slug, pk):
+        return Response(SectionOutput(self._section(pk)).data)
+
+    @extend_schema(request=SectionInput, responses=SectionOutput)
+    def patch(self, request, slug, pk):
+        self.require(ORGANIZER)
+        section = self._section(pk)
+        data = SectionInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.section_update(section=section, **data.validated_data)
+        return Response(SectionOutput(self._section(pk)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, slug, pk):
+        self.require(ORGANIZER)
+        services.section_delete(section=self._section(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Teams
+# ----------------------------------------------------------------------------------
+
+
+class CaptainSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80, allow_blank=True)
+    city = serializers.CharField(
+        max_length=80, required=False, allow_blank=True, default=""
+    )
+    state = serializers.CharField(
+        max_length=40, required=False, allow_blank=True, default=""
+    )
+    country = serializers.CharField(max_length=60, allow_blank=True)
+
+
+class CaptainPatchSerializer(CaptainSerializer):
+    """A partial captain: only the fields sent change."""
+
+    name = serializers.CharField(max_length=80, required=False)
+    city = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    state = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    country = serializers.CharField(max_length=60, required=False)
+
+
+class CaptainOutput(serializers.Serializer):
+    name = serializers.CharField(source="captain_name")
+    city = serializers.CharField(source="captain_city")
+    state = serializers.CharField(source="captain_state")
+    country = serializers.CharField(source="captain_country")
+
+
+class TeamOutput(serializers.ModelSerializer):
+    section_name = serializers.CharField(source="section.name", read_only=True)
+    captain = CaptainOutput(source="*", read_only=True)
+    players = serializers.SlugRelatedField(many=True, read_only=True, slug_field="name")
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "name",
+            "section",
+            "section_name",
+            "placement",
+            "captain",
+            "players",
+            "created_at",
+        ]
+
+
+class TeamInput(serializers.Serializer):
+    # Blank names pass the shape check so that registration names every wrong field at
+    # once.
+    name = serializers.CharField(max_length=80, allow_blank=True)
+    captain = CaptainSerializer()
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=80),
+        max_length=4,
+        required=False,
+        default=list,
+    )
+
+
+class TeamListApi(TournamentScopedMixin, GenericAPIView):
+    """Teams of a tournament, by name; `section` and `search` (name, captain, city)
+    filter."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+    serializer_class = TeamOutput
+    queryset = Team.objects.none()  # for the schema; the selector gives the rows
+
+    class FilterSerializer(serializers.Serializer):
+        section = serializers.IntegerField(required=False, min_value=1)
+        search = serializers.CharField(required=False, max_length=80)
+
+    @extend_schema(parameters=[FilterSerializer], responses=TeamOutput(many=True))
+    def get(self, request, slug):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        teams = team_list(tournament=self.tournament, **filters.validated_data)
+        page = self.paginate_queryset(teams)
+        return self.get_paginated_response(TeamOutput(page, many=True).data)
+
+    @extend_schema(request=TeamInput, responses={201: TeamOutput})
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = TeamInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        team = services.team_register(tournament=self.tournament, **data.validated_data)
+        return Response(
+            TeamOutput(team_list(tournament=self.tournament).get(pk=team.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TeamDetailApi(TournamentScopedMixin, APIView):
+    """One team. PATCH with `section` is the organizer's move: the team stays there."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=80, required=False)
+        captain = CaptainPatchSerializer(required=False)
+        players = serializers.ListField(
+            child=serializers.CharField(max_length=80), max_length=4, required=False
+        )
+        section = serializers.IntegerField(required=False, min_value=1)
+
+    def _team(self, pk: int) -> Team:
+        return get_object_or_404(team_list(tournament=self.tournament), pk=pk)
+
+    @extend_schema(responses=TeamOutput)
+    def get(self, request, slug, pk):
+        return Response(TeamOutput(self._team(pk)).data)
+
+    @extend_schema(request=InputSerializer, responses=TeamOutput)
+    def patch(self, request, slug, pk):
+        self.require(ORGANIZER)
+        team = self._team(pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changes = dict(data.validated_data)
+        if "section" in changes:
+            section = Section.objects.filter(
+                tournament=self.tournament, pk=changes["section"]
+            ).first()
+            if section is None:
+                raise RuleError(
+                    "unknown_section",
+                    "no such section in this tournament",
+                    field="section",
+                )
+            changes["section"] = section
+        services.team_update(team=team, **changes)
+        return Response(TeamOutput(self._team(pk)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, slug, pk):
+        self.require(ORGANIZER)
+        services.team_delete(team=self._team(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TeamImportApi(TournamentScopedMixin, APIView):
+    """Register the teams of an .xlsx team list, all or none (docs/team-import.md)."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser]
+
+    class InputSerializer(serializers.Serializer):
+        file = serializers.FileField()
+
+    class ProblemSerializer(serializers.Serializer):
+        row = serializers.IntegerField()
+        field = serializers.CharField()
+        message = serializers.CharField()
+
+    class OutputSerializer(serializers.Serializer):
+        created = serializers.IntegerField()
+        errors = serializers.ListField(child=serializers.DictField())
+        teams = TeamOutput(many=True, required=False)
+
+    @extend_schema(
+        request={"multipart/form-data": InputSerializer},
+        responses={201: OutputSerializer, 400: OutputSerializer},
+    )
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rows = team_rows_read(data.validated_data["file"].read())
+        try:
+            teams = services.team_import(tournament=self.tournament, rows=rows)
+        except services.TeamImportRefused as refused:
+            problems = self.ProblemSerializer(refused.problems, many=True).data
+            return Response(
+                {"created": 0, "errors": problems, "detail": refused.message},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        listed = team_list(tournament=self.tournament).filter(
+            pk__in=[t.pk for t in teams]
+        )
+        return Response(
+            {
+                "created": len(teams),
+                "errors": [],
+                "teams": TeamOutput(listed, many=True).data,
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TeamImportTemplateApi(TournamentScopedMixin, APIView):
+    """An empty team list in the layout the import reads."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(responses={(200, XLSX): bytes})
+    def get(self, request, slug):
+        content = team_template_build(
+            tournament_name=self.tournament.name,
+            players_per_team=self.tournament.players_per_team,
+        )
+        response = HttpResponse(content, content_type=XLSX)
+        response["Content-Disposition"] = f'attachment; filename="{slug}-teams.xlsx"'
+        return response
+
+
+# Roles
+# ----------------------------------------------------------------------------------
+
+
+class MemberOutput(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    team_name = serializers.CharField(source="team.name", default=None)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "username", "role", "team", "team_name", "created_at"]
+
+
+class MemberListApi(TournamentScopedMixin, APIView):
+    """Who holds which role; organizers give roles; a new username creates a user."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.RegexField(
+            r"^[\w.@+-]+$",
+            max_length=150,
+            error_messages={"invalid": "letters, digits and @ . + - _ only"},
+        )
+        password = serializers.CharField(
+            required=False,
+            allow_blank=True,
+            write_only=True,
+            style={"input_type": "password"},
+        )
+        role = serializers.ChoiceField(
+            choices=Membership._meta.get_field("role").choices,
+            error_messages=_choice(Role, "role"),
+        )
+        team = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+    @extend_schema(responses=MemberOutput(many=True))
+    def get(self, request, slug):
+        self.require(ORGANIZER)
+        return Response(
+            MemberOutput(membership_list(tournament=self.tournament), many=True).data
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: MemberOutput})
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        team_id = values.pop("team", None)
+        team = None
+        if team_id is not None:
+            team = Team.objects.filter(tournament=self.tournament, pk=team_id).first()
+            if team is None:
+                raise RuleError(
+                    "unknown_team", "no such team in this tournament", field="team"
+                )
+        membership = services.membership_create(
+            tournament=self.tournament, team=team, **values
+        )
+        membership = membership_list(tournament=self.tournament).get(pk=membership.pk)
+        return Response(MemberOutput(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailApi(TournamentScopedMixin, APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, slug, pk):
+        self.require(ORGANIZER)
+        membership = get_object_or_404(
+            membership_list(tournament=self.tournament), pk=pk
+        )
+        services.membership_delete(membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Auth
+# -----------------------------------------------------------------------------------
+
+
+class TokenApi(APIView):
+    """POST: a token for `username` and `password`. DELETE: revoke your token."""
+
+    permission_classes = []
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(request=AuthTokenSerializer, responses=OutputSerializer)
+    def post(self, request):
+        data = AuthTokenSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
+        return Response({"token": token.key})
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request):
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Health
+# ---------------------------------------------------------------------------------
+
+
+class HealthApi(APIView):
+    """Database reachable; with `?worker=1` (logged in), a task's round trip to a
+    worker."""
+
+    permission_classes = []
+
+    class OutputSerializer(serializers.Serializer):
+        database = serializers.CharField()
+        worker = serializers.CharField()
+        eager = serializers.BooleanField()
+
+    @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer})
+    def get(self, request):
+        from django.conf import settings
+        from django.db import connection
+
+        body = {"database": "ok", "worker": "not checked", "eager": False}
+        body["eager"] = bool(settings.CELERY_TASK_ALWAYS_EAGER)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except Exception:
+            body["database"] = "unavailable"
+        if request.query_params.get("worker") and request.user.is_authenticated:
+            from .tasks import health_check
+
+            try:
+                health_check.delay().get(timeout=10)
+                body["worker"] = "ok"
+            except Exception:
+                body["worker"] = "unavailable"
+        healthy = body["database"] == "ok" and body["worker"] != "unavailable"
+        return Response(body, status=200 if healthy else 503)

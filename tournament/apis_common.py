@@ -1,0 +1,110 @@
+"""What every API of the project shares: pagination, errors, and who may do what.
+
+Errors: a `RuleError` from the domain or a service becomes 400 (409 for a
+`ConflictError`), shaped as DRF shapes validation errors: `{"field": ["message"]}`,
+nested for dotted fields (`captain.state` → `{"captain": {"state": [...]}}`), or
+`{"detail": ..., "code": ...}` when no field is at fault.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
+from django.http import Http404
+from rest_framework import exceptions, permissions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from .domain.errors import RuleError, RuleErrors
+from .domain.types import Role
+from .models import Tournament
+from .selectors import tournament_get_visible, tournament_roles
+
+
+class Pagination(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+
+
+def _put(body: dict, field: str, message: str) -> None:
+    *parents, leaf = field.split(".")
+    node = body
+    for part in parents:
+        node = node.setdefault(part, {})
+    node.setdefault(leaf, []).append(message)
+
+
+def rule_error_body(error: RuleError) -> dict[str, Any]:
+    """The JSON body for a rule error: field-keyed where fields are known."""
+    errors = error.errors if isinstance(error, RuleErrors) else [error]
+    body: dict[str, Any] = {}
+    for item in errors:
+        if item.field:
+            _put(body, item.field, item.message)
+        else:
+            _put(body, "detail", item.message)
+    if "detail" in body and len(body) == 1:
+        return {"detail": " ".join(body["detail"]), "code": errors[0].code}
+    return body
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, RuleError):
+        return Response(rule_error_body(exc), status=exc.status)
+    if isinstance(exc, DjangoValidationError):
+        detail = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+        )
+        return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, IntegrityError):
+        # The services check every rule first; this is a write that raced another one.
+        return Response(
+            {
+                "detail": "This change conflicts with one saved at the same moment; "
+                "reload and try again.",
+                "code": "conflict",
+            },
+            status=status.HTTP_409_CONFLICT,
+        )
+    return drf_exception_handler(exc, context)
+
+
+class TournamentScopedMixin:
+    """Loads `self.tournament` from the URL's slug, visible to the caller or 404.
+
+    An unpublished tournament does not exist for anyone without a role in it.
+    """
+
+    tournament: Tournament
+    roles: frozenset[Role]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        tournament = tournament_get_visible(user=request.user, slug=kwargs["slug"])
+        if tournament is None:
+            raise Http404("No such tournament")
+        self.tournament = tournament
+        self.roles = tournament_roles(user=request.user, tournament=tournament)
+
+    def require(self, *roles: Role) -> None:
+        """403 unless the caller holds one of `roles` here (401 when not logged in)."""
+        if not self.request.user.is_authenticated:  # type: ignore[attr-defined]
+            raise exceptions.NotAuthenticated()
+        if not self.roles.intersection(roles):
+            names = " or ".join(r.value for r in roles)
+            raise exceptions.PermissionDenied(
+                f"Only the tournament's {names} may do this."
+            )
+
+
+class ReadOnlyOrAuthenticated(permissions.BasePermission):
+    """Reads are open (visibility is checked per object); writes need a login."""
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in permissions.SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated
+        )

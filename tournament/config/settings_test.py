@@ -1,0 +1,15 @@
+"""Test settings: the real settings, with a fast password hasher and no var/ secret
+file.
+
+DATABASE_URL and CELERY_BROKER_URL are honoured, so `make test` runs the same suite on
+SQLite (eager Celery) and on PostgreSQL (a real worker on Redis).
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-a-secret")
+
+from .settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+LOGGING = {"version": 1, "disable_existing_loggers": False}

@@ -1,0 +1,1 @@
+"""Pure rules of the tournament: standard library only, values in and values out."""

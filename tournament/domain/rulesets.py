@@ -1,0 +1,128 @@
+"""The rule sets of RULES.md §1 as data: what a tournament of each kind starts with.
+
+It holds the numbers an organizer starts from (team size, deals per match, league
+rounds, qualifiers) and how a rule set treats doubling and equal match totals. It does
+not score a deal (that is scoring/domain/rules.py, which reads these records). Every
+number is a default an organizer may change per tournament.
+
+Vocabulary: a *deal* is one hand; a *match* is a fixed number of deals between two
+teams; the *level* of a contract is none, doubled or redoubled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class RuleSetCode(StrEnum):
+    INTERNATIONAL = "international"
+    GCKA = "gcka"
+    ONLINE = "online"
+    CLASSIC = "classic"
+    TABLES = "tables"
+
+
+class LevelMode(StrEnum):
+    """How doubling changes a deal's award: add points (000) or multiply (001-004)."""
+
+    ADD = "add"
+    MULTIPLY = "multiply"
+
+
+class EqualTotals(StrEnum):
+    """What equal match totals mean in the league."""
+
+    TIE = "tie"
+    MORE_DEALS_WON = "more_deals_won"  # 004: the team that won more deals wins
+    TABLES = "tables"  # 003: the match runs until a team has no tables (RULES.md §8)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    code: RuleSetCode
+    title: str
+    source: str
+    team_sizes: tuple[int, ...]
+    league_deals: int | None  # None: until a team runs out of tables (RULES.md §8)
+    level_mode: LevelMode
+    doubled: int
+    redoubled: int
+    equal_totals: EqualTotals
+    league_rounds: int = 8
+    qualifiers: int = 24
+
+    @property
+    def default_team_size(self) -> int:
+        return 3 if 3 in self.team_sizes else self.team_sizes[0]
+
+
+RULESETS: dict[RuleSetCode, RuleSet] = {
+    rs.code: rs
+    for rs in (
+        RuleSet(
+            RuleSetCode.INTERNATIONAL,
+            "56 International",
+            "000",
+            (3,),
+            18,
+            LevelMode.ADD,
+            1,
+            2,
+            EqualTotals.TIE,
+        ),
+        RuleSet(
+            RuleSetCode.GCKA,
+            "Greater Carolina Kerala Association",
+            "004",
+            (3,),
+            7,
+            LevelMode.MULTIPLY,
+            2,
+            3,
+            EqualTotals.MORE_DEALS_WON,
+        ),
+        RuleSet(
+            RuleSetCode.ONLINE,
+            "Online 56",
+            "002",
+            (2, 3, 4),
+            12,
+            LevelMode.MULTIPLY,
+            2,
+            3,
+            EqualTotals.TIE,
+        ),
+        RuleSet(
+            RuleSetCode.CLASSIC,
+            "Classic 56",
+            "001",
+            (3, 4),
+            18,
+            LevelMode.MULTIPLY,
+            2,
+            4,
+            EqualTotals.TIE,
+        ),
+        RuleSet(
+            RuleSetCode.TABLES,
+            "Tables",
+            "003",
+            (2, 3, 4),
+            None,
+            LevelMode.MULTIPLY,
+            2,
+            4,
+            EqualTotals.TABLES,
+        ),
+    )
+}
+
+
+def ruleset_get(code: str) -> RuleSet:
+    """The rule set named `code`; KeyError names the known ones."""
+    try:
+        return RULESETS[RuleSetCode(code)]
+    except ValueError:
+        known = ", ".join(c.value for c in RuleSetCode)
+        raise KeyError(f"unknown rule set {code!r}; known: {known}") from None

@@ -1,0 +1,223 @@
+"""Tournaments, sections, teams, players and people's roles.
+
+Every rule SQL can hold is a named constraint; the rules it cannot (a team's section
+belongs to the team's tournament, a state listed by one section only) are kept by the
+services, which lock the tournament row while they check and write.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+from .domain.rulesets import RuleSetCode
+from .domain.sections import Placement
+from .domain.types import Role, TournamentStatus
+
+
+def _choices(enum) -> list[tuple[str, str]]:
+    return [
+        (member.value, member.value.replace("_", " ").capitalize()) for member in enum
+    ]
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60)
+    ruleset = models.CharField(
+        max_length=20, choices=_choices(RuleSetCode), default=RuleSetCode.INTERNATIONAL
+    )
+    players_per_team = models.PositiveSmallIntegerField(default=3)
+    league_rounds = models.PositiveSmallIntegerField(default=8)
+    league_deals = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Empty only for the tables format (RULES.md §8).",
+    )
+    qualifiers = models.PositiveSmallIntegerField(default=24)
+    published = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=20,
+        choices=_choices(TournamentStatus),
+        default=TournamentStatus.REGISTRATION,
+    )
+    venue = models.CharField(max_length=200, blank=True)
+    starts_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-starts_on", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["slug"], name="tournament_slug_unique"),
+            models.CheckConstraint(
+                condition=Q(ruleset__in=[c.value for c in RuleSetCode]),
+                name="tournament_ruleset_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in TournamentStatus]),
+                name="tournament_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(players_per_team__gte=2, players_per_team__lte=4),
+                name="tournament_players_per_team_2_4",
+            ),
+            models.CheckConstraint(
+                condition=Q(league_rounds__gte=1, league_rounds__lte=50),
+                name="tournament_league_rounds_1_50",
+            ),
+            models.CheckConstraint(
+                # isnull=False too: a CHECK that evaluates to NULL passes in SQL.
+                condition=Q(league_deals__isnull=False, league_deals__gte=1)
+                & Q(league_deals__lte=99)
+                | Q(league_deals__isnull=True, ruleset=RuleSetCode.TABLES),
+                name="tournament_league_deals_1_99",
+            ),
+            models.CheckConstraint(
+                condition=Q(qualifiers__gte=2), name="tournament_qualifiers_at_least_2"
+            ),
+            models.CheckConstraint(
+                condition=~Q(name=""), name="tournament_name_present"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Section(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="sections"
+    )
+    name = models.CharField(max_length=80)
+    states = models.JSONField(default=list, blank=True)
+    cities = models.JSONField(default=list, blank=True)
+    is_international = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["is_international", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "tournament", name="section_name_once_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=Q(is_international=True),
+                name="section_one_international",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="section_name_present"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="teams"
+    )
+    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="teams")
+    name = models.CharField(max_length=80)
+    captain_name = models.CharField(max_length=80)
+    captain_city = models.CharField(max_length=80, blank=True)
+    captain_state = models.CharField(max_length=2, blank=True)
+    captain_country = models.CharField(max_length=60)
+    placement = models.CharField(max_length=20, choices=_choices(Placement))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "tournament", name="team_name_once_per_tournament"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_present"),
+            models.CheckConstraint(
+                condition=~Q(captain_name=""), name="team_captain_name_present"
+            ),
+            models.CheckConstraint(
+                condition=~Q(captain_country="USA") | ~Q(captain_state=""),
+                name="team_us_captain_has_state",
+            ),
+            models.CheckConstraint(
+                condition=Q(captain_country="USA") | Q(captain_state=""),
+                name="team_state_only_in_usa",
+            ),
+            models.CheckConstraint(
+                condition=Q(placement__in=[p.value for p in Placement]),
+                name="team_placement_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="players")
+    position = models.PositiveSmallIntegerField(help_text="1 is the captain.")
+    name = models.CharField(max_length=80)
+
+    class Meta:
+        ordering = ["team", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "position"], name="player_position_once_per_team"
+            ),
+            models.UniqueConstraint(
+                Lower("name"), "team", name="player_name_once_per_team"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=4),
+                name="player_position_1_4",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_present"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A person's role in one tournament; a captain's names the team."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="memberships"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=20, choices=_choices(Role))
+    team = models.ForeignKey(
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "role", "user"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=[r.value for r in Role]),
+                name="membership_role_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(role=Role.CAPTAIN, team__isnull=False)
+                | (~Q(role=Role.CAPTAIN) & Q(team__isnull=True)),
+                name="membership_team_only_for_captain",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="membership_role_once"
+            ),
+            models.UniqueConstraint(
+                fields=["team"],
+                condition=Q(role=Role.CAPTAIN),
+                name="membership_one_captain_per_team",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.role} · {self.tournament}"

@@ -1,0 +1,96 @@
+"""Reads of tournaments, sections, teams and roles (writes are in services.py)."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from .domain.types import Role
+from .models import Membership, Player, Section, Team, Tournament
+
+ALL_ROLES = frozenset(Role)
+
+
+def tournament_list_visible(*, user) -> QuerySet[Tournament]:
+    """Published tournaments, and those the user has a role in (all for a superuser)."""
+    # Meta.ordering is not applied to GROUP BY queries: order explicitly.
+    qs = Tournament.objects.annotate(team_count=Count("teams", distinct=True)).order_by(
+        "-starts_on", "-created_at", "pk"
+    )
+    if user.is_authenticated and user.is_superuser:
+        return qs
+    visible = Q(published=True)
+    if user.is_authenticated:
+        visible |= Q(memberships__user=user)
+    return qs.filter(visible).distinct()
+
+
+def tournament_get_visible(*, user, slug: str) -> Tournament | None:
+    return tournament_list_visible(user=user).filter(slug=slug).first()
+
+
+def tournament_roles(*, user, tournament: Tournament) -> frozenset[Role]:
+    """The roles `user` holds in `tournament`; a superuser holds them all."""
+    if not user.is_authenticated:
+        return frozenset()
+    if user.is_superuser:
+        return ALL_ROLES
+    return frozenset(
+        Role(r)
+        for r in Membership.objects.filter(
+            tournament=tournament, user=user
+        ).values_list("role", flat=True)
+    )
+
+
+def captain_team_ids(*, user, tournament: Tournament) -> frozenset[int]:
+    if not user.is_authenticated:
+        return frozenset()
+    return frozenset(
+        Membership.objects.filter(
+            tournament=tournament, user=user, role=Role.CAPTAIN
+        ).values_list("team_id", flat=True)
+    )
+
+
+def section_list(*, tournament: Tournament) -> QuerySet[Section]:
+    return (
+        Section.objects.filter(tournament=tournament)
+        .annotate(team_count=Count("teams"))
+        .order_by("is_international", "name")
+    )
+
+
+def team_list(
+    *, tournament: Tournament, section: int | None = None, search: str = ""
+) -> QuerySet[Team]:
+    qs = (
+        Team.objects.filter(tournament=tournament)
+        .select_related("section")
+        .prefetch_related(
+            Prefetch("players", queryset=Player.objects.order_by("position"))
+        )
+    )
+    if section is not None:
+        qs = qs.filter(section_id=section)
+    if search:
+        qs = qs.filter(
+            Q(name__icontains=search)
+            | Q(captain_name__icontains=search)
+            | Q(captain_city__icontains=search)
+        )
+    return qs
+
+
+def membership_list(*, tournament: Tournament) -> QuerySet[Membership]:
+    return Membership.objects.filter(tournament=tournament).select_related(
+        "user", "team"
+    )
+
+
+def teams_by_section(*, tournament: Tournament) -> list[tuple[Section, list[Team]]]:
+    """Every section of the tournament with its teams, in two queries plus players."""
+    sections = list(Section.objects.filter(tournament=tournament))
+    by_section: dict[int, list[Team]] = {s.pk: [] for s in sections}
+    for team in team_list(tournament=tournament):
+        by_section[team.section_id].append(team)
+    return [(s, by_section[s.pk]) for s in sections]

@@ -1,0 +1,648 @@
+"""Every write to tournaments, sections, teams and roles: one transaction each.
+
+The services lock the tournament row (`select_for_update`) before they check a rule that
+spans rows (a state listed by one section only, a team name once per tournament), so two
+organizers registering at the same moment cannot both pass the check. The rules
+themselves are in domain/; here they are applied to stored rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count
+from django.db.models.functions import Lower
+
+from .domain.errors import ConflictError, RuleError, RuleErrors
+from .domain.rulesets import RuleSetCode, ruleset_get
+from .domain.sections import (
+    INTERNATIONAL,
+    Captain,
+    Placement,
+    SectionArea,
+    check_section_areas,
+    clean_name,
+    normalize_areas,
+    normalize_captain,
+    place_team,
+    roster,
+)
+from .domain.types import Role, TournamentStatus
+from .models import Membership, Player, Section, Team, Tournament
+
+
+def _prefixed(error: RuleError, prefix: str) -> RuleError:
+    """The same error(s), each field put under `prefix` (`state` → `captain.state`)."""
+    items = error.errors if isinstance(error, RuleErrors) else [error]
+    moved = [
+        RuleError(e.code, e.message, field=f"{prefix}.{e.field}" if e.field else prefix)
+        for e in items
+    ]
+    return moved[0] if len(moved) == 1 else RuleErrors(moved)
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _require_registration(tournament: Tournament, action: str) -> None:
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ConflictError(
+            "draw_locked",
+            f"Cannot {action}: the league of {tournament.name} is drawn "
+            f"(status {tournament.status}); teams and sections are fixed now.",
+        )
+
+
+# Tournaments
+# ----------------------------------------------------------------------------
+
+
+def _check_tournament_numbers(
+    *, ruleset: str, players_per_team: int, league_deals: int | None
+) -> None:
+    rules = ruleset_get(ruleset)
+    if players_per_team not in rules.team_sizes:
+        sizes = " or ".join(str(n) for n in rules.team_sizes)
+        raise RuleError(
+            "team_size",
+            f"the {rules.code} rule set plays with {sizes} players per team",
+            field="players_per_team",
+        )
+    if league_deals is None and rules.code != RuleSetCode.TABLES:
+        raise RuleError(
+            "required",
+            "deals per match is required (only the tables format plays until a team "
+            "runs out of tables)",
+            field="league_deals",
+        )
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    user,
+    name: str,
+    slug: str,
+    ruleset: str = RuleSetCode.INTERNATIONAL,
+    players_per_team: int | None = None,
+    league_rounds: int | None = None,
+    league_deals: int | None = None,
+    qualifiers: int | None = None,
+    published: bool = False,
+    venue: str = "",
+    starts_on: date | None = None,
+) -> Tournament:
+    """A new tournament with the rule set's defaults, its International section, and the
+    creating user as its organizer."""
+    rules = ruleset_get(ruleset)
+    if Tournament.objects.filter(slug=slug).exists():
+        raise RuleError("slug_taken", f"the slug '{slug}' is taken", field="slug")
+    tournament = Tournament(
+        name=clean_name(name),
+        slug=slug,
+        ruleset=rules.code,
+        players_per_team=players_per_team or rules.default_team_size,
+        league_rounds=league_rounds or rules.league_rounds,
+        league_deals=league_deals if league_deals is not None else rules.league_deals,
+        qualifiers=qualifiers or rules.qualifiers,
+        published=published,
+        venue=venue,
+        starts_on=starts_on,
+    )
+    _check_tournament_numbers(
+        ruleset=tournament.ruleset,
+        players_per_team=tournament.players_per_team,
+        league_deals=tournament.league_deals,
+    )
+    tournament.full_clean()
+    tournament.save()
+    Section.objects.create(
+        tournament=tournament, name=INTERNATIONAL, is_international=True
+    )
+    if user is not None:
+        Membership.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
+    return tournament
+
+
+_LEAGUE_FIELDS = {"ruleset", "players_per_team", "league_rounds", "league_deals"}
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change a tournament's settings. The rule set and league numbers are fixed once
+    the league is drawn; the team size cannot change under registered teams."""
+    tournament = _locked(tournament)
+    changed = {k: v for k, v in changes.items() if getattr(tournament, k) != v}
+    if _LEAGUE_FIELDS & changed.keys():
+        _require_registration(tournament, "change the rule set or league numbers")
+    if "ruleset" in changed and "league_deals" not in changed:
+        changed["league_deals"] = ruleset_get(changed["ruleset"]).league_deals
+    for field, value in changed.items():
+        setattr(tournament, field, value)
+    _check_tournament_numbers(
+        ruleset=tournament.ruleset,
+        players_per_team=tournament.players_per_team,
+        league_deals=tournament.league_deals,
+    )
+    if "players_per_team" in changed or "ruleset" in changed:
+        wrong = (
+            tournament.teams.annotate(size=Count("players"))
+            .exclude(size=tournament.players_per_team)
+            .count()
+        )
+        if wrong:
+            raise RuleError(
+                "team_size",
+                f"{wrong} registered teams do not have {tournament.players_per_team} "
+                "players; change their rosters first",
+                field="players_per_team",
+            )
+    if "name" in changed:
+        tournament.name = clean_name(tournament.name)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+# Sections
+# -------------------------------------------------------------------------------
+
+
+def _areas(tournament: Tournament, *, replacing: Section | None = None, with_=None):
+    areas = [
+        SectionArea(s.pk, s.name, tuple(s.states), tuple(s.cities), s.is_international)
+        for s in Section.objects.filter(tournament=tournament)
+        if replacing is None or s.pk != replacing.pk
+    ]
+    if with_ is not None:
+        areas.append(with_)
+    return areas
+
+
+def _check_section_name(tournament: Tournament, name: str, *, exclude_pk=None) -> str:
+    name = clean_name(name)
+    if not name:
+        raise RuleError("required", "a section needs a name", field="name")
+    clash = Section.objects.filter(tournament=tournament).annotate(lname=Lower("name"))
+    if exclude_pk is not None:
+        clash = clash.exclude(pk=exclude_pk)
+    if clash.filter(lname=name.lower()).exists():
+        raise RuleError(
+            "name_taken", f"there is a section named {name} already", field="name"
+        )
+    return name
+
+
+@transaction.atomic
+def section_create(
+    *,
+    tournament: Tournament,
+    name: str,
+    states: Iterable[str] = (),
+    cities: Iterable[str] = (),
+) -> Section:
+    tournament = _locked(tournament)
+    _require_registration(tournament, "add a section")
+    name = _check_section_name(tournament, name)
+    states_n, cities_n = normalize_areas(states, cities)
+    check_section_areas(
+        _areas(tournament, with_=SectionArea(None, name, states_n, cities_n))
+    )
+    section = Section(
+        tournament=tournament, name=name, states=list(states_n), cities=list(cities_n)
+    )
+    section.full_clean()
+    section.save()
+    return section
+
+
+@transaction.atomic
+def section_update(
+    *,
+    section: Section,
+    name: str | None = None,
+    states: Iterable[str] | None = None,
+    cities: Iterable[str] | None = None,
+) -> Section:
+    """Rename a section or change the places it lists. Teams already placed stay where
+    they are (the organizer moves them); new registrations follow the new lists."""
+    tournament = _locked(section.tournament)
+    _require_registration(tournament, "change a section")
+    if section.is_international and (
+        name not in (None, section.name) or states or cities
+    ):
+        raise RuleError(
+            "international_fixed",
+            "International takes every team from outside the USA; its name and places "
+            "are fixed",
+            field="name" if name not in (None, section.name) else "states",
+        )
+    if name is not None:
+        section.name = _check_section_name(tournament, name, exclude_pk=section.pk)
+    states_n, cities_n = normalize_areas(
+        section.states if states is None else states,
+        section.cities if cities is None else cities,
+    )
+    check_section_areas(
+        _areas(
+            tournament,
+            replacing=section,
+            with_=SectionArea(section.pk, section.name, states_n, cities_n),
+        )
+    )
+    section.states, section.cities = list(states_n), list(cities_n)
+    section.full_clean()
+    section.save()
+    return section
+
+
+@transaction.atomic
+def section_delete(*, section: Section) -> None:
+    tournament = _locked(section.tournament)
+    _require_registration(tournament, "delete a section")
+    if section.is_international:
+        raise ConflictError(
+            "international_fixed", "every tournament keeps its International section"
+        )
+    count = section.teams.count()
+    if count:
+        raise ConflictError(
+            "section_has_teams",
+            f"section {section.name} has {count} teams; move them before deleting it",
+        )
+    section.delete()
+
+
+# Teams
+# ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamEntry:
+    """One team as registration reads it, before anything is stored."""
+
+    name: str
+    captain: Captain
+    players: tuple[str, ...]
+    section: Section
+    placement: Placement
+
+
+def _sections_by_pk(tournament: Tournament) -> dict[int, Section]:
+    return {s.pk: s for s in Section.objects.filter(tournament=tournament)}
+
+
+def team_entry_check(
+    *,
+    tournament: Tournament,
+    sections: dict[int, Section],
+    name: str,
+    captain: dict[str, str],
+    players: Sequence[str],
+    taken_names: set[str],
+) -> TeamEntry:
+    """Everything registration checks of one team, all errors at once; no writes."""
+    errors: list[RuleError] = []
+    name = clean_name(name)
+    if not name:
+        errors.append(RuleError("required", "a team needs a name", field="name"))
+    elif name.casefold() in taken_names:
+        errors.append(
+            RuleError(
+                "name_taken", f"a team named {name} is registered already", field="name"
+            )
+        )
+    captain_n: Captain | None = None
+    try:
+        captain_n = normalize_captain(
+            name=captain.get("name", ""),
+            city=captain.get("city", ""),
+            state=captain.get("state", ""),
+            country=captain.get("country", ""),
+        )
+    except RuleError as error:
+        errors.append(_prefixed(error, "captain"))
+    section: Section | None = None
+    placement = Placement.INTERNATIONAL
+    if captain_n is not None:
+        areas = [
+            SectionArea(
+                s.pk, s.name, tuple(s.states), tuple(s.cities), s.is_international
+            )
+            for s in sections.values()
+        ]
+        try:
+            key, placement = place_team(captain_n, areas)
+            section = sections[key]  # type: ignore[index]
+        except RuleError as error:
+            errors.append(_prefixed(error, "captain"))
+    roster_names: tuple[str, ...] = ()
+    try:
+        roster_names = roster(
+            captain_n.name if captain_n else captain.get("name", ""),
+            players,
+            tournament.players_per_team,
+        )
+    except RuleError as error:
+        errors.append(error)
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(_flatten(errors))
+    if captain_n is None or section is None:
+        raise AssertionError("a captain and a section exist when no error was found")
+    return TeamEntry(name, captain_n, roster_names, section, placement)
+
+
+def _flatten(errors: list[RuleError]) -> list[RuleError]:
+    flat: list[RuleError] = []
+    for e in errors:
+        flat.extend(e.errors if isinstance(e, RuleErrors) else [e])
+    return flat
+
+
+def _team_names(tournament: Tournament, *, exclude_pk=None) -> set[str]:
+    qs = Team.objects.filter(tournament=tournament)
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    return {n.casefold() for n in qs.values_list("name", flat=True)}
+
+
+def _team_save(
+    tournament: Tournament, entry: TeamEntry, team: Team | None = None
+) -> Team:
+    team = team or Team(tournament=tournament)
+    team.name = entry.name
+    team.captain_name = entry.captain.name
+    team.captain_city = entry.captain.city
+    team.captain_state = entry.captain.state
+    team.captain_country = entry.captain.country
+    team.section = entry.section
+    team.placement = entry.placement
+    team.full_clean()
+    team.save()
+    return team
+
+
+def _players_save(team: Team, names: Sequence[str]) -> None:
+    team.players.all().delete()
+    Player.objects.bulk_create(
+        Player(team=team, position=i, name=n) for i, n in enumerate(names, start=1)
+    )
+
+
+@transaction.atomic
+def team_register(
+    *,
+    tournament: Tournament,
+    name: str,
+    captain: dict[str, str],
+    players: Sequence[str],
+) -> Team:
+    """Register one team, placed in a section by its captain's city, state, country."""
+    tournament = _locked(tournament)
+    _require_registration(tournament, "register a team")
+    entry = team_entry_check(
+        tournament=tournament,
+        sections=_sections_by_pk(tournament),
+        name=name,
+        captain=captain,
+        players=players,
+        taken_names=_team_names(tournament),
+    )
+    team = _team_save(tournament, entry)
+    _players_save(team, entry.players)
+    return team
+
+
+@transaction.atomic
+def team_update(
+    *,
+    team: Team,
+    name: str | None = None,
+    captain: dict[str, str] | None = None,
+    players: Sequence[str] | None = None,
+    section: Section | None = None,
+) -> Team:
+    """Change a team. `section` is the organizer's move and overrides placement from
+    then on; a changed captain otherwise re-places the team by the same rule as
+    registration.
+    """
+    tournament = _locked(team.tournament)
+    _require_registration(tournament, "change a team")
+    sections = _sections_by_pk(tournament)
+    if section is not None and section.pk not in sections:
+        raise RuleError(
+            "unknown_section", "no such section in this tournament", field="section"
+        )
+    current_players = list(team.players.values_list("name", flat=True))
+    captain_now = {
+        "name": team.captain_name,
+        "city": team.captain_city,
+        "state": team.captain_state,
+        "country": team.captain_country,
+    }
+    entry = team_entry_check(
+        tournament=tournament,
+        sections=sections,
+        name=team.name if name is None else name,
+        captain=captain_now | (captain or {}),
+        players=current_players if players is None else players,
+        taken_names=_team_names(tournament, exclude_pk=team.pk),
+    )
+    if section is not None:
+        entry = TeamEntry(
+            entry.name, entry.captain, entry.players, section, Placement.ORGANIZER
+        )
+    elif team.placement == Placement.ORGANIZER:
+        entry = TeamEntry(
+            entry.name,
+            entry.captain,
+            entry.players,
+            sections[team.section_id],
+            Placement.ORGANIZER,
+        )
+    _team_save(tournament, entry, team)
+    if list(entry.players) != current_players:
+        _players_save(team, entry.players)
+    return team
+
+
+@transaction.atomic
+def team_delete(*, team: Team) -> None:
+    tournament = _locked(team.tournament)
+    _require_registration(tournament, "withdraw a team")
+    team.delete()
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    number: int  # the row number in the spreadsheet, as the organizer sees it
+    name: str
+    captain: dict[str, str]
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    row: int
+    field: str
+    message: str
+
+
+class TeamImportRefused(RuleError):
+    """A team list with bad rows: nothing was created."""
+
+    def __init__(self, problems: list[ImportProblem]):
+        super().__init__(
+            "import_refused",
+            f"{len({p.row for p in problems})} rows are wrong; no team was created",
+        )
+        self.problems = problems
+
+
+@transaction.atomic
+def team_import(*, tournament: Tournament, rows: Sequence[ImportRow]) -> list[Team]:
+    """Register every team of a spreadsheet, or none: each bad row is reported with its
+    row number and the rule it breaks, and then nothing is written."""
+    tournament = _locked(tournament)
+    _require_registration(tournament, "import teams")
+    sections = _sections_by_pk(tournament)
+    taken = _team_names(tournament)
+    problems: list[ImportProblem] = []
+    entries: list[TeamEntry] = []
+    for row in rows:
+        try:
+            entry = team_entry_check(
+                tournament=tournament,
+                sections=sections,
+                name=row.name,
+                captain=row.captain,
+                players=row.players,
+                taken_names=taken,
+            )
+        except RuleError as error:
+            items = error.errors if isinstance(error, RuleErrors) else [error]
+            problems.extend(
+                ImportProblem(row.number, e.field or "", e.message) for e in items
+            )
+            continue
+        taken.add(entry.name.casefold())
+        entries.append(entry)
+    if problems:
+        raise TeamImportRefused(problems)
+    teams = [_team_save(tournament, entry) for entry in entries]
+    Player.objects.bulk_create(
+        Player(team=team, position=i, name=n)
+        for team, entry in zip(teams, entries, strict=True)
+        for i, n in enumerate(entry.players, start=1)
+    )
+    return teams
+
+
+# Roles
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def membership_create(
+    *,
+    tournament: Tournament,
+    username: str,
+    role: str,
+    password: str | None = None,
+    team: Team | None = None,
+) -> Membership:
+    """Give a person a role in the tournament; a new username creates the user."""
+    user_model = get_user_model()
+    role = Role(role)
+    errors: list[RuleError] = []
+    if role == Role.CAPTAIN and team is None:
+        errors.append(
+            RuleError("required", "a captain's role names the team", field="team")
+        )
+    if role != Role.CAPTAIN and team is not None:
+        errors.append(
+            RuleError("not_captain", "only a captain's role names a team", field="team")
+        )
+    if team is not None and team.tournament_id != tournament.pk:
+        errors.append(
+            RuleError("unknown_team", "no such team in this tournament", field="team")
+        )
+    if (
+        team is not None
+        and Membership.objects.filter(team=team, role=Role.CAPTAIN).exists()
+    ):
+        errors.append(
+            RuleError(
+                "captain_taken", f"{team.name} has a captain already", field="team"
+            )
+        )
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        if not password:
+            errors.append(
+                RuleError(
+                    "required",
+                    f"there is no user {username}; give a password to create one",
+                    field="password",
+                )
+            )
+        else:
+            candidate = user_model(username=username)
+            try:
+                validate_password(password, candidate)
+            except ValidationError as error:
+                errors.extend(
+                    RuleError("weak_password", m, field="password")
+                    for m in error.messages
+                )
+    elif password:
+        errors.append(
+            RuleError(
+                "user_exists",
+                f"{username} exists already; a role for an existing user takes no "
+                "password",
+                field="password",
+            )
+        )
+    elif Membership.objects.filter(
+        tournament=tournament, user=user, role=role
+    ).exists():
+        errors.append(
+            RuleError(
+                "role_taken", f"{username} is {role.value} here already", field="role"
+            )
+        )
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+    if user is None:
+        user = user_model(username=username)
+        user.set_password(password)
+        user.full_clean()
+        user.save()
+    membership = Membership(tournament=tournament, user=user, role=role, team=team)
+    membership.full_clean()
+    membership.save()
+    return membership
+
+
+@transaction.atomic
+def membership_delete(*, membership: Membership) -> None:
+    tournament = membership.tournament
+    if (
+        membership.role == Role.ORGANIZER
+        and not Membership.objects.filter(tournament=tournament, role=Role.ORGANIZER)
+        .exclude(pk=membership.pk)
+        .exists()
+    ):
+        raise ConflictError(
+            "last_organizer", "a tournament keeps at least one organizer"
+        )
+    membership.delete()

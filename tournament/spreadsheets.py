@@ -1,0 +1,168 @@
+"""The team list as a spreadsheet: the template organizers fill, and reading it back.
+
+Layout (docs/team-import.md): one sheet, named "Teams" (else the first sheet), a header
+row with the columns below in any order, one team per row. Blank rows are skipped; row
+numbers in every message are the spreadsheet's own.
+
+| Team | Captain | City | State | Country | Player 2 | Player 3 | Player 4 |
+
+Reading checks only the file's shape; the rules of registration are applied by
+`services.team_import`, which reports bad rows with these row numbers.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+from openpyxl import Workbook, load_workbook
+from openpyxl.styles import Font, PatternFill
+from openpyxl.utils.exceptions import InvalidFileException
+
+from .domain.errors import RuleError
+from .services import ImportRow
+
+COLUMNS = ("Team", "Captain", "City", "State", "Country")
+PLAYER_COLUMNS = ("Player 2", "Player 3", "Player 4")
+MAX_ROWS = 2000
+_ALIASES = {
+    "team": "Team",
+    "team name": "Team",
+    "captain": "Captain",
+    "captain name": "Captain",
+    "captain's name": "Captain",
+    "city": "City",
+    "state": "State",
+    "country": "Country",
+}
+
+
+def _header(value: Any) -> str | None:
+    text = " ".join(str(value or "").split()).casefold()
+    if text in _ALIASES:
+        return _ALIASES[text]
+    if text.startswith("player"):
+        return "Player " + text.removeprefix("player").strip()
+    return None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+def team_rows_read(content: bytes) -> list[ImportRow]:
+    """The rows of a filled team list; RuleError (field `file`) for a file of the wrong
+    shape."""
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError):
+        raise RuleError(
+            "not_xlsx", "the file is not an .xlsx workbook", field="file"
+        ) from None
+    sheet = (
+        workbook["Teams"] if "Teams" in workbook.sheetnames else workbook.worksheets[0]
+    )
+    rows = sheet.iter_rows(values_only=True)
+    columns: dict[str, int] | None = None
+    header_row = 0
+    for number, values in enumerate(rows, start=1):
+        found = {_header(v): i for i, v in enumerate(values) if _header(v)}
+        if "Team" in found and "Captain" in found:
+            columns, header_row = found, number
+            break
+        if number >= 10:
+            break
+    if columns is None:
+        raise RuleError(
+            "no_header",
+            "no header row with the columns Team and Captain in the first 10 rows "
+            f"(expected: {', '.join(COLUMNS + PLAYER_COLUMNS)})",
+            field="file",
+        )
+    missing = [c for c in COLUMNS if c not in columns]
+    if missing:
+        raise RuleError(
+            "missing_columns",
+            f"the header row {header_row} lacks the columns {', '.join(missing)}",
+            field="file",
+        )
+    # "Player 2" before "Player 3", wherever the columns stand.
+    player_columns = [
+        i for name, i in sorted(columns.items()) if name.startswith("Player")
+    ]
+    result: list[ImportRow] = []
+    for number, values in enumerate(rows, start=header_row + 1):
+        cells = [_text(v) for v in values]
+
+        def cell(name: str, cells=cells) -> str:
+            i = columns[name]
+            return cells[i] if i < len(cells) else ""
+
+        if not any(cells):
+            continue
+        if len(result) >= MAX_ROWS:
+            raise RuleError(
+                "too_many_rows",
+                f"a team list has at most {MAX_ROWS} teams",
+                field="file",
+            )
+        players = tuple(cells[i] for i in player_columns if i < len(cells) and cells[i])
+        result.append(
+            ImportRow(
+                number=number,
+                name=cell("Team"),
+                captain={
+                    "name": cell("Captain"),
+                    "city": cell("City"),
+                    "state": cell("State"),
+                    "country": cell("Country"),
+                },
+                players=players,
+            )
+        )
+    workbook.close()
+    if not result:
+        raise RuleError(
+            "empty", "the team list has no teams below its header", field="file"
+        )
+    return result
+
+
+def team_template_build(*, tournament_name: str, players_per_team: int) -> bytes:
+    """An empty team list with the header row and a sheet of instructions."""
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "Teams"
+    headers = list(COLUMNS) + list(PLAYER_COLUMNS[: players_per_team - 1])
+    sheet.append(headers)
+    for cell in sheet[1]:
+        cell.font = Font(bold=True, color="FFFFFF")
+        cell.fill = PatternFill("solid", fgColor="1F4E78")
+    for letter, width in zip("ABCDEFGH", (28, 24, 18, 8, 16, 24, 24, 24), strict=False):
+        sheet.column_dimensions[letter].width = width
+    sheet.freeze_panes = "A2"
+    notes = workbook.create_sheet("How to fill")
+    for line in (
+        f"Team list for {tournament_name}: one team per row on the sheet Teams.",
+        "Team: the team's name, unique in the tournament.",
+        "Captain: the captain's name; the captain plays and counts as player 1.",
+        "City, State: where the captain lives; State is a US state code (NJ) or name.",
+        "Country: USA (any spelling) or the country; teams from outside the USA play "
+        "in "
+        "the section International.",
+        f"Player 2 to Player {players_per_team}: the other players "
+        f"({players_per_team} players per team).",
+        "A file with any bad row creates no team; every bad row is reported with its "
+        "row "
+        "number.",
+    ):
+        notes.append([line])
+    notes.column_dimensions["A"].width = 100
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
