@@ -19,6 +19,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     @factory.post_generation
     def password(self, create, extracted, **kwargs):
+        # get_or_create may return an existing user: keep its password (and sessions).
+        if self.has_usable_password() and not extracted:
+            return
         self.set_password(extracted or "pw-for-tests-56")
         if create:
             self.save(update_fields=["password"])

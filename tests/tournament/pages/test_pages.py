@@ -1,0 +1,179 @@
+"""The pages as a person uses them: public reading, login, the organizer's desk."""
+
+import io
+
+import pytest
+from django.test import Client
+from openpyxl import Workbook
+
+from tests.factories import TeamFactory, TournamentFactory, member
+from tournament.domain.types import Role
+from tournament.models import Section, Team
+
+pytestmark = pytest.mark.django_db
+DESK = "/t/spring-open/registration/"
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+@pytest.fixture
+def desk(client, organizer, sections):
+    client.force_login(organizer)
+    return client
+
+
+def test_home_lists_published_tournaments_only(client, tournament):
+    TournamentFactory(name="Secret Draft", slug="secret", published=False)
+    page = client.get("/").content.decode()
+    assert "Spring Open" in page
+    assert "Secret Draft" not in page
+    assert client.get("/t/secret/").status_code == 404
+
+
+def test_organizer_sees_own_unpublished_tournament_marked(client, organizer):
+    draft = TournamentFactory(name="Winter Draft", slug="winter", published=False)
+    member(draft, Role.ORGANIZER, "org")
+    client.force_login(organizer)
+    page = client.get("/").content.decode()
+    assert "Winter Draft" in page and "not published" in page
+
+
+def test_tournament_page_shows_rules_and_sections(client, sections, team):
+    page = client.get("/t/spring-open/").content.decode()
+    assert "18 deals" in page and "the best 24 teams" in page
+    assert "Tri-State" in page and "NJ, NY" in page
+    assert "every team from outside the USA" in page
+    assert "/registration/" not in page  # the desk's tab is for organizers
+
+
+def test_teams_page_groups_teams_by_section(client, sections):
+    TeamFactory(section=sections["tri"], name="Edison Aces", captain_name="Jose Kurian")
+    TeamFactory(section=sections["chicago"], name="Windy Jacks", captain_city="Chicago")
+    page = client.get("/t/spring-open/teams/").content.decode()
+    assert page.index("Chicago") < page.index("Windy Jacks") < page.index("Tri-State")
+    assert page.index("Tri-State") < page.index("Edison Aces")
+    assert "Jose Kurian" in page
+
+
+def test_login_and_logout(client, organizer):
+    organizer.set_password("Kerala-Cards-2026")
+    organizer.save()
+    response = client.post(
+        "/accounts/login/", {"username": "org", "password": "Kerala-Cards-2026"}
+    )
+    assert response.status_code == 302
+    assert "org" in client.get("/").content.decode()
+    client.post("/accounts/logout/")
+    assert "Log in" in client.get("/").content.decode()
+
+
+def test_desk_needs_login_and_the_organizer_role(client, tournament, scorer):
+    response = client.get(DESK)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    client.force_login(scorer)
+    assert client.get(DESK).status_code == 403
+
+
+def test_organizer_registers_a_team_from_the_desk(desk):
+    response = desk.post(
+        DESK,
+        {
+            "action": "team",
+            "team-name": "Windy Jacks",
+            "team-captain_name": "Tomy George",
+            "team-captain_city": "Chicago",
+            "team-captain_state": "il",
+            "team-captain_country": "United States",
+            "team-player_2": "Cherian",
+            "team-player_3": "Daniel",
+        },
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "Windy Jacks is registered in section Chicago." in page
+    team = Team.objects.get(name="Windy Jacks")
+    assert (team.section.name, team.placement) == ("Chicago", "city")
+
+
+def test_desk_shows_the_rule_on_the_field_and_writes_nothing(desk):
+    response = desk.post(
+        DESK,
+        {
+            "action": "team",
+            "team-name": "Denver Deuces",
+            "team-captain_name": "Saji Paul",
+            "team-captain_city": "Denver",
+            "team-captain_state": "CO",
+            "team-captain_country": "USA",
+            "team-player_2": "Gopan",
+            "team-player_3": "Hari",
+        },
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "No section takes a team from Denver, CO (Colorado)" in page
+    assert 'value="Denver Deuces"' in page  # the form keeps what was typed
+    assert not Team.objects.exists()
+
+
+def test_desk_adds_a_section_and_moves_a_team(desk, team, sections):
+    response = desk.post(
+        DESK,
+        {"action": "section", "section-name": "Texas", "section-states": "tx, ok"},
+        follow=True,
+    )
+    assert "Section Texas is added." in response.content.decode()
+    texas = Section.objects.get(name="Texas")
+    assert texas.states == ["OK", "TX"]
+    response = desk.post(
+        DESK, {"action": "move", "team": team.pk, "section": texas.pk}, follow=True
+    )
+    assert "Edison Aces now plays in Texas." in response.content.decode()
+    team.refresh_from_db()
+    assert (team.section, team.placement) == (texas, "organizer")
+
+
+def test_desk_refuses_a_state_listed_twice(desk, sections):
+    response = desk.post(
+        DESK, {"action": "section", "section-name": "East", "section-states": "NJ"}
+    )
+    assert response.status_code == 400
+    assert "NJ is already listed by section Tri-State" in response.content.decode()
+    assert not Section.objects.filter(name="East").exists()
+
+
+def _xlsx(rows):
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(
+        ["Team", "Captain", "City", "State", "Country", "Player 2", "Player 3"]
+    )
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    buffer.seek(0)
+    buffer.name = "teams.xlsx"
+    return buffer
+
+
+def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
+    bad = _xlsx(
+        [
+            ["Edison Aces", "Jose", "Edison", "NJ", "USA", "Anil", "Biju"],
+            ["Denver Deuces", "Saji", "Denver", "CO", "USA", "Gopan", "Hari"],
+        ]
+    )
+    response = desk.post(DESK, {"action": "import", "import-file": bad})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "1 rows are wrong; no team was created" in page
+    assert '<td class="num">3</td>' in page and "Denver, CO" in page
+    assert not Team.objects.exists()
+    good = _xlsx([["Edison Aces", "Jose", "Edison", "NJ", "USA", "Anil", "Biju"]])
+    response = desk.post(DESK, {"action": "import", "import-file": good}, follow=True)
+    assert "1 teams are registered." in response.content.decode()
+    assert Team.objects.get().section.name == "Tri-State"
