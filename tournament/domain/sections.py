@@ -248,8 +248,8 @@ def place_team(
     raise RuleError(
         "no_section",
         f"No section takes a team from {captain.city}, {captain.state} "
-        f"({US_STATES[captain.state]}). {known} Ask the organizer to add "
-        f"{captain.state} to a section.",
+        f"({US_STATES[captain.state]}). {known} Add {captain.state}, or the city, "
+        "to a section first.",
         field="state",
         state=captain.state,
         sections=[s.name for s in sections],
