@@ -137,17 +137,7 @@ class TeamAdmin(OrganizerScopedAdmin):
     list_filter = ["tournament", "section", "placement", "captain_country"]
     list_select_related = ["tournament", "section"]
     search_fields = ["name", "captain_name", "captain_city", "players__name"]
-    readonly_fields = [
-        "tournament",
-        "name",
-        "section",
-        "placement",
-        "captain_name",
-        "captain_city",
-        "captain_state",
-        "captain_country",
-        "created_at",
-    ]
+    readonly_fields = [*list_display, "created_at"]
     inlines = [PlayerInline]
 
 

@@ -259,8 +259,7 @@ def place_team(
 def check_section_areas(sections: Iterable[SectionArea]) -> None:
     """A state or a city may be listed by one section only; International lists none."""
     errors: list[RuleError] = []
-    state_owner: dict[str, str] = {}
-    city_owner: dict[str, str] = {}
+    owners: dict[tuple[str, str], str] = {}  # (kind, folded place) → section name
     for section in sections:
         if section.international and (section.states or section.cities):
             errors.append(
@@ -271,29 +270,19 @@ def check_section_areas(sections: Iterable[SectionArea]) -> None:
                     field="states",
                 )
             )
-        for state in section.states:
-            if state in state_owner and state_owner[state] != section.name:
+        claims = [("state", "states", state, state) for state in section.states]
+        claims += [("city", "cities", city, city_key(city)) for city in section.cities]
+        for kind, field, shown, key in claims:
+            owner = owners.setdefault((kind, key), section.name)
+            if owner != section.name:
                 errors.append(
                     RuleError(
-                        "state_taken",
-                        f"{state} is already listed by section {state_owner[state]}",
-                        field="states",
-                        state=state,
+                        f"{kind}_taken",
+                        f"{shown} is already listed by section {owner}",
+                        field=field,
+                        **{kind: shown},
                     )
                 )
-            state_owner.setdefault(state, section.name)
-        for city in section.cities:
-            key = city_key(city)
-            if key in city_owner and city_owner[key] != section.name:
-                errors.append(
-                    RuleError(
-                        "city_taken",
-                        f"{city} is already listed by section {city_owner[key]}",
-                        field="cities",
-                        city=city,
-                    )
-                )
-            city_owner.setdefault(key, section.name)
     if errors:
         raise RuleErrors(errors)
 

@@ -3,32 +3,15 @@
 import io
 
 import pytest
-from openpyxl import Workbook, load_workbook
+from openpyxl import load_workbook
 
 from tests.conftest import as_user
+from tests.spreadsheets import HEADER
+from tests.spreadsheets import team_list_xlsx as xlsx
 from tournament.models import Player, Team
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/tournaments/spring-open/teams/import/"
-HEADER = ["Team", "Captain", "City", "State", "Country", "Player 2", "Player 3"]
-
-
-def xlsx(rows, header=HEADER, title=None) -> io.BytesIO:
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = "Teams"
-    if title:
-        sheet.append([title])
-    sheet.append(header)
-    for row in rows:
-        sheet.append(row)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    buffer.seek(0)
-    buffer.name = "teams.xlsx"
-    return buffer
-
-
 GOOD = [
     ["Edison Aces", "Jose Kurian", "Edison", "nj", "USA", "Anil", "Biju"],
     [

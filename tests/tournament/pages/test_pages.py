@@ -1,12 +1,10 @@
 """The pages as a person uses them: public reading, login, the organizer's desk."""
 
-import io
-
 import pytest
 from django.test import Client
-from openpyxl import Workbook
 
 from tests.factories import TeamFactory, TournamentFactory, member
+from tests.spreadsheets import team_list_xlsx
 from tournament.domain.types import Role
 from tournament.models import Section, Team
 
@@ -145,23 +143,8 @@ def test_desk_refuses_a_state_listed_twice(desk, sections):
     assert not Section.objects.filter(name="East").exists()
 
 
-def _xlsx(rows):
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.append(
-        ["Team", "Captain", "City", "State", "Country", "Player 2", "Player 3"]
-    )
-    for row in rows:
-        sheet.append(row)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    buffer.seek(0)
-    buffer.name = "teams.xlsx"
-    return buffer
-
-
 def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
-    bad = _xlsx(
+    bad = team_list_xlsx(
         [
             ["Edison Aces", "Jose", "Edison", "NJ", "USA", "Anil", "Biju"],
             ["Denver Deuces", "Saji", "Denver", "CO", "USA", "Gopan", "Hari"],
@@ -173,7 +156,9 @@ def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
     assert "1 rows are wrong; no team was created" in page
     assert '<td class="num">3</td>' in page and "Denver, CO" in page
     assert not Team.objects.exists()
-    good = _xlsx([["Edison Aces", "Jose", "Edison", "NJ", "USA", "Anil", "Biju"]])
+    good = team_list_xlsx(
+        [["Edison Aces", "Jose", "Edison", "NJ", "USA", "Anil", "Biju"]]
+    )
     response = desk.post(DESK, {"action": "import", "import-file": good}, follow=True)
     assert "1 teams are registered." in response.content.decode()
     assert Team.objects.get().section.name == "Tri-State"
