@@ -29,6 +29,7 @@ test: venv lint test-sqlite test-postgres
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: venv
 	$(BIN)/ruff format .

@@ -14,7 +14,9 @@ class RuleError(Exception):
 
     status = 400
 
-    def __init__(self, code: str, message: str, *, field: str | None = None, **params):
+    def __init__(
+        self, code: str, message: str, *, field: str | None = None, **params: object
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -34,7 +36,7 @@ class ConflictError(RuleError):
 class RuleErrors(RuleError):
     """Several independent errors found at once, reported together."""
 
-    def __init__(self, errors: list[RuleError]):
+    def __init__(self, errors: list[RuleError]) -> None:
         if not errors:
             raise AssertionError("RuleErrors needs at least one error")
         super().__init__("invalid", "; ".join(e.message for e in errors))

@@ -1,0 +1,1 @@
+"""Pure rules of the knockout: standard library only (seeding, progression, ties)."""

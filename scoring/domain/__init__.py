@@ -1,0 +1,1 @@
+"""Pure rules of scoring: standard library only (deal scoring, penalties, standings)."""
