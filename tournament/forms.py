@@ -4,6 +4,7 @@ services."""
 from django import forms
 
 from .domain.sections import US_STATES
+from .domain.types import Role
 
 
 class TeamForm(forms.Form):
@@ -63,3 +64,26 @@ class MoveForm(forms.Form):
 
 
 STATE_CHOICES = sorted(US_STATES.items())
+
+
+class MemberForm(forms.Form):
+    username = forms.RegexField(
+        r"^[\w.@+-]+$",
+        max_length=150,
+        error_messages={"invalid": "letters, digits and @ . + - _ only"},
+    )
+    password = forms.CharField(
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        help_text="Only for a new user",
+    )
+    role = forms.ChoiceField(
+        choices=[(r.value, r.value.capitalize()) for r in Role], initial=Role.SCORER
+    )
+    team = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, help_text="For a captain"
+    )
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]

@@ -13,9 +13,17 @@ from django.views.decorators.http import require_http_methods
 from . import services
 from .domain.errors import RuleError, RuleErrors
 from .domain.types import Role
-from .forms import STATE_CHOICES, ImportForm, MoveForm, SectionForm, TeamForm
-from .models import Section, Team, Tournament
+from .forms import (
+    STATE_CHOICES,
+    ImportForm,
+    MemberForm,
+    MoveForm,
+    SectionForm,
+    TeamForm,
+)
+from .models import Membership, Section, Team, Tournament
 from .selectors import (
+    membership_list,
     section_list,
     teams_by_section,
     tournament_get_visible,
@@ -90,6 +98,10 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
     team_form = TeamForm(players_per_team=size, prefix="team")
     section_form = SectionForm(prefix="section")
     import_form = ImportForm(prefix="import")
+    teams = (
+        Team.objects.filter(tournament=tournament).order_by("name").only("pk", "name")
+    )
+    member_form = MemberForm(prefix="member", teams=teams)
     import_problems = []
     action = request.POST.get("action")
     if request.method == "POST":
@@ -137,6 +149,35 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
                     else:
                         messages.success(request, f"{len(teams)} teams are registered.")
                         return redirect("tournament:registration", slug=slug)
+            elif action == "member":
+                member_form = MemberForm(request.POST, prefix="member", teams=teams)
+                if member_form.is_valid():
+                    data = member_form.cleaned_data
+                    team = (
+                        teams.filter(pk=data["team"]).first() if data["team"] else None
+                    )
+                    membership = services.membership_create(
+                        tournament=tournament,
+                        username=data["username"],
+                        password=data["password"] or None,
+                        role=data["role"],
+                        team=team,
+                    )
+                    messages.success(
+                        request, f"{membership.user.username} is {membership.role} now."
+                    )
+                    return redirect("tournament:registration", slug=slug)
+            elif action == "member-remove":
+                membership = Membership.objects.filter(
+                    tournament=tournament, pk=request.POST.get("membership")
+                ).first()
+                if membership is None:
+                    raise Http404("No such role")
+                services.membership_delete(membership=membership)
+                messages.success(
+                    request, f"{membership.user.username} is no {membership.role} now."
+                )
+                return redirect("tournament:registration", slug=slug)
             elif action == "move":
                 move = MoveForm(request.POST)
                 if move.is_valid():
@@ -165,6 +206,8 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             elif action == "import":
                 _form_errors(import_form, error, {"file": "file"})
+            elif action == "member":
+                _form_errors(member_form, error, {f: f for f in member_form.fields})
             else:
                 messages.error(request, error.message)
     sections = list(section_list(tournament=tournament))
@@ -180,6 +223,8 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
             "section_form": section_form,
             "import_form": import_form,
             "import_problems": import_problems,
+            "member_form": member_form,
+            "members": membership_list(tournament=tournament),
             "states": STATE_CHOICES,
         },
         status=400 if request.method == "POST" else 200,

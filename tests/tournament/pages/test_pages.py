@@ -6,7 +6,7 @@ from django.test import Client
 from tests.factories import TeamFactory, TournamentFactory, member
 from tests.spreadsheets import team_list_xlsx
 from tournament.domain.types import Role
-from tournament.models import Section, Team
+from tournament.models import Membership, Section, Team
 
 pytestmark = pytest.mark.django_db
 DESK = "/t/spring-open/registration/"
@@ -162,3 +162,31 @@ def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
     response = desk.post(DESK, {"action": "import", "import-file": good}, follow=True)
     assert "1 teams are registered." in response.content.decode()
     assert Team.objects.get().section.name == "Tri-State"
+
+
+def test_desk_gives_and_removes_roles(desk, team):
+    response = desk.post(
+        DESK,
+        {
+            "action": "member",
+            "member-username": "jose",
+            "member-password": "Kerala-Cards-2026",
+            "member-role": "captain",
+            "member-team": team.pk,
+        },
+        follow=True,
+    )
+    assert "jose is captain now." in response.content.decode()
+    membership = Membership.objects.get(user__username="jose")
+    assert (membership.role, membership.team) == ("captain", team)
+    response = desk.post(
+        DESK,
+        {"action": "member", "member-username": "newbie", "member-role": "scorer"},
+    )
+    assert response.status_code == 400
+    assert "give a password to create one" in response.content.decode()
+    response = desk.post(
+        DESK, {"action": "member-remove", "membership": membership.pk}, follow=True
+    )
+    assert "jose is no captain now." in response.content.decode()
+    assert not Membership.objects.filter(user__username="jose").exists()
