@@ -453,11 +453,7 @@ class MemberListApi(TournamentScopedMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     class InputSerializer(serializers.Serializer):
-        username = serializers.RegexField(
-            r"^[\w.@+-]+$",
-            max_length=150,
-            error_messages={"invalid": "letters, digits and @ . + - _ only"},
-        )
+        username = serializers.CharField(max_length=150)
         password = serializers.CharField(
             required=False,
             allow_blank=True,

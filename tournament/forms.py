@@ -67,11 +67,7 @@ STATE_CHOICES = sorted(US_STATES.items())
 
 
 class MemberForm(forms.Form):
-    username = forms.RegexField(
-        r"^[\w.@+-]+$",
-        max_length=150,
-        error_messages={"invalid": "letters, digits and @ . + - _ only"},
-    )
+    username = forms.CharField(max_length=150)
     password = forms.CharField(
         required=False,
         widget=forms.PasswordInput(render_value=False),

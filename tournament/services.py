@@ -584,6 +584,13 @@ def membership_create(
                 "captain_taken", f"{team.name} has a captain already", field="team"
             )
         )
+    try:  # the user model's own rule for usernames, for the API and the desk alike
+        user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(username)
+    except ValidationError as error:
+        errors.extend(
+            RuleError("invalid_username", m, field="username") for m in error.messages
+        )
+        raise RuleErrors(errors) from None
     user = user_model.objects.filter(username=username).first()
     if user is None:
         if not password:
