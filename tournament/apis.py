@@ -332,7 +332,9 @@ class TeamDetailApi(TournamentScopedMixin, APIView):
         players = serializers.ListField(
             child=serializers.CharField(max_length=80), max_length=4, required=False
         )
-        section = serializers.IntegerField(required=False, min_value=1)
+        section = serializers.IntegerField(
+            required=False, min_value=1, source="section_id"
+        )
 
     def _team(self, pk: int) -> Team:
         return get_object_or_404(team_list(tournament=self.tournament), pk=pk)
@@ -347,19 +349,7 @@ class TeamDetailApi(TournamentScopedMixin, APIView):
         team = self._team(pk)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        changes = dict(data.validated_data)
-        if "section" in changes:
-            section = Section.objects.filter(
-                tournament=self.tournament, pk=changes["section"]
-            ).first()
-            if section is None:
-                raise RuleError(
-                    "unknown_section",
-                    "no such section in this tournament",
-                    field="section",
-                )
-            changes["section"] = section
-        services.team_update(team=team, **changes)
+        services.team_update(team=team, **data.validated_data)
         return Response(TeamOutput(self._team(pk)).data)
 
     @extend_schema(responses={204: None})

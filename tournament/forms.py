@@ -58,6 +58,10 @@ class ImportForm(forms.Form):
     file = forms.FileField(label="Team list (.xlsx)")
 
 
+class MemberRemoveForm(forms.Form):
+    membership = forms.IntegerField(widget=forms.HiddenInput)
+
+
 class MoveForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     section = forms.IntegerField()

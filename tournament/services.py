@@ -9,7 +9,7 @@ themselves are in domain/; here they are applied to stored rows.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -176,9 +176,20 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
 # -------------------------------------------------------------------------------
 
 
+def _area(section: Section) -> SectionArea:
+    """A stored section as placement sees it."""
+    return SectionArea(
+        section.pk,
+        section.name,
+        tuple(section.states),
+        tuple(section.cities),
+        section.is_international,
+    )
+
+
 def _areas(tournament: Tournament, *, replacing: Section | None = None, with_=None):
     areas = [
-        SectionArea(s.pk, s.name, tuple(s.states), tuple(s.cities), s.is_international)
+        _area(s)
         for s in Section.objects.filter(tournament=tournament)
         if replacing is None or s.pk != replacing.pk
     ]
@@ -333,14 +344,10 @@ def team_entry_check(
     section: Section | None = None
     placement = Placement.INTERNATIONAL
     if captain_n is not None:
-        areas = [
-            SectionArea(
-                s.pk, s.name, tuple(s.states), tuple(s.cities), s.is_international
-            )
-            for s in sections.values()
-        ]
         try:
-            key, placement = place_team(captain_n, areas)
+            key, placement = place_team(
+                captain_n, [_area(s) for s in sections.values()]
+            )
             section = sections[key]  # type: ignore[index]
         except RuleError as error:
             errors.append(_prefixed(error, "captain"))
@@ -428,16 +435,16 @@ def team_update(
     name: str | None = None,
     captain: dict[str, str] | None = None,
     players: Sequence[str] | None = None,
-    section: Section | None = None,
+    section_id: int | None = None,
 ) -> Team:
-    """Change a team. `section` is the organizer's move and overrides placement from
+    """Change a team. `section_id` is the organizer's move and overrides placement from
     then on; a changed captain otherwise re-places the team by the same rule as
     registration.
     """
     tournament = _locked(team.tournament)
     _require_registration(tournament, "change a team")
     sections = _sections_by_pk(tournament)
-    if section is not None and section.pk not in sections:
+    if section_id is not None and section_id not in sections:
         raise RuleError(
             "unknown_section", "no such section in this tournament", field="section"
         )
@@ -456,18 +463,9 @@ def team_update(
         players=current_players if players is None else players,
         taken_names=_team_names(tournament, exclude_pk=team.pk),
     )
-    if section is not None:
-        entry = TeamEntry(
-            entry.name, entry.captain, entry.players, section, Placement.ORGANIZER
-        )
-    elif team.placement == Placement.ORGANIZER:
-        entry = TeamEntry(
-            entry.name,
-            entry.captain,
-            entry.players,
-            sections[team.section_id],
-            Placement.ORGANIZER,
-        )
+    if section_id is not None or team.placement == Placement.ORGANIZER:
+        moved_to = sections[section_id if section_id is not None else team.section_id]
+        entry = replace(entry, section=moved_to, placement=Placement.ORGANIZER)
     _team_save(tournament, entry, team)
     if list(entry.players) != current_players:
         _players_save(team, entry.players)

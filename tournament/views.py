@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from . import services
@@ -17,11 +17,12 @@ from .forms import (
     STATE_CHOICES,
     ImportForm,
     MemberForm,
+    MemberRemoveForm,
     MoveForm,
     SectionForm,
     TeamForm,
 )
-from .models import Membership, Section, Team, Tournament
+from .models import Membership, Team, Tournament
 from .selectors import (
     membership_list,
     section_list,
@@ -72,160 +73,158 @@ def _form_errors(form, error: RuleError, field_map: dict[str, str]) -> None:
     """Show a rule error on the form field it names (or on the form)."""
     items = error.errors if isinstance(error, RuleErrors) else [error]
     for item in items:
-        field = field_map.get(item.field or "")
+        field = field_map.get(item.field or "", item.field)
         form.add_error(field if field in form.fields else None, item.message)
 
 
-_TEAM_FIELDS = {
-    "name": "name",
-    "captain.name": "captain_name",
-    "captain.city": "captain_city",
-    "captain.state": "captain_state",
-    "captain.country": "captain_country",
-    "players": "player_2",
-}
+FORM_NAMES = ("team", "section", "import", "member")  # the forms the page shows
+
+
+class _Desk:
+    """The registration desk's forms, and one handler per form's action.
+
+    A handler gets a valid form, calls one service and returns the message to show; a
+    `RuleError` from the service is shown on the form, field by field.
+    """
+
+    # Fields of the services' errors → fields of the forms, where the names differ.
+    FIELDS = {
+        "captain.name": "captain_name",
+        "captain.city": "captain_city",
+        "captain.state": "captain_state",
+        "captain.country": "captain_country",
+        "players": "player_2",
+    }
+
+    def __init__(self, request: HttpRequest, tournament: Tournament):
+        self.tournament = tournament
+        self.teams = Team.objects.filter(tournament=tournament).order_by("name")
+        posted = request.POST.get("action") if request.method == "POST" else None
+
+        def bound(action: str) -> dict:  # only the posted form carries the input
+            if action != posted:
+                return {}
+            return {"data": request.POST, "files": request.FILES}
+
+        size = tournament.players_per_team
+        choices = self.teams.only("pk", "name")
+        self.forms = {
+            "team": TeamForm(**bound("team"), players_per_team=size, prefix="team"),
+            "section": SectionForm(**bound("section"), prefix="section"),
+            "import": ImportForm(**bound("import"), prefix="import"),
+            "member": MemberForm(**bound("member"), prefix="member", teams=choices),
+            "member-remove": MemberRemoveForm(**bound("member-remove")),
+            "move": MoveForm(**bound("move")),
+        }
+        self.import_problems: list[services.ImportProblem] = []
+
+    def handle(self, action: str) -> str | None:
+        """The success message, or None when a shown form refused the input (its errors
+        are on it). Refusals of the buttons without a form of their own (a move, a
+        removal) are raised as a `RuleError` for the page to show as a message."""
+        form = self.forms.get(action)
+        shown = action in FORM_NAMES
+        if form is None or not form.is_valid():
+            if shown:
+                return None
+            raise RuleError("invalid", "Choose what to change from the lists here.")
+        try:
+            return getattr(self, "_" + action.replace("-", "_"))(form.cleaned_data)
+        except RuleError as error:
+            if not shown:
+                raise
+            _form_errors(form, error, self.FIELDS)
+            return None
+
+    def _team(self, data) -> str:
+        team = services.team_register(
+            tournament=self.tournament,
+            name=data["name"],
+            captain={
+                "name": data["captain_name"],
+                "city": data["captain_city"],
+                "state": data["captain_state"],
+                "country": data["captain_country"],
+            },
+            players=self.forms["team"].players(),
+        )
+        return f"{team.name} is registered in section {team.section.name}."
+
+    def _section(self, data) -> str:
+        form = self.forms["section"]
+        section = services.section_create(
+            tournament=self.tournament,
+            name=data["name"],
+            states=form.split("states"),
+            cities=form.split("cities"),
+        )
+        return f"Section {section.name} is added."
+
+    def _import(self, data) -> str:
+        rows = team_rows_read(data["file"].read())
+        try:
+            imported = services.team_import(tournament=self.tournament, rows=rows)
+        except services.TeamImportRefused as refused:
+            self.import_problems = refused.problems
+            raise RuleError(refused.code, refused.message) from None
+        return f"{len(imported)} teams are registered."
+
+    def _member(self, data) -> str:
+        team = self.teams.filter(pk=data["team"]).first() if data["team"] else None
+        membership = services.membership_create(
+            tournament=self.tournament,
+            username=data["username"],
+            password=data["password"] or None,
+            role=data["role"],
+            team=team,
+        )
+        return f"{membership.user.username} is {membership.role} now."
+
+    def _member_remove(self, data) -> str:
+        membership = get_object_or_404(
+            Membership.objects.select_related("user"),
+            tournament=self.tournament,
+            pk=data["membership"],
+        )
+        services.membership_delete(membership=membership)
+        return f"{membership.user.username} is no {membership.role} now."
+
+    def _move(self, data) -> str:
+        team = get_object_or_404(self.teams, pk=data["team"])
+        team = services.team_update(team=team, section_id=data["section"])
+        return f"{team.name} now plays in {team.section.name}."
 
 
 @require_http_methods(["GET", "POST"])
 def registration(request: HttpRequest, slug: str) -> HttpResponse:
-    """The organizer's desk: register or import teams, define sections, move teams."""
+    """The organizer's desk: register or import teams, define sections, give roles."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament, roles = _tournament(request, slug)
     if Role.ORGANIZER not in roles:
         raise PermissionDenied("Only the tournament's organizers run registration.")
-    size = tournament.players_per_team
-    team_form = TeamForm(players_per_team=size, prefix="team")
-    section_form = SectionForm(prefix="section")
-    import_form = ImportForm(prefix="import")
-    teams = (
-        Team.objects.filter(tournament=tournament).order_by("name").only("pk", "name")
-    )
-    member_form = MemberForm(prefix="member", teams=teams)
-    import_problems = []
-    action = request.POST.get("action")
+    desk = _Desk(request, tournament)
     if request.method == "POST":
         try:
-            if action == "team":
-                team_form = TeamForm(request.POST, players_per_team=size, prefix="team")
-                if team_form.is_valid():
-                    data = team_form.cleaned_data
-                    team = services.team_register(
-                        tournament=tournament,
-                        name=data["name"],
-                        captain={
-                            "name": data["captain_name"],
-                            "city": data["captain_city"],
-                            "state": data["captain_state"],
-                            "country": data["captain_country"],
-                        },
-                        players=team_form.players(),
-                    )
-                    messages.success(
-                        request,
-                        f"{team.name} is registered in section {team.section.name}.",
-                    )
-                    return redirect("tournament:registration", slug=slug)
-            elif action == "section":
-                section_form = SectionForm(request.POST, prefix="section")
-                if section_form.is_valid():
-                    section = services.section_create(
-                        tournament=tournament,
-                        name=section_form.cleaned_data["name"],
-                        states=section_form.split("states"),
-                        cities=section_form.split("cities"),
-                    )
-                    messages.success(request, f"Section {section.name} is added.")
-                    return redirect("tournament:registration", slug=slug)
-            elif action == "import":
-                import_form = ImportForm(request.POST, request.FILES, prefix="import")
-                if import_form.is_valid():
-                    rows = team_rows_read(import_form.cleaned_data["file"].read())
-                    try:
-                        teams = services.team_import(tournament=tournament, rows=rows)
-                    except services.TeamImportRefused as refused:
-                        import_problems = refused.problems
-                        import_form.add_error(None, refused.message)
-                    else:
-                        messages.success(request, f"{len(teams)} teams are registered.")
-                        return redirect("tournament:registration", slug=slug)
-            elif action == "member":
-                member_form = MemberForm(request.POST, prefix="member", teams=teams)
-                if member_form.is_valid():
-                    data = member_form.cleaned_data
-                    team = (
-                        teams.filter(pk=data["team"]).first() if data["team"] else None
-                    )
-                    membership = services.membership_create(
-                        tournament=tournament,
-                        username=data["username"],
-                        password=data["password"] or None,
-                        role=data["role"],
-                        team=team,
-                    )
-                    messages.success(
-                        request, f"{membership.user.username} is {membership.role} now."
-                    )
-                    return redirect("tournament:registration", slug=slug)
-            elif action == "member-remove":
-                membership = Membership.objects.filter(
-                    tournament=tournament, pk=request.POST.get("membership")
-                ).first()
-                if membership is None:
-                    raise Http404("No such role")
-                services.membership_delete(membership=membership)
-                messages.success(
-                    request, f"{membership.user.username} is no {membership.role} now."
-                )
-                return redirect("tournament:registration", slug=slug)
-            elif action == "move":
-                move = MoveForm(request.POST)
-                if move.is_valid():
-                    team = Team.objects.filter(
-                        tournament=tournament, pk=move.cleaned_data["team"]
-                    ).first()
-                    section = Section.objects.filter(
-                        tournament=tournament, pk=move.cleaned_data["section"]
-                    ).first()
-                    if team is None or section is None:
-                        raise Http404("No such team or section")
-                    services.team_update(team=team, section=section)
-                    messages.success(
-                        request, f"{team.name} now plays in {section.name}."
-                    )
-                    return redirect("tournament:registration", slug=slug)
-                messages.error(request, "Choose a team and a section to move it to.")
+            done = desk.handle(request.POST.get("action", ""))
         except RuleError as error:
-            if action == "team":
-                _form_errors(team_form, error, _TEAM_FIELDS)
-            elif action == "section":
-                _form_errors(
-                    section_form,
-                    error,
-                    {"name": "name", "states": "states", "cities": "cities"},
-                )
-            elif action == "import":
-                _form_errors(import_form, error, {"file": "file"})
-            elif action == "member":
-                _form_errors(member_form, error, {f: f for f in member_form.fields})
-            else:
-                messages.error(request, error.message)
-    sections = list(section_list(tournament=tournament))
+            messages.error(request, error.message)
+            return redirect("tournament:registration", slug=slug)
+        if done is not None:
+            messages.success(request, done)
+            return redirect("tournament:registration", slug=slug)
     return render(
         request,
         "tournament/registration.html",
         {
             "tournament": tournament,
             "roles": roles,
-            "sections": sections,
+            "sections": list(section_list(tournament=tournament)),
             "groups": teams_by_section(tournament=tournament),
-            "team_form": team_form,
-            "section_form": section_form,
-            "import_form": import_form,
-            "import_problems": import_problems,
-            "member_form": member_form,
+            "import_problems": desk.import_problems,
             "members": membership_list(tournament=tournament),
             "states": STATE_CHOICES,
+            **{f"{name}_form": desk.forms[name] for name in FORM_NAMES},
         },
         status=400 if request.method == "POST" else 200,
     )

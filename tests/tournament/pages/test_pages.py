@@ -6,7 +6,7 @@ from django.test import Client
 from tests.factories import TeamFactory, TournamentFactory, member
 from tests.spreadsheets import team_list_xlsx
 from tournament.domain.types import Role
-from tournament.models import Membership, Section, Team
+from tournament.models import Membership, Section, Team, Tournament
 
 pytestmark = pytest.mark.django_db
 DESK = "/t/spring-open/registration/"
@@ -190,3 +190,33 @@ def test_desk_gives_and_removes_roles(desk, team):
     )
     assert "jose is no captain now." in response.content.decode()
     assert not Membership.objects.filter(user__username="jose").exists()
+
+
+@pytest.mark.parametrize(
+    "post",
+    [
+        {"action": "member-remove", "membership": "abc"},
+        {"action": "move", "team": "x", "section": "1"},
+        {"action": "unknown"},
+    ],
+)
+def test_desk_answers_tampered_buttons_with_a_message(desk, team, post):
+    before = list(Team.objects.values_list("section_id", flat=True))
+    response = desk.post(DESK, post, follow=True)
+    assert response.status_code == 200
+    assert "Choose what to change from the lists here." in response.content.decode()
+    assert list(Team.objects.values_list("section_id", flat=True)) == before
+
+
+def test_desk_shows_why_a_move_is_refused(desk, team, sections):
+    Tournament.objects.filter(pk=team.tournament_id).update(status="league")
+    response = desk.post(
+        DESK,
+        {"action": "move", "team": team.pk, "section": sections["midwest"].pk},
+        follow=True,
+    )
+    assert "Cannot change a team: the league of Spring Open is drawn" in (
+        response.content.decode()
+    )
+    team.refresh_from_db()
+    assert team.section == sections["tri"]
