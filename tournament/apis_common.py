@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
+from django.db.models import ProtectedError
 from django.http import Http404
 from rest_framework import exceptions, permissions, status
 from rest_framework.pagination import PageNumberPagination
@@ -48,7 +49,10 @@ def rule_error_body(error: RuleError) -> dict[str, Any]:
         else:
             _put(body, "detail", item.message)
     if "detail" in body and len(body) == 1:
-        return {"detail": " ".join(body["detail"]), "code": errors[0].code}
+        # A lone rule error: its code and parameters, so that a client can act on
+        # them (a stale sheet version says which version is current).
+        params = {k: v for k, v in errors[0].params.items() if k not in body}
+        return {"detail": " ".join(body["detail"]), "code": errors[0].code, **params}
     return body
 
 
@@ -60,6 +64,15 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         )
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ProtectedError):
+        return Response(
+            {
+                "detail": "This is still used elsewhere (a match, a deal or a "
+                "penalty refers to it), so it cannot be deleted.",
+                "code": "protected",
+            },
+            status=status.HTTP_409_CONFLICT,
+        )
     if isinstance(exc, IntegrityError):
         # The services check every rule first; this is a write that raced another one.
         return Response(

@@ -21,6 +21,9 @@ def _choices(enum) -> list[tuple[str, str]]:
     ]
 
 
+STATUS_CHOICES = _choices(TournamentStatus)
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60)
@@ -38,7 +41,7 @@ class Tournament(models.Model):
     published = models.BooleanField(default=False)
     status = models.CharField(
         max_length=20,
-        choices=_choices(TournamentStatus),
+        choices=STATUS_CHOICES,
         default=TournamentStatus.REGISTRATION,
     )
     venue = models.CharField(max_length=200, blank=True)

@@ -482,3 +482,25 @@ def decide(
 def sheet_over(sheet: Sheet, *, deals_scheduled: int | None) -> bool:
     """True when no deal may be added: a tables match where a side has no tables."""
     return deals_scheduled is None and sheet.complete
+
+
+class Stage(StrEnum):
+    LEAGUE = "league"
+    KNOCKOUT = "knockout"
+
+
+class MatchStatus(StrEnum):
+    SCHEDULED = "scheduled"  # no deal on the sheet yet
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"  # every deal is in and the result is decided
+    CONFIRMED = "confirmed"  # both captains or an organizer confirmed: locked
+
+
+def sheet_status(sheet: Sheet, *, knockout: bool = False) -> MatchStatus:
+    """Where an unlocked sheet stands. A knockout tie is not complete: tie-break deals
+    follow (RULES.md §6)."""
+    if not sheet.rows:
+        return MatchStatus.SCHEDULED
+    if sheet.complete and (sheet.winner is not None or not knockout):
+        return MatchStatus.COMPLETED
+    return MatchStatus.IN_PROGRESS

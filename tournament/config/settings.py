@@ -172,6 +172,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per choice set shared by several fields.
+    "ENUM_NAME_OVERRIDES": {
+        "SideEnum": "scoring.models.SIDE_CHOICES",
+        "MatchStageEnum": "scoring.models.STAGE_CHOICES",
+        "MatchStatusEnum": "scoring.models.MATCH_STATUS_CHOICES",
+        "TournamentStatusEnum": "tournament.models.STATUS_CHOICES",
+    },
 }
 
 # Celery: eager in the embedded default; a real broker (Redis) in production.

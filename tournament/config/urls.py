@@ -14,5 +14,6 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/v1/", include("tournament.urls_api")),
+    path("api/v1/", include("scoring.urls_api")),
     path("", include("tournament.urls")),
 ]

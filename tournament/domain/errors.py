@@ -1,9 +1,9 @@
 """Errors of the game's rules, with a code and parameters, and a readable message.
 
 One DRF exception handler (tournament/apis_common.py) turns a `RuleError` into a 400
-answer, or 409 for a `ConflictError`, naming the field when the error has one. Nothing
-here knows about HTTP; the code and the parameters are what tests and clients can rely
-on.
+answer, 409 for a `ConflictError` or 403 for a `ForbiddenError`, naming the field when
+the error has one. Nothing here knows about HTTP; the code and the parameters are what
+tests and clients can rely on.
 """
 
 from __future__ import annotations
@@ -31,6 +31,12 @@ class ConflictError(RuleError):
     """A request that conflicts with the tournament's state (answered with 409)."""
 
     status = 409
+
+
+class ForbiddenError(RuleError):
+    """An action the rules reserve for another role (answered with 403)."""
+
+    status = 403
 
 
 class RuleErrors(RuleError):

@@ -1,0 +1,558 @@
+"""The REST API of score sheets (../shared/docs/API.md, "Score sheets").
+
+Interfaces only: check the shape of the input and the caller's role, call one service
+or selector, render. The rules (what a deal gives, what a penalty gives, when a sheet
+locks) are in domain/rules.py and services.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+from tournament.domain.types import Role
+
+from . import services
+from .domain.rules import Level, PenaltyKind, Side, Stage, Trump
+from .models import (
+    SIDE_CHOICES,
+    STAGE_CHOICES,
+    Deal,
+    Match,
+    Penalty,
+    SheetChange,
+)
+from .selectors import (
+    SheetView,
+    captain_sides,
+    match_get_visible,
+    match_list,
+    sheet_change_list,
+    sheet_read,
+)
+
+ORGANIZER, SCORER = Role.ORGANIZER, Role.SCORER
+
+
+def _choice(enum, what: str) -> dict:
+    known = ", ".join(m.value for m in enum)
+    return {"invalid_choice": f'"{{input}}" is not a {what}; use one of {known}.'}
+
+
+def _choices(enum) -> list[str]:
+    return [m.value for m in enum]
+
+
+# Output
+# ----------------------------------------------------------------------------------
+
+
+class MatchSummary(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    team_a_name = serializers.CharField(source="team_a.name", read_only=True)
+    team_b_name = serializers.CharField(source="team_b.name", read_only=True)
+    winner = serializers.SerializerMethodField()
+    difference = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "tournament",
+            "stage",
+            "round",
+            "table",
+            "team_a",
+            "team_a_name",
+            "team_b",
+            "team_b_name",
+            "deals_scheduled",
+            "status",
+            "total_a",
+            "total_b",
+            "deals_won_a",
+            "deals_won_b",
+            "winner",
+            "difference",
+            "version",
+        ]
+
+    def get_winner(self, obj) -> str | None:
+        return obj.winner or None
+
+    def get_difference(self, obj) -> int:
+        return abs(obj.total_a - obj.total_b) if obj.winner else 0
+
+
+class DealOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    declarer = serializers.ChoiceField(choices=SIDE_CHOICES)
+    value = serializers.IntegerField()
+    trump = serializers.ChoiceField(choices=_choices(Trump))
+    level = serializers.ChoiceField(choices=_choices(Level))
+    taken = serializers.IntegerField()
+    made = serializers.BooleanField()
+    award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
+    award = serializers.IntegerField()
+    awarded_by = serializers.CharField(
+        allow_null=True, help_text="The penalty that gave the deal away, if any."
+    )
+    running_a = serializers.IntegerField(help_text="Team A's total after this deal.")
+    running_b = serializers.IntegerField(help_text="Team B's total after this deal.")
+    entered_by = serializers.CharField(allow_null=True)
+    updated_at = serializers.DateTimeField()
+
+
+class PenaltyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    deal = serializers.IntegerField(help_text="The deal number.")
+    offender = serializers.ChoiceField(choices=SIDE_CHOICES)
+    kind = serializers.ChoiceField(choices=_choices(PenaltyKind))
+    points = serializers.IntegerField()
+    award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
+    warning = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+    entered_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class CheckpointOutput(serializers.Serializer):
+    after_deal = serializers.IntegerField()
+    total_a = serializers.IntegerField()
+    total_b = serializers.IntegerField()
+
+
+class SheetOutput(MatchSummary):
+    confirmed_a = serializers.BooleanField(
+        help_text="Team A's captain confirmed the sheet at its current version."
+    )
+    confirmed_b = serializers.BooleanField()
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+    decided_by = serializers.CharField()
+    missing = serializers.ListField(child=serializers.IntegerField())
+    checkpoints = CheckpointOutput(many=True)
+    deals = DealOutput(many=True)
+    penalties = PenaltyOutput(many=True)
+
+    class Meta(MatchSummary.Meta):
+        fields = [
+            *MatchSummary.Meta.fields,
+            "confirmed_a",
+            "confirmed_b",
+            "confirmed_at",
+            "decided_by",
+            "missing",
+            "checkpoints",
+            "deals",
+            "penalties",
+        ]
+
+
+def _username(user) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def deal_data(deal: Deal, running: tuple[int, int]) -> dict[str, Any]:
+    return {
+        "number": deal.number,
+        "declarer": deal.declarer,
+        "value": deal.value,
+        "trump": deal.trump,
+        "level": deal.level,
+        "taken": deal.taken,
+        "made": deal.made,
+        "award_to": deal.award_to,
+        "award": deal.award,
+        "awarded_by": deal.awarded_by or None,
+        "running_a": running[0],
+        "running_b": running[1],
+        "entered_by": _username(deal.entered_by),
+        "updated_at": deal.updated_at,
+    }
+
+
+def penalty_data(penalty: Penalty, number: int) -> dict[str, Any]:
+    return {
+        "id": penalty.pk,
+        "deal": number,
+        "offender": penalty.offender,
+        "kind": penalty.kind,
+        "points": penalty.points,
+        "award_to": penalty.award_to,
+        "warning": penalty.warning,
+        "note": penalty.note,
+        "entered_by": _username(penalty.entered_by),
+        "created_at": penalty.created_at,
+    }
+
+
+def sheet_data(view: SheetView) -> dict[str, Any]:
+    match, sheet = view.match, view.sheet
+    numbers = {d.pk: d.number for d in view.deals}
+    data = dict(MatchSummary(match).data)
+    data.update(
+        confirmed_a=view.confirmed(Side.A),
+        confirmed_b=view.confirmed(Side.B),
+        confirmed_at=match.confirmed_at,
+        decided_by=sheet.decided_by,
+        missing=list(sheet.missing),
+        checkpoints=[
+            {"after_deal": r.number, "total_a": r.total_a, "total_b": r.total_b}
+            for r in view.checkpoints()
+        ],
+        deals=[deal_data(d, (r.total_a, r.total_b)) for d, r, _ in view.rows()],
+        penalties=[penalty_data(p, numbers[p.deal_id]) for p in view.penalties],
+    )
+    return data
+
+
+# Access
+# ----------------------------------------------------------------------------------
+
+
+class MatchScopedMixin:
+    """Loads `self.match` from the URL, visible to the caller or 404, and the
+    caller's roles in its tournament."""
+
+    match: Match
+    roles: frozenset[Role]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        found = match_get_visible(user=request.user, pk=kwargs["pk"])
+        if found is None:
+            raise Http404("No such match")
+        self.match, self.roles = found
+
+    def require(self, *roles: Role) -> None:
+        if not self.request.user.is_authenticated:  # type: ignore[attr-defined]
+            raise exceptions.NotAuthenticated()
+        if not self.roles.intersection(roles):
+            names = " or ".join(r.value for r in roles)
+            raise exceptions.PermissionDenied(
+                f"Only the tournament's {names} may do this."
+            )
+
+    def answer_sheet(self, code: int = status.HTTP_200_OK) -> Response:
+        match = match_get_visible(user=self.request.user, pk=self.match.pk)  # type: ignore[attr-defined]
+        assert match is not None  # noqa: S101 - it was visible a moment ago
+        return Response(sheet_data(sheet_read(match=match[0])), status=code)
+
+
+class VersionInput(serializers.Serializer):
+    version = serializers.IntegerField(
+        help_text="The sheet's version you read; a stale one gets 409."
+    )
+
+
+def _version(request) -> int:
+    """The version of a DELETE: from the body, or the query string."""
+    data = request.data if request.data else request.query_params
+    checked = VersionInput(data=data)
+    checked.is_valid(raise_exception=True)
+    return checked.validated_data["version"]
+
+
+# Score sheets
+# ----------------------------------------------------------------------------------
+
+
+class MatchDetailApi(MatchScopedMixin, APIView):
+    """A match's score sheet: every deal and penalty, running totals, the totals
+    after every sixth deal, the result and the sheet's version."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(responses=SheetOutput)
+    def get(self, request, pk):
+        return Response(sheet_data(sheet_read(match=self.match)))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, pk):
+        self.require(ORGANIZER)
+        services.match_delete(match=self.match, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DealInput(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 to the match's deals_scheduled.")
+    declarer = serializers.ChoiceField(
+        choices=SIDE_CHOICES, error_messages=_choice(Side, "team of the match")
+    )
+    value = serializers.IntegerField(help_text="The contract, 28 to 56.")
+    trump = serializers.ChoiceField(
+        choices=_choices(Trump), error_messages=_choice(Trump, "trump")
+    )
+    level = serializers.ChoiceField(
+        choices=_choices(Level),
+        default=Level.NONE.value,
+        error_messages=_choice(Level, "level"),
+    )
+    taken = serializers.IntegerField(
+        help_text="Points the declaring team took in tricks, 0 to 56."
+    )
+    version = serializers.IntegerField(
+        help_text="The sheet's version you read; a stale one gets 409."
+    )
+
+
+class DealWriteOutput(DealOutput):
+    version = serializers.IntegerField(help_text="The sheet's new version.")
+    match = MatchSummary()
+
+
+def _deal_answer(deal: Deal, match: Match, code: int) -> Response:
+    view = sheet_read(match=match)
+    row = next(r for r in view.sheet.rows if r.number == deal.number)
+    data = deal_data(deal, (row.total_a, row.total_b))
+    data.update(version=match.version, match=MatchSummary(match).data)
+    return Response(data, status=code)
+
+
+class DealListApi(MatchScopedMixin, APIView):
+    """Add a deal to the sheet (scorers and organizers)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(request=DealInput, responses={201: DealWriteOutput})
+    def post(self, request, pk):
+        self.require(ORGANIZER, SCORER)
+        data = DealInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        deal, match = services.score_sheet_deal_record(
+            match_id=self.match.pk, user=request.user, **data.validated_data
+        )
+        return _deal_answer(deal, match, status.HTTP_201_CREATED)
+
+
+class DealDetailApi(MatchScopedMixin, APIView):
+    """Replace or delete deal `number` (scorers and organizers)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(DealInput):
+        number = serializers.IntegerField(
+            required=False, help_text="If given, the same as in the address."
+        )
+
+    @extend_schema(request=InputSerializer, responses=DealWriteOutput)
+    def put(self, request, pk, number):
+        self.require(ORGANIZER, SCORER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        if values.pop("number", number) != number:
+            raise exceptions.ValidationError(
+                {"number": [f"the address names deal {number}; renumber by deleting."]}
+            )
+        deal, match = services.score_sheet_deal_replace(
+            match_id=self.match.pk, number=number, user=request.user, **values
+        )
+        return _deal_answer(deal, match, status.HTTP_200_OK)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("version", int, required=True)],
+        responses=MatchSummary,
+    )
+    def delete(self, request, pk, number):
+        self.require(ORGANIZER, SCORER)
+        match = services.score_sheet_deal_delete(
+            match_id=self.match.pk,
+            number=number,
+            user=request.user,
+            version=_version(request),
+        )
+        return Response(MatchSummary(match).data)
+
+
+class PenaltyListApi(MatchScopedMixin, APIView):
+    """Add a penalty (scorers and organizers; conduct penalties: organizers)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        deal = serializers.IntegerField(help_text="The number of the deal.")
+        offender = serializers.ChoiceField(
+            choices=SIDE_CHOICES, error_messages=_choice(Side, "team of the match")
+        )
+        kind = serializers.ChoiceField(
+            choices=_choices(PenaltyKind),
+            error_messages=_choice(PenaltyKind, "kind of penalty"),
+        )
+        points = serializers.IntegerField(
+            required=False, allow_null=True, help_text="Only for conduct: 0 to 2."
+        )
+        note = serializers.CharField(max_length=300, required=False, allow_blank=True)
+        version = serializers.IntegerField()
+
+    class OutputSerializer(PenaltyOutput):
+        version = serializers.IntegerField()
+        match = MatchSummary()
+        deal_award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
+        deal_award = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request, pk):
+        self.require(ORGANIZER, SCORER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        penalty, match = services.score_sheet_penalty_record(
+            match_id=self.match.pk,
+            user=request.user,
+            by_organizer=ORGANIZER in self.roles,
+            **data.validated_data,
+        )
+        deal = penalty.deal
+        body = penalty_data(penalty, deal.number)
+        body.update(
+            version=match.version,
+            match=MatchSummary(match).data,
+            deal_award_to=deal.award_to,
+            deal_award=deal.award,
+        )
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class PenaltyDetailApi(MatchScopedMixin, APIView):
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("version", int, required=True)],
+        responses=MatchSummary,
+    )
+    def delete(self, request, pk, penalty):
+        self.require(ORGANIZER, SCORER)
+        match = services.score_sheet_penalty_delete(
+            match_id=self.match.pk,
+            penalty_id=penalty,
+            user=request.user,
+            version=_version(request),
+        )
+        return Response(MatchSummary(match).data)
+
+
+class MatchConfirmApi(MatchScopedMixin, APIView):
+    """A captain confirms for his team; an organizer for both, which locks at once."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(request=VersionInput, responses=SheetOutput)
+    def post(self, request, pk):
+        data = VersionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.score_sheet_confirm(
+            match_id=self.match.pk,
+            user=request.user,
+            version=data.validated_data["version"],
+            roles=self.roles,
+            sides=captain_sides(user=request.user, match=self.match),
+        )
+        return self.answer_sheet()
+
+
+class MatchReopenApi(MatchScopedMixin, APIView):
+    """An organizer unlocks a confirmed sheet, saying why."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=500, allow_blank=True)
+        version = serializers.IntegerField(required=False)
+
+    @extend_schema(request=InputSerializer, responses=SheetOutput)
+    def post(self, request, pk):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.score_sheet_reopen(
+            match_id=self.match.pk, user=request.user, **data.validated_data
+        )
+        return self.answer_sheet()
+
+
+class SheetChangeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    action = serializers.CharField()
+    actor = serializers.CharField(source="actor_name")
+    at = serializers.DateTimeField()
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+
+
+class MatchHistoryApi(MatchScopedMixin, GenericAPIView):
+    """Every change of the sheet, oldest first: who, when, before, after."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+    serializer_class = SheetChangeOutput
+    queryset = SheetChange.objects.none()  # for the schema; the selector gives rows
+
+    @extend_schema(responses=SheetChangeOutput(many=True))
+    def get(self, request, pk):
+        page = self.paginate_queryset(sheet_change_list(match=self.match))
+        return self.get_paginated_response(SheetChangeOutput(page, many=True).data)
+
+
+# Matches of a tournament
+# ----------------------------------------------------------------------------------
+
+
+class MatchListApi(TournamentScopedMixin, GenericAPIView):
+    """A tournament's matches; `round`, `team` and `stage` filter. Organizers set one
+    up by hand with POST (the league draw makes them too)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+    serializer_class = MatchSummary
+    queryset = Match.objects.none()  # for the schema; the selector gives the rows
+
+    class FilterSerializer(serializers.Serializer):
+        round = serializers.IntegerField(required=False, min_value=1)
+        team = serializers.IntegerField(required=False, min_value=1)
+        stage = serializers.ChoiceField(choices=STAGE_CHOICES, required=False)
+
+    class InputSerializer(serializers.Serializer):
+        team_a = serializers.IntegerField()
+        team_b = serializers.IntegerField()
+        stage = serializers.ChoiceField(
+            choices=STAGE_CHOICES,
+            default=Stage.LEAGUE.value,
+            error_messages=_choice(Stage, "stage"),
+        )
+        round = serializers.IntegerField(min_value=1, max_value=50)
+        table = serializers.IntegerField(min_value=1, max_value=999)
+        deals_scheduled = serializers.IntegerField(
+            min_value=1,
+            max_value=99,
+            required=False,
+            help_text="The tournament's league_deals unless given.",
+        )
+
+    @extend_schema(parameters=[FilterSerializer], responses=MatchSummary(many=True))
+    def get(self, request, slug):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        matches = match_list(tournament=self.tournament, **filters.validated_data)
+        page = self.paginate_queryset(matches)
+        return self.get_paginated_response(MatchSummary(page, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: SheetOutput})
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_create(
+            tournament=self.tournament, user=request.user, **data.validated_data
+        )
+        found = match_get_visible(user=request.user, pk=match.pk)
+        assert found is not None  # noqa: S101 - the organizer sees it
+        return Response(
+            sheet_data(sheet_read(match=found[0])), status=status.HTTP_201_CREATED
+        )

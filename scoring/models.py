@@ -1,0 +1,324 @@
+"""Score sheets: a match between two teams, its deals, its penalties, its history.
+
+The rules that SQL can hold are named constraints. Two it cannot are kept by the
+services under a lock of the match row: a deal number within what the match allows
+(the match's `deals_scheduled` is on another row), and the stored awards and totals,
+which are recomputed by scoring/domain/rules.py on every write.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from tournament.models import Team, Tournament
+
+from .domain.rules import (
+    AWARD_PENALTY,
+    AWARDING_KINDS,
+    CONDUCT_MAX,
+    DEAL_NUMBER_MAX,
+    POINTS_IN_DEAL,
+    TRUMP_SYMBOLS,
+    VALUE_MAX,
+    VALUE_MIN,
+    Level,
+    MatchStatus,
+    PenaltyKind,
+    Side,
+    Stage,
+    Trump,
+)
+
+SIDES = [s.value for s in Side]
+AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
+
+
+def _choices(enum) -> list[tuple[str, str]]:
+    return [(m.value, m.value.replace("_", " ").capitalize()) for m in enum]
+
+
+STAGE_CHOICES = _choices(Stage)
+MATCH_STATUS_CHOICES = _choices(MatchStatus)
+SIDE_CHOICES = [(s, s) for s in SIDES]
+
+
+class Match(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="matches"
+    )
+    stage = models.CharField(max_length=10, choices=STAGE_CHOICES, default=Stage.LEAGUE)
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    deals_scheduled = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty only in the tables format."
+    )
+    status = models.CharField(
+        max_length=12, choices=MATCH_STATUS_CHOICES, default=MatchStatus.SCHEDULED
+    )
+    version = models.PositiveIntegerField(default=1)
+    # The sheet's result, recomputed from the rows on every write (rules.score_sheet).
+    total_a = models.IntegerField(default=0)
+    total_b = models.IntegerField(default=0)
+    deals_won_a = models.PositiveSmallIntegerField(default=0)
+    deals_won_b = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, blank=True, default="")
+    # The sheet version each captain confirmed; equal to `version` on both: locked.
+    confirmed_a_version = models.PositiveIntegerField(null=True, blank=True)
+    confirmed_b_version = models.PositiveIntegerField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["tournament", "stage", "round", "table"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(team_a=F("team_b")), name="scoring_match_teams_differ"
+            ),
+            models.CheckConstraint(
+                condition=Q(stage__in=[s.value for s in Stage]),
+                name="scoring_match_stage_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in MatchStatus]),
+                name="scoring_match_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(round__gte=1) & Q(table__gte=1),
+                name="scoring_match_round_table_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(deals_scheduled__isnull=True)
+                | Q(deals_scheduled__gte=1, deals_scheduled__lte=DEAL_NUMBER_MAX),
+                name="scoring_match_deals_scheduled_1_99",
+            ),
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="scoring_match_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__in=["", *SIDES]), name="scoring_match_winner_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner="")
+                | Q(status__in=[MatchStatus.COMPLETED, MatchStatus.CONFIRMED]),
+                name="scoring_match_winner_only_when_complete",
+            ),
+            models.CheckConstraint(
+                condition=Q(status=MatchStatus.CONFIRMED, confirmed_at__isnull=False)
+                | (~Q(status=MatchStatus.CONFIRMED) & Q(confirmed_at__isnull=True)),
+                name="scoring_match_confirmed_when_locked",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "stage", "round", "table"],
+                name="scoring_match_table_once_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_a} v {self.team_b} (round {self.round}, table {self.table})"
+
+    @property
+    def locked(self) -> bool:
+        return self.status == MatchStatus.CONFIRMED
+
+    def team(self, side: str) -> Team:
+        return self.team_a if side == Side.A else self.team_b
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    declarer = models.CharField(max_length=1, choices=SIDE_CHOICES)
+    value = models.PositiveSmallIntegerField()
+    trump = models.CharField(max_length=10, choices=_choices(Trump))
+    level = models.CharField(max_length=10, choices=_choices(Level))
+    taken = models.PositiveSmallIntegerField()
+    # What the deal gives, recomputed on every write of the sheet.
+    made = models.BooleanField()
+    award_to = models.CharField(max_length=1)
+    award = models.PositiveSmallIntegerField()
+    awarded_by = models.CharField(
+        max_length=20, blank=True, default="", help_text="The penalty that gave it."
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"], name="scoring_deal_number_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=DEAL_NUMBER_MAX),
+                name="scoring_deal_number_1_99",
+            ),
+            models.CheckConstraint(
+                condition=Q(value__gte=VALUE_MIN, value__lte=VALUE_MAX),
+                name="scoring_deal_value_28_56",
+            ),
+            models.CheckConstraint(
+                condition=Q(taken__gte=0, taken__lte=POINTS_IN_DEAL),
+                name="scoring_deal_taken_0_56",
+            ),
+            models.CheckConstraint(
+                condition=Q(declarer__in=SIDES), name="scoring_deal_declarer_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(trump__in=[t.value for t in Trump]),
+                name="scoring_deal_trump_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(level__in=[lv.value for lv in Level]),
+                name="scoring_deal_level_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(award_to__in=SIDES), name="scoring_deal_award_to_known"
+            ),
+            models.CheckConstraint(
+                # Exactly one team receives points for a scored deal (RULES.md §2).
+                condition=Q(award__gte=1),
+                name="scoring_deal_award_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(awarded_by__in=["", *AWARDING]),
+                name="scoring_deal_awarded_by_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.number}: {self.contract}"
+
+    @property
+    def contract(self) -> str:
+        level = {Level.DOUBLED: " ×", Level.REDOUBLED: " ××"}.get(Level(self.level), "")
+        return f"{self.value} {TRUMP_SYMBOLS[Trump(self.trump)]}{level}"
+
+
+class Penalty(models.Model):
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="penalties")
+    offender = models.CharField(max_length=1, choices=SIDE_CHOICES)
+    kind = models.CharField(max_length=20, choices=_choices(PenaltyKind))
+    # What it gives the team that did not offend, recomputed on every write (a
+    # warning depends on the team's earlier offences in the match).
+    points = models.PositiveSmallIntegerField()
+    warning = models.BooleanField(default=False)
+    note = models.CharField(max_length=300, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "penalties"
+        ordering = ["deal__number", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(offender__in=SIDES), name="scoring_penalty_offender_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in PenaltyKind]),
+                name="scoring_penalty_kind_known",
+            ),
+            models.CheckConstraint(
+                # RULES.md §3: a warning is 0, a later out_of_turn 1; the awarding
+                # kinds 3 besides the deal; conduct 0..2.
+                condition=Q(kind=PenaltyKind.OUT_OF_TURN, warning=True, points=0)
+                | Q(kind=PenaltyKind.OUT_OF_TURN, warning=False, points=1)
+                | Q(kind__in=AWARDING, warning=False, points=AWARD_PENALTY)
+                | Q(
+                    kind=PenaltyKind.CONDUCT,
+                    warning=False,
+                    points__gte=0,
+                    points__lte=CONDUCT_MAX,
+                ),
+                name="scoring_penalty_points_by_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["deal"],
+                condition=Q(kind__in=AWARDING),
+                name="scoring_penalty_deal_awarded_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} by {self.offender} in deal {self.deal.number}"
+
+    @property
+    def award_to(self) -> str:
+        return Side(self.offender).other.value
+
+
+class SheetAction(models.TextChoices):
+    MATCH_CREATE = "match_create"
+    DEAL_ADD = "deal_add"
+    DEAL_REPLACE = "deal_replace"
+    DEAL_DELETE = "deal_delete"
+    PENALTY_ADD = "penalty_add"
+    PENALTY_DELETE = "penalty_delete"
+    CONFIRM = "confirm"
+    LOCK = "lock"
+    REOPEN = "reopen"
+
+
+class SheetChange(models.Model):
+    """One change of a score sheet: who, when, what it was before and after.
+
+    Our own table rather than django-simple-history: one row per change of the sheet
+    as a whole (a deal, a penalty, a confirmation, a reopening with its reason), in one
+    timeline with the sheet version it produced, written in the same transaction.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="changes")
+    version = models.PositiveIntegerField(help_text="The sheet's version after it.")
+    action = models.CharField(max_length=20, choices=SheetAction.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    actor_name = models.CharField(max_length=150, help_text="Kept if the user goes.")
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(action__in=[a.value for a in SheetAction]),
+                name="scoring_sheet_change_action_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(action="reopen") | ~Q(reason=""),
+                name="scoring_sheet_change_reopen_has_reason",
+            ),
+        ]
+        indexes = [models.Index(fields=["match", "at"], name="scoring_change_match_at")]
+
+    def __str__(self) -> str:
+        return f"{self.action} v{self.version} by {self.actor_name}"

@@ -1,0 +1,583 @@
+"""Every write to a score sheet: one transaction each, under a lock of the match row.
+
+Each write locks the match (`select_for_update`; SQLite's IMMEDIATE transactions do
+the same for the embedded default), refuses a locked sheet or a stale `version` with
+409, checks the rules, writes the row, recomputes the whole sheet with
+rules.score_sheet (awards, warnings, totals, status, winner), bumps the version and
+appends a SheetChange with who, before and after. Nothing is written when any step
+refuses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from tournament.domain.errors import ConflictError, ForbiddenError, RuleError
+from tournament.domain.types import Role
+from tournament.models import Team, Tournament
+
+from .domain import rules
+from .domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
+from .models import Deal, Match, Penalty, SheetAction, SheetChange
+from .selectors import sheet_compute
+
+DEAL_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
+RESULT_FIELDS = ("made", "award_to", "award", "awarded_by")
+
+
+# The sheet lock, versions and history
+# ----------------------------------------------------------------------------------
+
+
+def _sheet_open(*, match_id: int, version: int | None, action: str) -> Match:
+    """The match row, locked until the transaction ends; refuses a locked sheet and a
+    stale version. Must run inside a transaction."""
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("tournament", "team_a", "team_b")
+        .get(pk=match_id)
+    )
+    if match.locked:
+        raise ConflictError(
+            "sheet_locked",
+            f"Cannot {action}: the sheet of {match} is confirmed and locked; only an "
+            "organizer can reopen it (RULES.md §7).",
+        )
+    _version_check(match, version)
+    return match
+
+
+def _version_check(match: Match, version: int | None) -> None:
+    if version is not None and version != match.version:
+        raise ConflictError(
+            "stale_version",
+            f"The sheet changed since you read it (you sent version {version}; it is "
+            f"now version {match.version}). Nothing was saved: read it again and "
+            "repeat your change if it is still needed.",
+            current_version=match.version,
+        )
+
+
+def _actor_name(user) -> str:
+    return user.get_username() if user is not None and user.is_authenticated else ""
+
+
+def _change(
+    match: Match,
+    action: SheetAction,
+    *,
+    user,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+) -> None:
+    SheetChange.objects.create(
+        match=match,
+        version=match.version,
+        action=action,
+        actor=user if user is not None and user.is_authenticated else None,
+        actor_name=_actor_name(user),
+        before=before,
+        after=after,
+        reason=reason,
+    )
+
+
+def _deal_record(deal: Deal) -> dict[str, Any]:
+    return {f: getattr(deal, f) for f in (*DEAL_FIELDS, *RESULT_FIELDS)}
+
+
+def _penalty_record(penalty: Penalty, number: int) -> dict[str, Any]:
+    return {
+        "id": penalty.pk,
+        "deal": number,
+        "offender": penalty.offender,
+        "kind": penalty.kind,
+        "points": penalty.points,
+        "warning": penalty.warning,
+        "note": penalty.note,
+    }
+
+
+def _rows(match: Match) -> tuple[list[Deal], list[Penalty]]:
+    deals = list(Deal.objects.filter(match=match).order_by("number"))
+    penalties = list(Penalty.objects.filter(deal__match=match).order_by("pk"))
+    return deals, penalties
+
+
+def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules.Sheet:
+    """Recompute the sheet and store what changed: rows, totals, status, version.
+
+    Rows without a primary key are inserted (their awards are set first, so the
+    database's checks see complete rows).
+    """
+    sheet = sheet_compute(match, deals, penalties)
+    results = {row.number: row.result for row in sheet.rows}
+    changed_deals = []
+    for deal in deals:
+        r = results[deal.number]
+        new = (r.made, r.award_to.value, r.award, r.awarded_by or "")
+        if deal.pk is None or tuple(getattr(deal, f) for f in RESULT_FIELDS) != new:
+            deal.made, deal.award_to, deal.award, deal.awarded_by = new
+            if deal.pk is None:
+                deal.save()
+            else:
+                changed_deals.append(deal)
+    Deal.objects.bulk_update(changed_deals, [*RESULT_FIELDS, "updated_at"])
+
+    by_key = {p.key: p for p in sheet.penalties}
+    changed_penalties = []
+    for penalty in penalties:
+        r = by_key[penalty.pk or 10**9]
+        if penalty.pk is None or (penalty.points, penalty.warning) != (
+            r.points,
+            r.warning,
+        ):
+            penalty.points, penalty.warning = r.points, r.warning
+            if penalty.pk is None:
+                penalty.save()
+            else:
+                changed_penalties.append(penalty)
+    Penalty.objects.bulk_update(changed_penalties, ["points", "warning"])
+
+    match.total_a, match.total_b = sheet.total_a, sheet.total_b
+    match.deals_won_a, match.deals_won_b = sheet.deals_won_a, sheet.deals_won_b
+    match.winner = sheet.winner.value if sheet.winner else ""
+    match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
+    match.version += 1
+    match.save(
+        update_fields=[
+            "total_a",
+            "total_b",
+            "deals_won_a",
+            "deals_won_b",
+            "winner",
+            "status",
+            "version",
+            "updated_at",
+        ]
+    )
+    return sheet
+
+
+# Matches
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *,
+    tournament: Tournament,
+    user,
+    team_a: int,
+    team_b: int,
+    round: int,
+    table: int,
+    stage: str = Stage.LEAGUE,
+    deals_scheduled: int | None = None,
+) -> Match:
+    """A match set up by hand by an organizer (the league draw makes them too)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    teams = {
+        t.pk: t
+        for t in Team.objects.filter(tournament=tournament, pk__in=[team_a, team_b])
+    }
+    errors = [
+        RuleError(
+            "unknown_team",
+            f"there is no team {pk} in {tournament.name}.",
+            field=field,
+        )
+        for field, pk in (("team_a", team_a), ("team_b", team_b))
+        if pk not in teams
+    ]
+    if errors:
+        raise errors[0]
+    if team_a == team_b:
+        raise RuleError(
+            "same_team", "a team cannot play itself; choose two teams.", field="team_b"
+        )
+    a, b = teams[team_a], teams[team_b]
+    if stage == Stage.LEAGUE:
+        if a.section_id == b.section_id:
+            raise RuleError(
+                "same_section",
+                f"{a.name} and {b.name} are both in section {a.section}; in the league "
+                "no team meets a team of its own section (RULES.md §5).",
+                field="team_b",
+            )
+        if not 1 <= round <= tournament.league_rounds:
+            raise RuleError(
+                "round_out_of_range",
+                f"the league of {tournament.name} has rounds 1 to "
+                f"{tournament.league_rounds}.",
+                field="round",
+            )
+    if deals_scheduled is None:
+        deals_scheduled = tournament.league_deals
+    same_round = Match.objects.filter(tournament=tournament, stage=stage, round=round)
+    if same_round.filter(table=table).exists():
+        raise ConflictError(
+            "table_taken",
+            f"table {table} of {stage} round {round} already has a match.",
+            field="table",
+        )
+    busy = same_round.filter(Q(team_a__in=[a, b]) | Q(team_b__in=[a, b])).exists()
+    if busy:
+        raise ConflictError(
+            "team_busy",
+            f"{a.name} or {b.name} already plays in {stage} round {round}; a team "
+            "plays one match per round.",
+        )
+    match = Match(
+        tournament=tournament,
+        stage=stage,
+        round=round,
+        table=table,
+        team_a=a,
+        team_b=b,
+        deals_scheduled=deals_scheduled,
+    )
+    match.full_clean()
+    match.save()
+    _change(
+        match,
+        SheetAction.MATCH_CREATE,
+        user=user,
+        after={
+            "team_a": a.name,
+            "team_b": b.name,
+            "stage": stage,
+            "round": round,
+            "table": table,
+            "deals_scheduled": deals_scheduled,
+        },
+    )
+    return match
+
+
+@transaction.atomic
+def match_delete(*, match: Match, user) -> None:
+    """Only a match whose sheet was never written to goes; its history would be lost."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.changes.exclude(action=SheetAction.MATCH_CREATE).exists():
+        raise ConflictError(
+            "match_has_history",
+            f"{match} has a score sheet history; a match that was scored cannot be "
+            "deleted.",
+        )
+    match.changes.all().delete()
+    match.delete()
+
+
+# Deals
+# ----------------------------------------------------------------------------------
+
+
+def _deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
+    return rules.deal_from_values(**values, deals_allowed=match.deals_scheduled)
+
+
+@transaction.atomic
+def score_sheet_deal_record(
+    *, match_id: int, user, version: int | None, **values: Any
+) -> tuple[Deal, Match]:
+    """Add deal `number` to the sheet (RULES.md §2). 409 if the number is taken."""
+    match = _sheet_open(match_id=match_id, version=version, action="add a deal")
+    checked = _deal_check(match, values)
+    deals, penalties = _rows(match)
+    if any(d.number == checked.number for d in deals):
+        raise ConflictError(
+            "deal_number_taken",
+            f"deal {checked.number} is already on the sheet; replace it instead, or "
+            "give the number of the deal you mean.",
+            field="number",
+            number=checked.number,
+        )
+    if match.deals_scheduled is None and match.status == MatchStatus.COMPLETED:
+        raise ConflictError(
+            "match_over",
+            "the match is over: a team has no tables left (RULES.md §8).",
+        )
+    deal = Deal(match=match, entered_by=user if user.is_authenticated else None)
+    for field in DEAL_FIELDS:
+        setattr(deal, field, getattr(checked, field))
+    deals.append(deal)
+    deals.sort(key=lambda d: d.number)
+    _rescore(match, deals, penalties)
+    _change(match, SheetAction.DEAL_ADD, user=user, after=_deal_record(deal))
+    return deal, match
+
+
+def _deal_locked(match: Match, number: int) -> tuple[Deal, list[Deal], list[Penalty]]:
+    deals, penalties = _rows(match)
+    for deal in deals:
+        if deal.number == number:
+            return deal, deals, penalties
+    raise ConflictError(
+        "no_such_deal",
+        f"there is no deal {number} on this sheet.",
+        field="number",
+        number=number,
+    )
+
+
+@transaction.atomic
+def score_sheet_deal_replace(
+    *, match_id: int, number: int, user, version: int | None, **values: Any
+) -> tuple[Deal, Match]:
+    """Replace what deal `number` records; its penalties stay with it."""
+    match = _sheet_open(match_id=match_id, version=version, action="change a deal")
+    checked = _deal_check(match, {"number": number, **values})
+    deal, deals, penalties = _deal_locked(match, number)
+    before = _deal_record(deal)
+    for field in DEAL_FIELDS:
+        setattr(deal, field, getattr(checked, field))
+    deal.entered_by = user if user.is_authenticated else None
+    deal.save()
+    _rescore(match, deals, penalties)
+    _change(
+        match,
+        SheetAction.DEAL_REPLACE,
+        user=user,
+        before=before,
+        after=_deal_record(deal),
+    )
+    return deal, match
+
+
+@transaction.atomic
+def score_sheet_deal_delete(
+    *, match_id: int, number: int, user, version: int | None
+) -> Match:
+    match = _sheet_open(match_id=match_id, version=version, action="delete a deal")
+    deal, deals, penalties = _deal_locked(match, number)
+    if any(p.deal_id == deal.pk for p in penalties):
+        raise ConflictError(
+            "deal_has_penalties",
+            f"deal {number} has penalties; delete them first, so that no penalty is "
+            "lost without a trace.",
+            field="number",
+        )
+    before = _deal_record(deal)
+    deals.remove(deal)
+    deal.delete()
+    _rescore(match, deals, penalties)
+    _change(match, SheetAction.DEAL_DELETE, user=user, before=before)
+    return match
+
+
+# Penalties
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def score_sheet_penalty_record(
+    *,
+    match_id: int,
+    user,
+    version: int | None,
+    deal: int,
+    offender: str,
+    kind: str,
+    points: int | None = None,
+    note: str = "",
+    by_organizer: bool,
+) -> tuple[Penalty, Match]:
+    """A penalty in deal `deal` (RULES.md §3); its points go to the other team."""
+    match = _sheet_open(match_id=match_id, version=version, action="add a penalty")
+    the_kind = PenaltyKind(kind)
+    if the_kind is PenaltyKind.CONDUCT and not by_organizer:
+        raise ForbiddenError(
+            "conduct_by_organizer",
+            "a conduct penalty's points are set by the organizer (RULES.md §3); ask "
+            "an organizer to enter it.",
+            field="kind",
+        )
+    rules.check_penalty_points(the_kind, points)
+    deals, penalties = _rows(match)
+    target = next((d for d in deals if d.number == deal), None)
+    if target is None:
+        raise RuleError(
+            "no_such_deal",
+            f"there is no deal {deal} on this sheet yet; enter the deal first, then "
+            "its penalty.",
+            field="deal",
+            number=deal,
+        )
+    if the_kind in AWARDING_KINDS and target.awarded_by:
+        raise ConflictError(
+            "deal_already_awarded",
+            f"deal {deal} is already awarded to team {target.award_to} by a "
+            f"{target.awarded_by} penalty; a deal is given away once.",
+            field="deal",
+        )
+    penalty = Penalty(
+        deal=target,
+        offender=Side(offender).value,
+        kind=the_kind.value,
+        points=points if the_kind is PenaltyKind.CONDUCT else 0,
+        note=note,
+        entered_by=user if user.is_authenticated else None,
+    )
+    penalties.append(penalty)
+    _rescore(match, deals, penalties)
+    _change(
+        match,
+        SheetAction.PENALTY_ADD,
+        user=user,
+        after=_penalty_record(penalty, deal),
+    )
+    return penalty, match
+
+
+@transaction.atomic
+def score_sheet_penalty_delete(
+    *, match_id: int, penalty_id: int, user, version: int | None
+) -> Match:
+    match = _sheet_open(match_id=match_id, version=version, action="delete a penalty")
+    deals, penalties = _rows(match)
+    penalty = next((p for p in penalties if p.pk == penalty_id), None)
+    if penalty is None:
+        raise ConflictError(
+            "no_such_penalty",
+            f"there is no penalty {penalty_id} on this sheet.",
+            field="penalty",
+        )
+    number = next(d.number for d in deals if d.pk == penalty.deal_id)
+    before = _penalty_record(penalty, number)
+    penalties.remove(penalty)
+    penalty.delete()
+    _rescore(match, deals, penalties)
+    _change(match, SheetAction.PENALTY_DELETE, user=user, before=before)
+    return match
+
+
+# Confirmation
+# ----------------------------------------------------------------------------------
+
+
+def _lock(match: Match, user) -> None:
+    match.status = MatchStatus.CONFIRMED
+    match.confirmed_at = timezone.now()
+    match.confirmed_by = user
+    match.version += 1
+    match.save(
+        update_fields=[
+            "status",
+            "confirmed_at",
+            "confirmed_by",
+            "version",
+            "updated_at",
+        ]
+    )
+    _change(
+        match,
+        SheetAction.LOCK,
+        user=user,
+        before={"status": MatchStatus.COMPLETED.value},
+        after={"status": MatchStatus.CONFIRMED.value},
+    )
+
+
+@transaction.atomic
+def score_sheet_confirm(
+    *, match_id: int, user, version: int, roles: frozenset[Role], sides: frozenset[Side]
+) -> Match:
+    """A captain confirms for his team (`sides`), an organizer for both (RULES.md §7).
+
+    The sheet locks when both captains have confirmed the version it is at now, or at
+    once when an organizer confirms. Any later change of the sheet makes an earlier
+    confirmation stale, because it changes the version.
+    """
+    match = _sheet_open(match_id=match_id, version=version, action="confirm")
+    organizer = Role.ORGANIZER in roles
+    if not organizer and not sides:
+        raise ForbiddenError(
+            "not_a_captain_here",
+            f"only the captains of {match.team_a} and {match.team_b}, or an organizer, "
+            "confirm this sheet.",
+        )
+    if match.status != MatchStatus.COMPLETED:
+        sheet = sheet_compute(match, *_rows(match))
+        if sheet.missing:
+            shown = ", ".join(str(n) for n in sheet.missing[:6])
+            more = " …" if len(sheet.missing) > 6 else ""
+            why = f"deals {shown}{more} are not on the sheet yet"
+        elif match.deals_scheduled is None:
+            why = "both teams still have tables"
+        else:
+            why = "the totals are equal: tie-break deals follow (RULES.md §6)"
+        raise ConflictError(
+            "sheet_incomplete", f"The sheet cannot be confirmed yet: {why}."
+        )
+    if organizer:
+        _lock(match, user)
+        return match
+    for side in sorted(sides):
+        before = {"side": side.value, "confirmed_version": _confirmed(match, side)}
+        if side is Side.A:
+            match.confirmed_a_version = version
+        else:
+            match.confirmed_b_version = version
+        _change(
+            match,
+            SheetAction.CONFIRM,
+            user=user,
+            before=before,
+            after={"side": side.value, "confirmed_version": version},
+        )
+    match.save(update_fields=["confirmed_a_version", "confirmed_b_version"])
+    if match.confirmed_a_version == match.confirmed_b_version == match.version:
+        _lock(match, user)
+    return match
+
+
+def _confirmed(match: Match, side: Side) -> int | None:
+    return match.confirmed_a_version if side is Side.A else match.confirmed_b_version
+
+
+@transaction.atomic
+def score_sheet_reopen(
+    *, match_id: int, user, reason: str, version: int | None = None
+) -> Match:
+    """An organizer unlocks a confirmed sheet; the reason goes into the history."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleError(
+            "reason_missing",
+            "say why the sheet is reopened; the history keeps the reason "
+            "(RULES.md §7).",
+            field="reason",
+        )
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("tournament", "team_a", "team_b")
+        .get(pk=match_id)
+    )
+    _version_check(match, version)
+    if not match.locked:
+        raise ConflictError(
+            "sheet_not_confirmed",
+            f"the sheet of {match} is not confirmed; there is nothing to reopen.",
+        )
+    sheet = sheet_compute(match, *_rows(match))
+    match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
+    match.confirmed_a_version = match.confirmed_b_version = None
+    match.confirmed_at = None
+    match.confirmed_by = None
+    match.version += 1
+    match.save()
+    _change(
+        match,
+        SheetAction.REOPEN,
+        user=user,
+        before={"status": MatchStatus.CONFIRMED.value},
+        after={"status": match.status},
+        reason=reason,
+    )
+    return match
