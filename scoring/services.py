@@ -507,7 +507,11 @@ def score_sheet_confirm(
         if sheet.missing:
             shown = ", ".join(str(n) for n in sheet.missing[:6])
             more = " …" if len(sheet.missing) > 6 else ""
-            why = f"deals {shown}{more} are not on the sheet yet"
+            why = (
+                f"deal {shown} is not on the sheet yet"
+                if len(sheet.missing) == 1
+                else f"deals {shown}{more} are not on the sheet yet"
+            )
         elif match.deals_scheduled is None:
             why = "both teams still have tables"
         else:
