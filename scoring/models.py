@@ -207,6 +207,10 @@ class Deal(models.Model):
         return f"deal {self.number}: {self.contract}"
 
     @property
+    def awarded_by_label(self) -> str:
+        return self.awarded_by.replace("_", " ")
+
+    @property
     def contract(self) -> str:
         level = {Level.DOUBLED: " ×", Level.REDOUBLED: " ××"}.get(Level(self.level), "")
         return f"{self.value} {TRUMP_SYMBOLS[Trump(self.trump)]}{level}"
@@ -322,3 +326,21 @@ class SheetChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} v{self.version} by {self.actor_name}"
+
+    @property
+    def summary(self) -> str:
+        """The change in a few words, for the match page's history."""
+        row = self.after or self.before or {}
+        what = self.get_action_display()
+        if "kind" in row:
+            kind = row["kind"].replace("_", " ")
+            return f"{what}: {kind} by {row['offender']} in deal {row['deal']}"
+        if "number" in row:
+            trump = row["trump"].replace("_", " ")
+            return (
+                f"{what} {row['number']}: {row['declarer']} {row['value']} {trump}, "
+                f"took {row['taken']}"
+            )
+        if "side" in row:
+            return f"{what} for {row['side']}"
+        return what

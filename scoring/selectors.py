@@ -93,6 +93,14 @@ class SheetView:
             return (self.deals[-1].number + 1) if self.deals else 1
         return None
 
+    @property
+    def confirmed_a(self) -> bool:
+        return self.confirmed(Side.A)
+
+    @property
+    def confirmed_b(self) -> bool:
+        return self.confirmed(Side.B)
+
     def confirmed(self, side: Side) -> bool:
         """This side's captain confirmed the sheet as it is now."""
         got = (

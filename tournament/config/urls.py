@@ -16,4 +16,5 @@ urlpatterns = [
     path("api/v1/", include("tournament.urls_api")),
     path("api/v1/", include("scoring.urls_api")),
     path("", include("tournament.urls")),
+    path("", include("scoring.urls")),
 ]

@@ -1,0 +1,124 @@
+"""Forms of the score-sheet pages: the shape of the input only. The rules (value 28 to
+56, a deal number within the match, who may enter a conduct penalty) are the
+services', whose messages the pages show next to the field they name."""
+
+from django import forms
+
+from .domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
+
+TRUMPS = [(t.value, TRUMP_SYMBOLS[t]) for t in Trump]
+LEVELS = [
+    (Level.NONE.value, "—"),
+    (Level.DOUBLED.value, "×2"),
+    (Level.REDOUBLED.value, "×4"),
+]
+KINDS = [
+    (PenaltyKind.OUT_OF_TURN.value, "Out of turn (warning, then 1)"),
+    (PenaltyKind.KALLAKALI.value, "Kallakali caught (deal + 3)"),
+    (PenaltyKind.CARDINAL_RULE.value, "Cardinal rule (deal + 3)"),
+    (PenaltyKind.CONSTRAINING_HAND.value, "Constraining hand (deal + 3)"),
+    (PenaltyKind.CONDUCT.value, "Conduct (0–2, organizer)"),
+]
+
+
+def _number(label: str, what: str, **attrs) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        error_messages={"required": f"Enter {what}.", "invalid": f"Enter {what}."},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", **attrs}),
+    )
+
+
+class DealForm(forms.Form):
+    number = _number("Deal", "the deal number", min=1, max=99)
+    declarer = forms.ChoiceField(
+        label="Declarer",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose the team that won the bidding."},
+    )
+    value = _number("Bid", "the contract value, 28 to 56", min=28, max=56)
+    trump = forms.ChoiceField(
+        choices=TRUMPS,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose the trump (NT for no-trump)."},
+    )
+    level = forms.ChoiceField(
+        choices=LEVELS, initial=Level.NONE.value, widget=forms.RadioSelect
+    )
+    taken = _number(
+        "Declarer took", "the points the declarer took, 0 to 56", min=0, max=56
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    replacing = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self, *args, sides: list[tuple[str, str]], levels: dict[str, str], **kw
+    ):
+        super().__init__(*args, **kw)
+        self.fields["declarer"].choices = sides
+        self.fields["level"].choices = [
+            (v, levels.get(v, label)) for v, label in LEVELS
+        ]
+
+
+class PenaltyForm(forms.Form):
+    deal = forms.TypedChoiceField(coerce=int, label="In deal")
+    offender = forms.ChoiceField(
+        label="Offending team",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose the team that offended."},
+    )
+    kind = forms.ChoiceField(choices=KINDS, label="What happened")
+    points = forms.IntegerField(
+        required=False,
+        label="Points (conduct only)",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 2}),
+    )
+    note = forms.CharField(max_length=300, required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, sides: list[tuple[str, str]], deals: list[int], **kw):
+        super().__init__(*args, **kw)
+        self.fields["offender"].choices = sides
+        self.fields["deal"].choices = [(n, str(n)) for n in deals]
+        if deals:
+            self.fields["deal"].initial = deals[-1]
+
+
+class RowDeleteForm(forms.Form):
+    """Delete a deal (`number`) or a penalty (`penalty`) at the sheet's version."""
+
+    number = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    penalty = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ConfirmForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500,
+        label="Why reopen it",
+        error_messages={"required": "Say why the sheet is reopened."},
+    )
+
+
+class MatchForm(forms.Form):
+    team_a = forms.TypedChoiceField(coerce=int, label="Team A")
+    team_b = forms.TypedChoiceField(coerce=int, label="Team B")
+    stage = forms.ChoiceField(
+        choices=[(s.value, s.value.capitalize()) for s in Stage], initial=Stage.LEAGUE
+    )
+    round = forms.IntegerField(min_value=1, max_value=50, initial=1)
+    table = forms.IntegerField(min_value=1, max_value=999)
+    deals_scheduled = forms.IntegerField(
+        min_value=1, max_value=99, required=False, label="Deals"
+    )
+
+    def __init__(self, *args, teams, **kw):
+        super().__init__(*args, **kw)
+        choices = [("", "—")] + [(t.pk, f"{t.name} ({t.section.name})") for t in teams]
+        self.fields["team_a"].choices = choices
+        self.fields["team_b"].choices = choices

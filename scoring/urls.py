@@ -1,0 +1,14 @@
+"""Pages of score sheets."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("t/<slug:slug>/matches/", views.matches_page, name="matches"),
+    path("matches/<int:pk>/", views.match_page, name="match"),
+    path("matches/<int:pk>/score/", views.score_page, name="score"),
+    path("matches/<int:pk>/score/preview/", views.score_preview, name="score-preview"),
+]

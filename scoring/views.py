@@ -1,0 +1,445 @@
+"""Pages of score sheets: the scorer's entry page (htmx), the read-only match page
+(printable, with confirmation), and a tournament's matches.
+
+Interfaces only: each POST names an action, a form checks its shape, one service does
+the work, and a `RuleError` is shown next to the field it names. With htmx the entry
+page swaps only its sheet; without it, every form still works by plain POST.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournament.domain.errors import ConflictError, RuleError, RuleErrors
+from tournament.domain.rulesets import LevelMode, ruleset_get
+from tournament.domain.types import Role
+from tournament.models import Team
+from tournament.selectors import tournament_get_visible, tournament_roles
+
+from . import services
+from .domain import rules
+from .domain.rules import Level, MatchStatus, Side
+from .forms import (
+    ConfirmForm,
+    DealForm,
+    MatchForm,
+    PenaltyForm,
+    ReopenForm,
+    RowDeleteForm,
+)
+from .models import Match
+from .selectors import (
+    captain_sides,
+    match_get_visible,
+    match_list,
+    sheet_change_list,
+    sheet_read,
+)
+
+WRITERS = {Role.ORGANIZER, Role.SCORER}
+
+
+def _match(request: HttpRequest, pk: int) -> tuple[Match, frozenset[Role]]:
+    found = match_get_visible(user=request.user, pk=pk)
+    if found is None:
+        raise Http404("No such match")
+    return found
+
+
+def _show(form, error: RuleError) -> None:
+    """A rule error next to the field it names, or above the form."""
+    for item in error.errors if isinstance(error, RuleErrors) else [error]:
+        field = item.field if item.field in form.fields else None
+        form.add_error(field, item.message)
+
+
+def _sides(match: Match) -> list[tuple[str, str]]:
+    return [("A", f"A · {match.team_a.name}"), ("B", f"B · {match.team_b.name}")]
+
+
+def _levels(match: Match) -> dict[str, str]:
+    """How this rule set doubles, as the scorer's buttons say it (RULES.md §2)."""
+    rs = ruleset_get(match.tournament.ruleset)
+    sign = "+" if rs.level_mode is LevelMode.ADD else "×"
+    return {
+        Level.NONE.value: "Plain",
+        Level.DOUBLED.value: f"Double {sign}{rs.doubled}",
+        Level.REDOUBLED.value: f"Redouble {sign}{rs.redoubled}",
+    }
+
+
+# The scorer's page
+# ----------------------------------------------------------------------------------
+
+
+class _ScoreDesk:
+    """The entry page's forms for one sheet, and a handler per action."""
+
+    def __init__(
+        self,
+        request: HttpRequest,
+        match: Match,
+        roles: frozenset[Role],
+        *,
+        bind: bool = True,
+    ):
+        self.request, self.match, self.roles = request, match, roles
+        self.view = sheet_read(match=match)
+        self.message = ""
+        self.stale = False
+        posted = (
+            request.POST.get("action") if bind and request.method == "POST" else None
+        )
+        self.deal_form = self._deal_form(
+            request.POST if posted == "deal" else None,
+            edit=request.GET.get("edit") if bind else None,
+        )
+        self.penalty_form = PenaltyForm(
+            request.POST if posted == "penalty" else None,
+            sides=_sides(match),
+            deals=[d.number for d in self.view.deals],
+            initial={"version": match.version},
+            prefix="penalty",
+        )
+
+    def _deal_form(self, data, *, edit: str | None = None) -> DealForm:
+        initial = {"version": self.match.version, "number": self.view.next_number()}
+        if edit and edit.isdigit():
+            deal = next((d for d in self.view.deals if d.number == int(edit)), None)
+            if deal is not None:
+                initial |= {
+                    f: getattr(deal, f)
+                    for f in ("number", "declarer", "value", "trump", "level", "taken")
+                }
+                initial["replacing"] = deal.number
+        return DealForm(
+            data, sides=_sides(self.match), levels=_levels(self.match), initial=initial
+        )
+
+    def handle(self, action: str) -> bool:
+        """Run one action; True when it changed the sheet."""
+        handler = {
+            "deal": self._deal,
+            "penalty": self._penalty,
+            "delete": self._delete,
+        }.get(action)
+        if handler is None:
+            self.message = "Choose what to change on the sheet."
+            return False
+        try:
+            done = handler()
+        except ConflictError as error:
+            if error.code == "stale_version":
+                self._reload_keeping_input(action)
+                self.message = (
+                    "Another scorer changed this sheet a moment ago, so your entry "
+                    "was not saved. The sheet below is up to date: check it, then "
+                    "save again."
+                )
+                return False
+            self._refused(action, error)
+        except RuleError as error:
+            self._refused(action, error)
+            return False
+        if done is None:  # the form shows what is missing or malformed
+            return False
+        self.message = done
+        return True
+
+    def _refused(self, action: str, error: RuleError) -> None:
+        form = {"deal": self.deal_form, "penalty": self.penalty_form}.get(action)
+        if form is None:
+            self.message = error.message
+        else:
+            _show(form, error)
+
+    def _reload_keeping_input(self, action: str) -> None:
+        self.match = Match.objects.select_related("tournament", "team_a", "team_b").get(
+            pk=self.match.pk
+        )
+        self.view = sheet_read(match=self.match)
+        self.stale = True
+        data = self.request.POST.copy()
+        prefix = "penalty-" if action == "penalty" else ""
+        data[f"{prefix}version"] = str(self.match.version)
+        if action == "deal":
+            self.deal_form = self._deal_form(data)
+        elif action == "penalty":
+            self.penalty_form = PenaltyForm(
+                data,
+                sides=_sides(self.match),
+                deals=[d.number for d in self.view.deals],
+                prefix="penalty",
+            )
+
+    def _deal(self) -> str | None:
+        form = self.deal_form
+        if not form.is_valid():
+            return None
+        data = dict(form.cleaned_data)
+        replacing = data.pop("replacing")
+        user = self.request.user
+        if replacing:
+            if data["number"] != replacing:
+                raise RuleError(
+                    "renumber",
+                    f"this changes deal {replacing}; to move it to another number, "
+                    "delete it and enter it again.",
+                    field="number",
+                )
+            deal, _ = services.score_sheet_deal_replace(
+                match_id=self.match.pk, user=user, **data
+            )
+            return f"Deal {deal.number} is changed: {self._award(deal)}."
+        deal, _ = services.score_sheet_deal_record(
+            match_id=self.match.pk, user=user, **data
+        )
+        return f"Deal {deal.number} saved: {self._award(deal)}."
+
+    def _award(self, deal) -> str:
+        team = self.match.team(deal.award_to).name
+        how = "made" if deal.made else "defeated"
+        return f"{deal.contract} {how}, {deal.award_to} ({team}) receives {deal.award}"
+
+    def _penalty(self) -> str | None:
+        form = self.penalty_form
+        if not form.is_valid():
+            return None
+        data = form.cleaned_data
+        penalty, _ = services.score_sheet_penalty_record(
+            match_id=self.match.pk,
+            user=self.request.user,
+            version=data["version"],
+            deal=data["deal"],
+            offender=data["offender"],
+            kind=data["kind"],
+            points=data["points"] if data["kind"] == "conduct" else None,
+            note=data["note"],
+            by_organizer=Role.ORGANIZER in self.roles,
+        )
+        if penalty.warning:
+            return f"Out of turn by {penalty.offender}: a warning (no points)."
+        return f"Penalty saved: {penalty.award_to} receives {penalty.points}."
+
+    def _delete(self) -> str:
+        form = RowDeleteForm(self.request.POST)
+        if not form.is_valid():
+            raise RuleError("invalid", "Choose a deal or a penalty to delete.")
+        data = form.cleaned_data
+        if data["penalty"]:
+            services.score_sheet_penalty_delete(
+                match_id=self.match.pk,
+                penalty_id=data["penalty"],
+                user=self.request.user,
+                version=data["version"],
+            )
+            return "The penalty is deleted."
+        services.score_sheet_deal_delete(
+            match_id=self.match.pk,
+            number=data["number"] or 0,
+            user=self.request.user,
+            version=data["version"],
+        )
+        return f"Deal {data['number']} is deleted."
+
+    def context(self) -> dict:
+        return {
+            "match": self.match,
+            "view": self.view,
+            "tournament": self.match.tournament,
+            "roles": self.roles,
+            "deal_form": self.deal_form,
+            "penalty_form": self.penalty_form,
+            "message": self.message,
+            "stale": self.stale,
+            "editable": True,
+        }
+
+
+@require_http_methods(["GET", "POST"])
+def score_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer's page: enter deals and penalties, see awards and totals at once."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    match, roles = _match(request, pk)
+    if not roles & WRITERS:
+        raise PermissionDenied("Only the tournament's scorers and organizers score.")
+    if match.locked:
+        messages.info(request, "This sheet is confirmed and locked.")
+        return redirect("scoring:match", pk=pk)
+    desk = _ScoreDesk(request, match, roles)
+    htmx = request.headers.get("HX-Request") == "true"
+    status = 200
+    if request.method == "POST":
+        changed = desk.handle(request.POST.get("action", ""))
+        if changed and not htmx:
+            messages.success(request, desk.message)
+            return redirect("scoring:score", pk=pk)
+        if changed:
+            match = Match.objects.select_related(
+                "tournament", "team_a__section", "team_b__section"
+            ).get(pk=pk)
+            done = desk.message
+            desk = _ScoreDesk(request, match, roles, bind=False)
+            desk.message = done
+        else:
+            status = 409 if desk.stale else 400
+    template = "scoring/_score_app.html" if htmx else "scoring/score.html"
+    # htmx swaps the answer in even when refused: the errors are the answer.
+    return render(request, template, desk.context(), status=200 if htmx else status)
+
+
+@require_GET
+def score_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the deal being typed would give, before it is saved (htmx)."""
+    match, roles = _match(request, pk)
+    if not roles & WRITERS:
+        raise PermissionDenied("Only the tournament's scorers and organizers score.")
+    values = {}
+    for field in ("number", "value", "taken"):
+        raw = request.GET.get(field, "").strip()
+        values[field] = int(raw) if raw.lstrip("-").isdigit() else raw or None
+    for field in ("declarer", "trump", "level"):
+        values[field] = request.GET.get(field) or None
+    text, bad = "", False
+    if all(values[f] is not None for f in ("declarer", "value", "trump", "taken")):
+        values["level"] = values["level"] or Level.NONE.value
+        values["number"] = values["number"] or 1
+        try:
+            deal = rules.deal_from_values(**values, deals_allowed=match.deals_scheduled)
+        except RuleError as error:
+            items = error.errors if isinstance(error, RuleErrors) else [error]
+            text, bad = " ".join(i.message for i in items), True
+        else:
+            result = rules.score_deal(deal, ruleset_get(match.tournament.ruleset))
+            side = Side(result.award_to)
+            how = "made" if result.made else "defeated"
+            text = (
+                f"{deal.value} {rules.TRUMP_SYMBOLS[deal.trump]} {how} "
+                f"(defenders took {rules.POINTS_IN_DEAL - deal.taken}): "
+                f"{side.value} · {match.team(side).name} receives {result.award}"
+            )
+    return render(
+        request, "scoring/_preview.html", {"text": text, "bad": bad, "match": match}
+    )
+
+
+# The match page: read-only, printable; confirmation
+# ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A match's sheet for everyone; captains and organizers confirm here."""
+    match, roles = _match(request, pk)
+    sides = captain_sides(user=request.user, match=match)
+    reopen_form = ReopenForm(
+        request.POST if request.POST.get("action") == "reopen" else None
+    )
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        action = request.POST.get("action")
+        try:
+            if action == "confirm":
+                form = ConfirmForm(request.POST)
+                if not form.is_valid():
+                    raise RuleError("invalid", "The page is out of date; reload it.")
+                match = services.score_sheet_confirm(
+                    match_id=pk,
+                    user=request.user,
+                    version=form.cleaned_data["version"],
+                    roles=roles,
+                    sides=sides,
+                )
+                messages.success(
+                    request,
+                    "The sheet is confirmed and locked."
+                    if match.locked
+                    else "Your confirmation is recorded; the other captain's is next.",
+                )
+                return redirect("scoring:match", pk=pk)
+            if action == "reopen":
+                if Role.ORGANIZER not in roles:
+                    raise PermissionDenied("Only an organizer reopens a sheet.")
+                if reopen_form.is_valid():
+                    services.score_sheet_reopen(
+                        match_id=pk, user=request.user, **reopen_form.cleaned_data
+                    )
+                    messages.success(request, "The sheet is open again.")
+                    return redirect("scoring:match", pk=pk)
+        except RuleError as error:
+            messages.error(request, error.message)
+            return redirect("scoring:match", pk=pk)
+    view = sheet_read(match=match)
+    can_confirm = match.status == MatchStatus.COMPLETED and (
+        Role.ORGANIZER in roles or any(not view.confirmed(s) for s in sides)
+    )
+    return render(
+        request,
+        "scoring/match.html",
+        {
+            "match": match,
+            "view": view,
+            "tournament": match.tournament,
+            "roles": roles,
+            "sides": sides,
+            "can_confirm": can_confirm,
+            "can_score": bool(roles & WRITERS) and not match.locked,
+            "reopen_form": reopen_form,
+            "changes": list(sheet_change_list(match=match)),
+        },
+        status=400 if reopen_form.is_bound and reopen_form.errors else 200,
+    )
+
+
+# A tournament's matches
+# ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_get_visible(user=request.user, slug=slug)
+    if tournament is None:
+        raise Http404("No such tournament")
+    roles = tournament_roles(user=request.user, tournament=tournament)
+    organizer = Role.ORGANIZER in roles
+    teams = Team.objects.filter(tournament=tournament).select_related("section")
+    form = (
+        MatchForm(request.POST if request.method == "POST" else None, teams=teams)
+        if organizer
+        else None
+    )
+    if request.method == "POST":
+        if form is None:
+            raise PermissionDenied("Only organizers set up matches.")
+        if form.is_valid():
+            try:
+                match = services.match_create(
+                    tournament=tournament, user=request.user, **form.cleaned_data
+                )
+            except RuleError as error:
+                _show(form, error)
+            else:
+                messages.success(request, f"Match {match} is set up.")
+                return redirect(reverse("scoring:matches", args=[slug]))
+    rounds: dict[tuple[str, int], list[Match]] = {}
+    for match in match_list(tournament=tournament):
+        rounds.setdefault((match.stage, match.round), []).append(match)
+    return render(
+        request,
+        "scoring/matches.html",
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "rounds": rounds,
+            "form": form,
+        },
+        status=400 if form is not None and form.is_bound else 200,
+    )

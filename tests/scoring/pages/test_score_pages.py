@@ -1,0 +1,348 @@
+"""The score-entry page as a scorer at a card table uses it (htmx and plain POST), the
+read-only match page with its confirmation, and a tournament's matches."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scoring import services
+from scoring.models import Deal, Match, Penalty
+from tests.scoring.apis.test_sheet import HAND_CHECKED
+from tests.scoring.conftest import deal_body
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+@pytest.fixture
+def scoring(client, scorer, match):
+    client.force_login(scorer)
+    return client
+
+
+def score_url(match):
+    return f"/matches/{match.pk}/score/"
+
+
+def version(match):
+    return Match.objects.get(pk=match.pk).version
+
+
+def enter(client, match, number, declarer, value, trump, level, taken, **extra):
+    body = {
+        "action": "deal",
+        "number": number,
+        "declarer": declarer,
+        "value": value,
+        "trump": trump,
+        "level": level,
+        "taken": taken,
+        "version": version(match),
+        **extra,
+    }
+    return client.post(score_url(match), body, **HTMX)
+
+
+def text(response):
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_a_scorer_fills_a_whole_18_deal_match_from_the_page(scoring, match):
+    page = text(scoring.get(score_url(match)))
+    assert 'name="number" value="1"' in page  # the next deal is offered
+    for number, (row, (side, points)) in enumerate(HAND_CHECKED, 1):
+        response = enter(scoring, match, number, *row)
+        assert response.status_code == 200
+        page = text(response)
+        assert f"Deal {number} saved" in page, page[:500]
+        assert f"{side} (" in page and f"receives {points}" in page
+    answer = scoring.post(
+        score_url(match),
+        {
+            "action": "penalty",
+            "penalty-deal": 9,
+            "penalty-offender": "A",
+            "penalty-kind": "kallakali",
+            "penalty-version": version(match),
+        },
+        **HTMX,
+    )
+    page = text(answer)
+    assert "Penalty saved: B receives 3" in page
+    stored = Match.objects.get(pk=match.pk)
+    # The hand-checked sheet without its three out_of_turn rows: 22 - 31.
+    assert (stored.total_a, stored.total_b, stored.status) == (22, 31, "completed")
+    assert "after 6: <b>8–9</b>" in page
+    assert "after 12: <b>15–23</b>" in page
+    assert "after 18: <b>22–31</b>" in page
+    assert "After 6 deals: A 8 · B 9" in page
+    assert "Every deal is on the sheet" in page
+
+
+def test_bad_input_is_shown_next_to_the_field_and_saves_nothing(scoring, match):
+    response = enter(scoring, match, 19, "A", 57, "clubs", "none", 60)
+    page = text(response)
+    assert "outside this match: it has deals 1 to 18" in page
+    assert "a contract is 28 to 56; 57 cannot be bid" in page
+    assert "taken must be 0 to 56, not 60" in page
+    response = scoring.post(score_url(match), {"action": "deal", "version": 1}, **HTMX)
+    page = text(response)
+    assert "Choose the team that won the bidding." in page
+    assert "Enter the contract value, 28 to 56." in page
+    assert "Choose the trump" in page
+    assert Deal.objects.count() == 0 and version(match) == 1
+
+
+def test_a_stale_page_keeps_the_input_and_shows_the_other_scorers_deal(
+    scoring, match, organizer
+):
+    services.score_sheet_deal_record(
+        match_id=match.pk, user=organizer, version=1, **deal_body(1)
+    )
+    body = {
+        "action": "deal",
+        "number": 2,
+        "declarer": "B",
+        "value": 44,
+        "trump": "hearts",
+        "level": "none",
+        "taken": 50,
+        "version": 1,
+    }
+    response = scoring.post(score_url(match), body, **HTMX)
+    page = text(response)
+    assert "Another scorer changed this sheet" in page
+    assert 'id="deal-1"' in page  # the other scorer's deal is shown
+    assert 'name="value" value="44"' in page  # the input is kept
+    assert 'name="version" value="2"' in page  # ready to save again
+    assert Deal.objects.count() == 1
+    response = scoring.post(score_url(match), {**body, "version": 2}, **HTMX)
+    assert "Deal 2 saved" in text(response)
+
+
+def test_edit_replace_and_delete_a_deal(scoring, match):
+    enter(scoring, match, 1, "A", 40, "clubs", "none", 40)
+    page = text(scoring.get(score_url(match) + "?edit=1", **HTMX))
+    assert 'name="replacing" value="1"' in page and "Delete deal 1" in page
+    response = enter(scoring, match, 1, "A", 40, "clubs", "doubled", 30, replacing=1)
+    assert "Deal 1 is changed: 40 ♣ × defeated, B (Chicago Jacks) receives 4" in text(
+        response
+    )
+    response = scoring.post(
+        score_url(match),
+        {"action": "delete", "number": 1, "version": version(match)},
+        **HTMX,
+    )
+    assert "Deal 1 is deleted" in text(response)
+    assert Deal.objects.count() == 0
+
+
+def test_without_htmx_the_forms_post_and_redirect(scoring, match):
+    body = {**deal_body(1), "action": "deal", "version": 1}
+    response = scoring.post(score_url(match), body)
+    assert response.status_code == 302
+    page = text(scoring.get(score_url(match)))
+    assert "Deal 1 saved" in page
+    response = scoring.post(score_url(match), {**body, "value": 27, "version": 2})
+    assert response.status_code == 400 and "27 cannot be bid" in text(response)
+
+
+def test_the_preview_says_what_a_deal_gives_before_saving(scoring, match):
+    url = f"/matches/{match.pk}/score/preview/"
+    page = text(
+        scoring.get(
+            url,
+            {
+                "declarer": "A",
+                "value": "48",
+                "trump": "hearts",
+                "level": "doubled",
+                "taken": "47",
+            },
+        )
+    )
+    assert "48 ♥ defeated (defenders took 9): B · Chicago Jacks receives 5" in page
+    page = text(
+        scoring.get(
+            url, {"declarer": "A", "value": "60", "trump": "hearts", "taken": "47"}
+        )
+    )
+    assert "60 cannot be bid" in page
+    assert text(scoring.get(url, {"declarer": "A"})).strip() == ""
+
+
+def test_conduct_penalty_by_a_scorer_is_refused_on_the_form(scoring, match):
+    enter(scoring, match, 1, "A", 40, "clubs", "none", 40)
+    response = scoring.post(
+        score_url(match),
+        {
+            "action": "penalty",
+            "penalty-deal": 1,
+            "penalty-offender": "B",
+            "penalty-kind": "conduct",
+            "penalty-points": 1,
+            "penalty-version": version(match),
+        },
+        **HTMX,
+    )
+    assert "set by the organizer" in text(response)
+    assert Penalty.objects.count() == 0
+
+
+@pytest.mark.parametrize("who", ["anonymous", "captain", "outsider"])
+def test_only_scorers_and_organizers_open_the_score_page(
+    client, match, captain, outsider, who
+):
+    if who != "anonymous":
+        client.force_login({"captain": captain, "outsider": outsider}[who])
+    response = client.get(score_url(match))
+    assert response.status_code == (302 if who == "anonymous" else 403)
+
+
+def test_match_page_is_public_and_captains_confirm_there(
+    client, match, captain, away_captain, organizer
+):
+    for number in range(1, 19):
+        services.score_sheet_deal_record(
+            match_id=match.pk,
+            user=organizer,
+            version=version(match),
+            **deal_body(number),
+        )
+    page = text(client.get(f"/matches/{match.pk}/"))
+    assert "Edison Aces" in page and "Chicago Jacks" in page
+    assert 'value="confirm"' not in page  # nobody logged in confirms
+    assert "not confirmed" in page
+    assert "A wins by 36" in page
+    client.force_login(captain)
+    page = text(client.get(f"/matches/{match.pk}/"))
+    assert "Confirm for A" in page
+    response = client.post(
+        f"/matches/{match.pk}/",
+        {"action": "confirm", "version": version(match)},
+        follow=True,
+    )
+    assert "Your confirmation is recorded" in text(response)
+    client.force_login(away_captain)
+    response = client.post(
+        f"/matches/{match.pk}/",
+        {"action": "confirm", "version": version(match)},
+        follow=True,
+    )
+    page = text(response)
+    assert "The sheet is confirmed and locked." in page
+    assert Match.objects.get(pk=match.pk).status == "confirmed"
+    client.force_login(organizer)
+    response = client.post(f"/matches/{match.pk}/", {"action": "reopen", "reason": ""})
+    assert response.status_code == 400 and "Say why the sheet is reopened." in text(
+        response
+    )
+    response = client.post(
+        f"/matches/{match.pk}/",
+        {"action": "reopen", "reason": "Deal 3 misread"},
+        follow=True,
+    )
+    page = text(response)
+    assert "The sheet is open again." in page and "Deal 3 misread" in page
+
+
+def test_a_locked_sheet_sends_the_scorer_to_the_match_page(
+    client, match, scorer, organizer
+):
+    for number in range(1, 19):
+        services.score_sheet_deal_record(
+            match_id=match.pk,
+            user=organizer,
+            version=version(match),
+            **deal_body(number),
+        )
+    services.score_sheet_confirm(
+        match_id=match.pk,
+        user=organizer,
+        version=version(match),
+        roles=frozenset({"organizer"}),
+        sides=frozenset(),
+    )
+    client.force_login(scorer)
+    response = client.get(score_url(match), follow=True)
+    assert "This sheet is confirmed and locked." in text(response)
+
+
+def test_organizer_sets_up_a_match_by_hand(
+    client, organizer, tournament, team, away_team, sections
+):
+    client.force_login(organizer)
+    url = f"/t/{tournament.slug}/matches/"
+    response = client.post(
+        url,
+        {
+            "team_a": team.pk,
+            "team_b": team.pk,
+            "stage": "league",
+            "round": 1,
+            "table": 1,
+        },
+    )
+    assert response.status_code == 400 and "cannot play itself" in text(response)
+    response = client.post(
+        url,
+        {
+            "team_a": team.pk,
+            "team_b": away_team.pk,
+            "stage": "league",
+            "round": 1,
+            "table": 1,
+        },
+        follow=True,
+    )
+    page = text(response)
+    assert "is set up" in page and "League round 1" in page
+    assert Match.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "limit"),
+    [
+        ("/matches/{pk}/score/", 8),
+        ("/matches/{pk}/", 9),
+        ("/t/spring-open/matches/", 7),
+    ],
+)
+def test_pages_take_a_constant_number_of_queries(
+    scoring, match, organizer, path, limit
+):
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            assert scoring.get(path.format(pk=match.pk)).status_code == 200
+        return len(queries)
+
+    services.score_sheet_deal_record(
+        match_id=match.pk, user=organizer, version=1, **deal_body(1)
+    )
+    small = count()
+    for number in range(2, 15):
+        services.score_sheet_deal_record(
+            match_id=match.pk,
+            user=organizer,
+            version=version(match),
+            **deal_body(number),
+        )
+        services.score_sheet_penalty_record(
+            match_id=match.pk,
+            user=organizer,
+            version=version(match),
+            deal=number,
+            offender="B",
+            kind="out_of_turn",
+            by_organizer=True,
+        )
+    large = count()
+    assert small == large <= limit, (small, large)
