@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv lint format test-sqlite test-postgres services demo bench check-deploy clean
+.PHONY: run test venv lint format browser test-sqlite test-postgres services demo bench check-deploy clean
 
 venv: $(STAMP)
 
@@ -24,7 +24,7 @@ run: venv
 	@echo "Serving http://$(HOST)/ (API docs at /api/v1/docs/); Ctrl-C stops."
 	$(BIN)/python manage.py runserver $(HOST)
 
-test: venv lint test-sqlite test-postgres
+test: venv lint browser test-sqlite test-postgres
 
 lint: venv
 	$(BIN)/ruff check .
@@ -34,6 +34,15 @@ lint: venv
 format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# The browser tests drive Debian's chromium, never a downloaded browser: install it
+# from Debian's packages when it is missing (as root, or through sudo).
+browser:
+	@command -v chromium >/dev/null || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y --no-install-recommends chromium \
+	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }; }
 
 test-sqlite: venv
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q

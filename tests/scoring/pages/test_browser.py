@@ -1,0 +1,98 @@
+"""The scorer's page in a real browser (Debian's chromium, driven by Playwright): a
+whole 18-deal match entered by taps, with the award shown before saving, a kallakali
+penalty, and both captains confirming. `make test` installs chromium when missing;
+without it this test fails rather than skips."""
+
+import os
+import shutil
+
+import pytest
+
+from scoring.models import Match
+from tests.scoring.apis.test_sheet import HAND_CHECKED
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), "Debian's chromium is missing: run `make browser`"
+    # Playwright runs an event loop in this thread; the live server's database work
+    # happens in its own thread, and the test's own reads are plain and short.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+def _login(browser, live_server, user):
+    user.set_password("browser-56")
+    user.save(update_fields=["password"])
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", "browser-56")
+    page.click("main form button")
+    page.wait_for_url(f"{live_server.url}/")
+    return page
+
+
+def _tap(page, name, value):
+    page.click(f"#deal-form label.chip:has(input[name={name}][value={value}])")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_scorer_fills_a_match_and_the_captains_confirm_it(
+    browser, live_server, match, scorer, captain, away_captain
+):
+    page = _login(browser, live_server, scorer)
+    page.goto(f"{live_server.url}/matches/{match.pk}/score/")
+    for number, ((declarer, value, trump, level, taken), (side, points)) in enumerate(
+        HAND_CHECKED, 1
+    ):
+        assert page.input_value("#id_number") == str(number)
+        page.fill("#id_value", str(value))
+        _tap(page, "declarer", declarer)
+        _tap(page, "trump", trump)
+        _tap(page, "level", level)
+        page.fill("#id_taken", str(taken))
+        if number <= 3:  # the award shows before saving
+            preview = page.locator("#preview")
+            preview.get_by_text(f"receives {points}").wait_for()
+            assert f"{side} · " in preview.inner_text()
+        page.click("#deal-form button.save")
+        page.locator(f"#deal-{number}").wait_for()
+        assert f"Deal {number} saved" in page.inner_text(".flash")
+    assert "Every deal is on the sheet" in page.inner_text("#deal-form")
+
+    page.click("summary:has-text('Add a penalty')")
+    page.select_option("#id_penalty-deal", "9")
+    page.click("label.chip:has(input[name=penalty-offender][value=A])")
+    page.select_option("#id_penalty-kind", "kallakali")
+    page.click("button:has-text('Save penalty')")
+    page.get_by_text("Penalty saved: B receives 3").wait_for()
+    board = page.inner_text(".scoreboard")
+    assert "22" in board and "31" in board and "after 18: 22–31" in board
+
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.total_a, stored.total_b, stored.winner) == (22, 31, "B")
+
+    for user in (captain, away_captain):
+        page = _login(browser, live_server, user)
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.click("button:has-text('Confirm for')")
+        page.locator(".messages").wait_for()
+    assert "confirmed and locked" in page.inner_text(".messages")
+    assert Match.objects.get(pk=match.pk).status == "confirmed"
