@@ -309,8 +309,8 @@ class DealWriteOutput(DealOutput):
 
 
 def _deal_answer(deal: Deal, match: Match, code: int) -> Response:
-    view = sheet_read(match=match)
-    row = next(r for r in view.sheet.rows if r.number == deal.number)
+    sheet = match.sheet or sheet_read(match=match).sheet
+    row = next(r for r in sheet.rows if r.number == deal.number)
     data = deal_data(deal, (row.total_a, row.total_b))
     data.update(version=match.version, match=MatchSummary(match).data)
     return Response(data, status=code)

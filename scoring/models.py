@@ -24,6 +24,7 @@ from .domain.rules import (
     Level,
     MatchStatus,
     PenaltyKind,
+    Sheet,
     Side,
     Stage,
     Trump,
@@ -123,6 +124,10 @@ class Match(models.Model):
                 name="scoring_match_table_once_per_round",
             ),
         ]
+
+    # The sheet as the last write in this process computed it (not stored): lets an
+    # answer show running totals without reading the rows again.
+    sheet: Sheet | None = None
 
     def __str__(self) -> str:
         return f"{self.team_a} v {self.team_b} (round {self.round}, table {self.table})"

@@ -161,6 +161,7 @@ def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules
             "updated_at",
         ]
     )
+    match.sheet = sheet
     return sheet
 
 

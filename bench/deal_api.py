@@ -1,0 +1,252 @@
+"""Recording a deal through the API on PostgreSQL, against a bare DRF endpoint.
+
+Both run in the same gunicorn (2 sync workers, the production WSGI app) on a fresh
+PostgreSQL database, called over HTTP by the same client threads with the same token
+authentication. Each client thread scores its own matches deal by deal, carrying the
+sheet's version, so every request is a real write (lock, version check, insert,
+rescore, history). The figure is the ratio: a deal costs N bare DRF requests.
+
+Usage: python -m bench [--requests 600] [--clients 4]
+Needs PostgreSQL at $BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/
+fiftysix_bench, which it drops and creates).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DB_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fiftysix_bench"
+)
+PORT = int(os.environ.get("BENCH_PORT", "8799"))
+DEALS = [
+    ("A", 40, "clubs", "none", 44),
+    ("B", 48, "hearts", "doubled", 47),
+    ("A", 28, "no_trump", "none", 30),
+    ("B", 56, "spades", "redoubled", 56),
+    ("A", 32, "diamonds", "none", 20),
+    ("B", 44, "clubs", "none", 45),
+]
+
+
+def _env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": DB_URL,
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "CELERY_BROKER_URL": "",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def _fresh_database() -> None:
+    import psycopg
+
+    *server, name = DB_URL.rsplit("/", 1)
+    with psycopg.connect(server[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"],
+        cwd=ROOT,
+        env=_env(),
+        check=True,
+    )
+
+
+def _setup(matches: int) -> tuple[str, list[int]]:
+    """A tournament with enough matches for every request; the scorer's token."""
+    os.environ.update(_env())
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from scoring import services
+    from tournament.models import Membership, Section, Team, Tournament
+
+    tournament = Tournament.objects.create(
+        name="Bench Open", slug="bench-open", league_deals=18, league_rounds=50
+    )
+    west = Section.objects.create(tournament=tournament, name="West", states=["CA"])
+    east = Section.objects.create(tournament=tournament, name="East", states=["NJ"])
+    user = get_user_model().objects.create_user("bench-scorer")
+    organizer = get_user_model().objects.create_user("bench-organizer")
+    Membership.objects.create(tournament=tournament, user=user, role="scorer")
+    ids = []
+    for i in range(matches):
+        teams = [
+            Team.objects.create(
+                tournament=tournament,
+                section=section,
+                name=f"{section.name} {i}",
+                captain_name=f"Captain {section.name} {i}",
+                captain_state=section.states[0],
+                captain_country="USA",
+                placement="state",
+            )
+            for section in (west, east)
+        ]
+        match = services.match_create(
+            tournament=tournament,
+            user=organizer,
+            team_a=teams[0].pk,
+            team_b=teams[1].pk,
+            round=1 + i // 200,
+            table=1 + i % 200,
+        )
+        ids.append(match.pk)
+    return Token.objects.create(user=user).key, ids
+
+
+def _post(path: str, body: dict, token: str) -> tuple[int, dict, float]:
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    conn.request(
+        "POST",
+        path,
+        json.dumps(body),
+        {"Content-Type": "application/json", "Authorization": f"Token {token}"},
+    )
+    response = conn.getresponse()
+    data = json.loads(response.read() or b"{}")
+    conn.close()
+    return response.status, data, time.perf_counter() - started
+
+
+def _run(clients: int, per_client: int, work) -> tuple[float, list[float]]:
+    """Run `work(client, i)` per_client times in each of `clients` threads."""
+    latencies: list[float] = []
+    lock = threading.Lock()
+    errors: list[str] = []
+
+    def client(c: int) -> None:
+        mine = []
+        for i in range(per_client):
+            status, data, took = work(c, i)
+            if status != 201:
+                errors.append(f"{status} {data}")
+                return
+            mine.append(took)
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    if errors:
+        raise SystemExit(f"a request failed: {errors[0]}")
+    return elapsed, latencies
+
+
+def _figures(name: str, elapsed: float, latencies: list[float]) -> dict[str, float]:
+    q = statistics.quantiles(latencies, n=100)
+    figures = {
+        "rps": len(latencies) / elapsed,
+        "p50": q[49] * 1000,
+        "p95": q[94] * 1000,
+    }
+    print(
+        f"  {name:<28} {figures['rps']:8.1f} req/s   p50 {figures['p50']:6.1f} ms"
+        f"   p95 {figures['p95']:6.1f} ms   ({len(latencies)} requests)"
+    )
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=720)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    per_client = args.requests // args.clients
+    sheets_per_client = -(-per_client // 18) + 1
+
+    print(f"bench: a deal through the API on PostgreSQL ({DB_URL.rsplit('@', 1)[-1]})")
+    _fresh_database()
+    token, match_ids = _setup(args.clients * sheets_per_client)
+    server = subprocess.Popen(  # noqa: S603 - our own fixed command line
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournament.config.wsgi",
+            f"--bind=127.0.0.1:{PORT}",
+            f"--workers={args.workers}",
+            "--log-level=warning",
+        ],
+        cwd=ROOT,
+        env=_env(),
+    )
+    try:
+        for _ in range(100):
+            try:
+                http.client.HTTPConnection("127.0.0.1", PORT, timeout=1).connect()
+                break
+            except OSError:
+                time.sleep(0.1)
+        versions: dict[int, int] = {}
+
+        def deal(c: int, i: int):
+            match = match_ids[c * sheets_per_client + i // 18]
+            number = i % 18 + 1
+            declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
+            body = {
+                "number": number,
+                "declarer": declarer,
+                "value": value,
+                "trump": trump,
+                "level": level,
+                "taken": taken,
+                "version": versions.get(match, 1),
+            }
+            status, data, took = _post(f"/api/v1/matches/{match}/deals/", body, token)
+            versions[match] = data.get("version", 0)
+            return status, data, took
+
+        def bare(c: int, i: int):
+            return _post("/bench/bare/", {"number": i, "version": 1}, token)
+
+        # Warm both paths (connections, imports) before measuring.
+        _run(args.clients, 5, bare)
+        print(
+            f"  {args.workers} gunicorn workers, {args.clients} client threads, "
+            f"{os.cpu_count()} CPUs"
+        )
+        base = _figures("bare DRF endpoint", *_run(args.clients, per_client, bare))
+        write = _figures("record a deal (POST)", *_run(args.clients, per_client, deal))
+        again = _figures(
+            "bare DRF endpoint, again", *_run(args.clients, per_client, bare)
+        )
+        rps = (base["rps"] + again["rps"]) / 2
+        print(
+            f"  ratio: a deal costs {rps / write['rps']:.2f}x a bare DRF request "
+            f"(throughput); p50 {write['p50'] / base['p50']:.2f}x, "
+            f"p95 {write['p95'] / base['p95']:.2f}x"
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
