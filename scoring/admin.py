@@ -1,0 +1,79 @@
+"""Score sheets in the Django admin: read-only, for the organizers of their tournaments.
+
+A sheet changes only through its services (the score page and the API), which check
+the version, recompute the awards and keep the history; an admin form would bypass all
+three, so every score-sheet model is view-only here.
+"""
+
+from django.contrib import admin
+
+from tournament.admin import OrganizerScopedAdmin
+
+from .models import Deal, Match, Penalty, SheetChange
+
+
+class ReadOnly(OrganizerScopedAdmin):
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class DealInline(admin.TabularInline):
+    model = Deal
+    fields = [
+        "number",
+        "declarer",
+        "value",
+        "trump",
+        "level",
+        "taken",
+        "award_to",
+        "award",
+    ]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class SheetChangeInline(admin.TabularInline):
+    model = SheetChange
+    fields = ["at", "actor_name", "action", "version", "before", "after", "reason"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnly):
+    list_display = [
+        "__str__",
+        "tournament",
+        "stage",
+        "round",
+        "table",
+        "status",
+        "total_a",
+        "total_b",
+        "winner",
+        "version",
+    ]
+    list_filter = ["stage", "status", "round", "tournament"]
+    search_fields = ["team_a__name", "team_b__name"]
+    list_select_related = ["tournament", "team_a", "team_b"]
+    inlines = [DealInline, SheetChangeInline]
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(ReadOnly):
+    tournament_path = "deal__match__tournament"
+    list_display = ["__str__", "kind", "offender", "points", "warning", "note"]
+    list_filter = ["kind"]
+    list_select_related = ["deal"]
+
+    def _organizes(self, request, obj=None) -> bool:
+        return super()._organizes(request, obj.deal.match if obj else None)
