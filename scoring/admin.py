@@ -17,7 +17,23 @@ class ReadOnly(OrganizerScopedAdmin):
         return False
 
 
-class DealInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline):
+    """Rows of a match the user may already see (the match admin checks that)."""
+
+    extra = 0
+    can_delete = False
+
+    def has_view_permission(self, request, obj=None):
+        return True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class DealInline(ReadOnlyInline):
     model = Deal
     fields = [
         "number",
@@ -30,22 +46,12 @@ class DealInline(admin.TabularInline):
         "award",
     ]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
-class SheetChangeInline(admin.TabularInline):
+class SheetChangeInline(ReadOnlyInline):
     model = SheetChange
     fields = ["at", "actor_name", "action", "version", "before", "after", "reason"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Match)
