@@ -18,3 +18,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, as in the embedded default: shared in-memory SQLite fails concurrent
     # writers at once ("table is locked") instead of waiting, unlike the real thing.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+else:
+    # Threads of the live server and of the race tests open their own connections;
+    # closing each at the end of its request lets the test database be dropped.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -7,6 +7,7 @@ import os
 import shutil
 
 import pytest
+from django.db import connections
 
 from scoring.models import Match
 from tests.scoring.apis.test_sheet import HAND_CHECKED
@@ -33,6 +34,9 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+        # The test's own reads ran inside Playwright's event loop, on a connection of
+        # that context: close it, or the test database cannot be dropped.
+        connections.close_all()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
