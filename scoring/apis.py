@@ -16,7 +16,11 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+from tournament.apis_common import (
+    ReadOnlyOrAuthenticated,
+    RolesMixin,
+    TournamentScopedMixin,
+)
 from tournament.domain.types import Role
 
 from . import services
@@ -217,12 +221,11 @@ def sheet_data(view: SheetView) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------
 
 
-class MatchScopedMixin:
+class MatchScopedMixin(RolesMixin):
     """Loads `self.match` from the URL, visible to the caller or 404, and the
     caller's roles in its tournament."""
 
     match: Match
-    roles: frozenset[Role]
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
@@ -230,15 +233,6 @@ class MatchScopedMixin:
         if found is None:
             raise Http404("No such match")
         self.match, self.roles = found
-
-    def require(self, *roles: Role) -> None:
-        if not self.request.user.is_authenticated:  # type: ignore[attr-defined]
-            raise exceptions.NotAuthenticated()
-        if not self.roles.intersection(roles):
-            names = " or ".join(r.value for r in roles)
-            raise exceptions.PermissionDenied(
-                f"Only the tournament's {names} may do this."
-            )
 
     def answer_sheet(self, code: int = status.HTTP_200_OK) -> Response:
         match = match_get_visible(user=self.request.user, pk=self.match.pk)  # type: ignore[attr-defined]

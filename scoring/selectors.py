@@ -17,7 +17,7 @@ from tournament.models import Tournament
 from tournament.selectors import tournament_roles
 
 from .domain import rules
-from .domain.rules import Side, Stage
+from .domain.rules import MatchStatus, Side, Stage
 from .models import Deal, Match, Penalty, SheetChange
 
 MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
@@ -100,6 +100,13 @@ class SheetView:
     @property
     def confirmed_b(self) -> bool:
         return self.confirmed(Side.B)
+
+    def confirmable_by(self, *, roles: frozenset[Role], sides: frozenset[Side]) -> bool:
+        """Whether a person with these roles, captain of these sides, may confirm now:
+        a completed sheet, for an organizer or a captain who has not confirmed it."""
+        if self.match.status != MatchStatus.COMPLETED:
+            return False
+        return Role.ORGANIZER in roles or any(not self.confirmed(s) for s in sides)
 
     def confirmed(self, side: Side) -> bool:
         """This side's captain confirmed the sheet as it is now."""

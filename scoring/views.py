@@ -24,7 +24,7 @@ from tournament.selectors import tournament_get_visible, tournament_roles
 
 from . import services
 from .domain import rules
-from .domain.rules import Level, MatchStatus, Side
+from .domain.rules import Level, Side
 from .forms import (
     ConfirmForm,
     DealForm,
@@ -378,9 +378,6 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error.message)
             return redirect("scoring:match", pk=pk)
     view = sheet_read(match=match)
-    can_confirm = match.status == MatchStatus.COMPLETED and (
-        Role.ORGANIZER in roles or any(not view.confirmed(s) for s in sides)
-    )
     return render(
         request,
         "scoring/match.html",
@@ -390,7 +387,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": match.tournament,
             "roles": roles,
             "sides": sides,
-            "can_confirm": can_confirm,
+            "can_confirm": view.confirmable_by(roles=roles, sides=sides),
             "can_score": bool(roles & WRITERS) and not match.locked,
             "reopen_form": reopen_form,
             "changes": list(sheet_change_list(match=match)),

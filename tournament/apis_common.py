@@ -86,22 +86,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return drf_exception_handler(exc, context)
 
 
-class TournamentScopedMixin:
-    """Loads `self.tournament` from the URL's slug, visible to the caller or 404.
+class RolesMixin:
+    """`self.roles`, the caller's roles in the tournament at hand, and `require`."""
 
-    An unpublished tournament does not exist for anyone without a role in it.
-    """
-
-    tournament: Tournament
     roles: frozenset[Role]
-
-    def initial(self, request, *args, **kwargs):
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
-        tournament = tournament_get_visible(user=request.user, slug=kwargs["slug"])
-        if tournament is None:
-            raise Http404("No such tournament")
-        self.tournament = tournament
-        self.roles = tournament_roles(user=request.user, tournament=tournament)
 
     def require(self, *roles: Role) -> None:
         """403 unless the caller holds one of `roles` here (401 when not logged in)."""
@@ -112,6 +100,23 @@ class TournamentScopedMixin:
             raise exceptions.PermissionDenied(
                 f"Only the tournament's {names} may do this."
             )
+
+
+class TournamentScopedMixin(RolesMixin):
+    """Loads `self.tournament` from the URL's slug, visible to the caller or 404.
+
+    An unpublished tournament does not exist for anyone without a role in it.
+    """
+
+    tournament: Tournament
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        tournament = tournament_get_visible(user=request.user, slug=kwargs["slug"])
+        if tournament is None:
+            raise Http404("No such tournament")
+        self.tournament = tournament
+        self.roles = tournament_roles(user=request.user, tournament=tournament)
 
 
 class ReadOnlyOrAuthenticated(permissions.BasePermission):
