@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 
 from tournament.domain.rulesets import ruleset_get
 from tournament.domain.types import Role
-from tournament.models import Tournament
+from tournament.models import Membership, Tournament
 from tournament.selectors import tournament_roles
 
 from .domain import rules
@@ -149,8 +149,6 @@ def match_get_visible(*, user, pk: int) -> tuple[Match, frozenset[Role]] | None:
 
 def captain_sides(*, user, match: Match) -> frozenset[Side]:
     """The sides of `match` whose captain `user` is."""
-    from tournament.models import Membership
-
     if not user.is_authenticated:
         return frozenset()
     teams = set(
