@@ -165,15 +165,7 @@ def _username(user) -> str | None:
 
 def deal_data(deal: Deal, running: tuple[int, int]) -> dict[str, Any]:
     return {
-        "number": deal.number,
-        "declarer": deal.declarer,
-        "value": deal.value,
-        "trump": deal.trump,
-        "level": deal.level,
-        "taken": deal.taken,
-        "made": deal.made,
-        "award_to": deal.award_to,
-        "award": deal.award,
+        **deal.record(),
         "awarded_by": deal.awarded_by or None,
         "running_a": running[0],
         "running_b": running[1],
@@ -184,14 +176,8 @@ def deal_data(deal: Deal, running: tuple[int, int]) -> dict[str, Any]:
 
 def penalty_data(penalty: Penalty, number: int) -> dict[str, Any]:
     return {
-        "id": penalty.pk,
-        "deal": number,
-        "offender": penalty.offender,
-        "kind": penalty.kind,
-        "points": penalty.points,
+        **penalty.record(number),
         "award_to": penalty.award_to,
-        "warning": penalty.warning,
-        "note": penalty.note,
         "entered_by": _username(penalty.entered_by),
         "created_at": penalty.created_at,
     }

@@ -34,6 +34,17 @@ SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
 
 
+def _someone() -> models.ForeignKey:
+    """Who did something; kept as NULL if the user is deleted (history keeps a name)."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+
 def _choices(enum) -> list[tuple[str, str]]:
     return [(m.value, m.value.replace("_", " ").capitalize()) for m in enum]
 
@@ -69,13 +80,7 @@ class Match(models.Model):
     confirmed_a_version = models.PositiveIntegerField(null=True, blank=True)
     confirmed_b_version = models.PositiveIntegerField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
-    confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    confirmed_by = _someone()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -155,13 +160,7 @@ class Deal(models.Model):
     awarded_by = models.CharField(
         max_length=20, blank=True, default="", help_text="The penalty that gave it."
     )
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    entered_by = _someone()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -211,6 +210,21 @@ class Deal(models.Model):
     def __str__(self) -> str:
         return f"deal {self.number}: {self.contract}"
 
+    def record(self) -> dict:
+        """What the deal records and gives, as the history and the API show it."""
+        return {
+            "number": self.number,
+            "declarer": self.declarer,
+            "value": self.value,
+            "trump": self.trump,
+            "level": self.level,
+            "taken": self.taken,
+            "made": self.made,
+            "award_to": self.award_to,
+            "award": self.award,
+            "awarded_by": self.awarded_by,
+        }
+
     @property
     def awarded_by_label(self) -> str:
         return self.awarded_by.replace("_", " ")
@@ -230,13 +244,7 @@ class Penalty(models.Model):
     points = models.PositiveSmallIntegerField()
     warning = models.BooleanField(default=False)
     note = models.CharField(max_length=300, blank=True)
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    entered_by = _someone()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -278,6 +286,18 @@ class Penalty(models.Model):
     def award_to(self) -> str:
         return Side(self.offender).other.value
 
+    def record(self, deal_number: int) -> dict:
+        """The penalty as the history and the API show it (`deal` is its number)."""
+        return {
+            "id": self.pk,
+            "deal": deal_number,
+            "offender": self.offender,
+            "kind": self.kind,
+            "points": self.points,
+            "warning": self.warning,
+            "note": self.note,
+        }
+
 
 class SheetAction(models.TextChoices):
     MATCH_CREATE = "match_create"
@@ -302,13 +322,7 @@ class SheetChange(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="changes")
     version = models.PositiveIntegerField(help_text="The sheet's version after it.")
     action = models.CharField(max_length=20, choices=SheetAction.choices)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    actor = _someone()
     actor_name = models.CharField(max_length=150, help_text="Kept if the user goes.")
     at = models.DateTimeField(auto_now_add=True)
     before = models.JSONField(null=True, blank=True)

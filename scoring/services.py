@@ -87,22 +87,6 @@ def _change(
     )
 
 
-def _deal_record(deal: Deal) -> dict[str, Any]:
-    return {f: getattr(deal, f) for f in (*DEAL_FIELDS, *RESULT_FIELDS)}
-
-
-def _penalty_record(penalty: Penalty, number: int) -> dict[str, Any]:
-    return {
-        "id": penalty.pk,
-        "deal": number,
-        "offender": penalty.offender,
-        "kind": penalty.kind,
-        "points": penalty.points,
-        "warning": penalty.warning,
-        "note": penalty.note,
-    }
-
-
 def _rows(match: Match) -> tuple[list[Deal], list[Penalty]]:
     deals = list(Deal.objects.filter(match=match).order_by("number"))
     penalties = list(Penalty.objects.filter(deal__match=match).order_by("pk"))
@@ -310,7 +294,7 @@ def score_sheet_deal_record(
     deals.append(deal)
     deals.sort(key=lambda d: d.number)
     _rescore(match, deals, penalties)
-    _change(match, SheetAction.DEAL_ADD, user=user, after=_deal_record(deal))
+    _change(match, SheetAction.DEAL_ADD, user=user, after=deal.record())
     return deal, match
 
 
@@ -335,7 +319,7 @@ def score_sheet_deal_replace(
     match = _sheet_open(match_id=match_id, version=version, action="change a deal")
     checked = _deal_check(match, {"number": number, **values})
     deal, deals, penalties = _deal_locked(match, number)
-    before = _deal_record(deal)
+    before = deal.record()
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
     deal.entered_by = user if user.is_authenticated else None
@@ -346,7 +330,7 @@ def score_sheet_deal_replace(
         SheetAction.DEAL_REPLACE,
         user=user,
         before=before,
-        after=_deal_record(deal),
+        after=deal.record(),
     )
     return deal, match
 
@@ -364,7 +348,7 @@ def score_sheet_deal_delete(
             "lost without a trace.",
             field="number",
         )
-    before = _deal_record(deal)
+    before = deal.record()
     deals.remove(deal)
     deal.delete()
     _rescore(match, deals, penalties)
@@ -431,7 +415,7 @@ def score_sheet_penalty_record(
         match,
         SheetAction.PENALTY_ADD,
         user=user,
-        after=_penalty_record(penalty, deal),
+        after=penalty.record(deal),
     )
     return penalty, match
 
@@ -450,7 +434,7 @@ def score_sheet_penalty_delete(
             field="penalty",
         )
     number = next(d.number for d in deals if d.pk == penalty.deal_id)
-    before = _penalty_record(penalty, number)
+    before = penalty.record(number)
     penalties.remove(penalty)
     penalty.delete()
     _rescore(match, deals, penalties)
