@@ -34,10 +34,14 @@ from .models import (
     SheetChange,
 )
 from .selectors import (
+    DrawState,
     SheetView,
     captain_sides,
+    draw_state,
     match_get_visible,
     match_list,
+    round_list,
+    sees_drafts,
     sheet_change_list,
     sheet_read,
 )
@@ -519,7 +523,11 @@ class MatchListApi(TournamentScopedMixin, GenericAPIView):
     def get(self, request, slug):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        matches = match_list(tournament=self.tournament, **filters.validated_data)
+        matches = match_list(
+            tournament=self.tournament,
+            drafts=sees_drafts(self.roles),
+            **filters.validated_data,
+        )
         page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchSummary(page, many=True).data)
 
@@ -536,3 +544,212 @@ class MatchListApi(TournamentScopedMixin, GenericAPIView):
         return Response(
             sheet_data(sheet_read(match=found[0])), status=status.HTTP_201_CREATED
         )
+
+
+# The league draw and its rounds
+# ----------------------------------------------------------------------------------
+
+
+class RoundMatchOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    team_a = serializers.IntegerField(source="team_a_id")
+    team_a_name = serializers.CharField(source="team_a.name")
+    team_a_section = serializers.CharField(source="team_a.section.name")
+    team_b = serializers.IntegerField(source="team_b_id")
+    team_b_name = serializers.CharField(source="team_b.name")
+    team_b_section = serializers.CharField(source="team_b.section.name")
+    status = serializers.CharField()
+    total_a = serializers.IntegerField()
+    total_b = serializers.IntegerField()
+    winner = serializers.SerializerMethodField()
+
+    def get_winner(self, obj) -> str | None:
+        return obj.winner or None
+
+
+class RoundOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    stage = serializers.ChoiceField(choices=STAGE_CHOICES)
+    released = serializers.BooleanField(
+        help_text="False: a draft only organizers and scorers see."
+    )
+    matches = RoundMatchOutput(many=True)
+    byes = serializers.SerializerMethodField(help_text="Ids of the teams with a bye.")
+
+    def get_byes(self, obj) -> list[int]:
+        return [team.pk for team in obj.byes]
+
+
+class RoundListApi(TournamentScopedMixin, APIView):
+    """The rounds in order, each with its matches and byes. Rounds the organizer has
+    not released are shown to organizers and scorers only."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class FilterSerializer(serializers.Serializer):
+        team = serializers.IntegerField(required=False, min_value=1)
+
+    @extend_schema(parameters=[FilterSerializer], responses=RoundOutput(many=True))
+    def get(self, request, slug):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        rounds = round_list(
+            tournament=self.tournament,
+            drafts=sees_drafts(self.roles),
+            **filters.validated_data,
+        )
+        return Response(RoundOutput(rounds, many=True).data)
+
+
+class RoundReleaseApi(TournamentScopedMixin, APIView):
+    """An organizer releases a drafted round: its pairings become public."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(request=None, responses=RoundOutput)
+    def post(self, request, slug, number):
+        self.require(ORGANIZER)
+        services.league_round_release(
+            tournament=self.tournament, user=request.user, number=number
+        )
+        rounds = round_list(tournament=self.tournament, drafts=True)
+        found = next(
+            r for r in rounds if r.stage == Stage.LEAGUE and r.number == number
+        )
+        return Response(RoundOutput(found).data)
+
+
+class ProblemOutput(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class SectionSizeOutput(serializers.Serializer):
+    section = serializers.CharField()
+    teams = serializers.IntegerField()
+
+
+class SpreadOutput(serializers.Serializer):
+    most_from_one_section = serializers.IntegerField(
+        help_text="The most opponents any team meets from one section."
+    )
+    mean_sections_met = serializers.FloatField(
+        help_text="How many sections a team's opponents come from, on average."
+    )
+    best_mean_sections = serializers.FloatField(
+        help_text="The same if every match were against a new section."
+    )
+    meetings = serializers.SerializerMethodField(
+        help_text="Per section: how often a team outside it meets it, on average "
+        "(large sections are met more often; that is forced by their size)."
+    )
+
+    def get_meetings(self, obj) -> list[dict[str, Any]]:
+        return [{"section": name, "mean": mean} for name, mean in obj.meetings]
+
+
+class DrawRecordOutput(serializers.Serializer):
+    number = serializers.IntegerField(
+        help_text="1 for the first draw, 2 after a redraw…"
+    )
+    seed = serializers.IntegerField(
+        allow_null=True,
+        help_text="With the algorithm and the teams, reproduces the draw. Hidden "
+        "from the public until every round is released (it would reveal them).",
+    )
+    algorithm = serializers.CharField()
+    rounds = serializers.IntegerField()
+    teams = serializers.IntegerField()
+    restarts = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    created_by = serializers.CharField(allow_null=True)
+
+
+class DrawOutput(serializers.Serializer):
+    status = serializers.CharField(help_text="The tournament's status.")
+    sections = SectionSizeOutput(many=True)
+    problems = ProblemOutput(
+        many=True, help_text="Why no draw can be made now; empty when one can."
+    )
+    locked = serializers.BooleanField()
+    locked_reason = serializers.CharField(allow_null=True)
+    draw = DrawRecordOutput(allow_null=True)
+    valid = serializers.BooleanField(
+        allow_null=True, help_text="The checker's verdict on the stored draw."
+    )
+    check_problems = serializers.ListField(child=serializers.CharField())
+    spread = SpreadOutput(allow_null=True)
+    released_rounds = serializers.IntegerField()
+    earlier = DrawRecordOutput(many=True, help_text="Draws this one replaced.")
+    rounds = RoundOutput(many=True, required=False)
+
+
+def _draw_record(draw, *, show_seed: bool) -> dict[str, Any]:
+    return {
+        "number": draw.number,
+        "seed": draw.seed if show_seed else None,
+        "algorithm": draw.algorithm,
+        "rounds": draw.rounds,
+        "teams": draw.teams,
+        "restarts": draw.restarts,
+        "created_at": draw.created_at,
+        "created_by": _username(draw.created_by),
+    }
+
+
+def draw_data(state: DrawState, roles: frozenset[Role]) -> dict[str, Any]:
+    show_seed = sees_drafts(roles) or state.all_released
+    return {
+        "status": state.tournament.status,
+        "sections": [{"section": s.section, "teams": s.teams} for s in state.sections],
+        "problems": [{"code": p.code, "message": p.message} for p in state.problems],
+        "locked": state.locked_reason is not None,
+        "locked_reason": state.locked_reason,
+        "draw": _draw_record(state.draw, show_seed=show_seed) if state.draw else None,
+        "valid": None if state.draw is None else not state.check,
+        "check_problems": state.check,
+        "spread": state.spread,
+        "released_rounds": state.released,
+        "earlier": [_draw_record(d, show_seed=show_seed) for d in state.earlier],
+    }
+
+
+class LeagueDrawApi(TournamentScopedMixin, APIView):
+    """The league draw (RULES.md §5). GET: the field, why no draw can be made (if
+    so), the current draw with the checker's verdict and its spread. POST (organizers):
+    draw every round at once, or redraw while no league result is entered."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        seed = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=services.SEED_LIMIT - 1,
+            help_text="Chosen at random when not given; recorded either way.",
+        )
+
+    @extend_schema(responses=DrawOutput)
+    def get(self, request, slug):
+        return Response(
+            DrawOutput(
+                draw_data(draw_state(tournament=self.tournament), self.roles)
+            ).data
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: DrawOutput})
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.league_draw_generate(
+            tournament=self.tournament,
+            user=request.user,
+            seed=data.validated_data.get("seed"),
+        )
+        self.tournament.refresh_from_db()
+        body = draw_data(draw_state(tournament=self.tournament), self.roles)
+        body["rounds"] = round_list(tournament=self.tournament, drafts=True)
+        return Response(DrawOutput(body).data, status=status.HTTP_201_CREATED)

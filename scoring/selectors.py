@@ -9,18 +9,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from tournament.domain import draw as draw_rules
 from tournament.domain.rulesets import ruleset_get
-from tournament.domain.types import Role
-from tournament.models import Membership, Tournament
+from tournament.domain.types import Role, TournamentStatus
+from tournament.models import Bye, LeagueDraw, LeagueRound, Membership, Team, Tournament
 from tournament.selectors import tournament_roles
 
 from .domain import rules
 from .domain.rules import MatchStatus, Side, Stage
-from .models import Deal, Match, Penalty, SheetChange
+from .models import Deal, Match, Penalty, SheetAction, SheetChange
 
 MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
+# Who sees a drawn round before the organizer releases it.
+DRAFT_READERS = frozenset({Role.ORGANIZER, Role.SCORER})
+
+
+def sees_drafts(roles: frozenset[Role]) -> bool:
+    return bool(roles & DRAFT_READERS)
+
+
+def _draft_rounds(tournament) -> QuerySet[LeagueRound]:
+    return LeagueRound.objects.filter(
+        tournament=tournament, released_at__isnull=True
+    ).values("number")
 
 
 def deal_value(deal: Deal) -> rules.Deal:
@@ -138,12 +151,19 @@ def match_queryset() -> QuerySet[Match]:
 def match_get_visible(*, user, pk: int) -> tuple[Match, frozenset[Role]] | None:
     """The match and the caller's roles in its tournament, or None if hidden from the
     caller (an unpublished tournament without a role in it)."""
-    match = match_queryset().filter(pk=pk).first()
+    draft = LeagueRound.objects.filter(
+        tournament=OuterRef("tournament"),
+        number=OuterRef("round"),
+        released_at__isnull=True,
+    )
+    match = match_queryset().annotate(draft=Exists(draft)).filter(pk=pk).first()
     if match is None:
         return None
     roles = tournament_roles(user=user, tournament=match.tournament)
     if not match.tournament.published and not roles:
         return None
+    if match.stage == Stage.LEAGUE and match.draft and not sees_drafts(roles):
+        return None  # a round the organizer has not released yet
     return match, roles
 
 
@@ -172,8 +192,12 @@ def match_list(
     round: int | None = None,
     team: int | None = None,
     stage: str | None = None,
+    drafts: bool = True,
 ) -> QuerySet[Match]:
+    """`drafts=False` leaves out the league rounds not released yet."""
     qs = match_queryset().filter(tournament=tournament)
+    if not drafts:
+        qs = qs.exclude(stage=Stage.LEAGUE, round__in=_draft_rounds(tournament))
     if round is not None:
         qs = qs.filter(round=round)
     if team is not None:
@@ -185,3 +209,161 @@ def match_list(
 
 def sheet_change_list(*, match: Match) -> QuerySet[SheetChange]:
     return SheetChange.objects.filter(match=match).order_by("pk")
+
+
+# The league draw and its rounds
+# ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    stage: str
+    released: bool
+    matches: list[Match]
+    byes: list[Team]
+
+
+def round_list(
+    *, tournament: Tournament, drafts: bool, team: int | None = None
+) -> list[RoundView]:
+    """Rounds in order with their matches and byes (three queries, any size).
+    Rounds of matches set up by hand, without a drawn round, count as released."""
+    rounds = {r.number: r for r in LeagueRound.objects.filter(tournament=tournament)}
+    matches = match_list(tournament=tournament, team=team, drafts=drafts)
+    byes = Bye.objects.filter(tournament=tournament).select_related("team__section")
+    if team is not None:
+        byes = byes.filter(team_id=team)
+    grouped: dict[tuple[str, int], RoundView] = {}
+
+    def view(stage: str, number: int) -> RoundView:
+        key = (stage, number)
+        if key not in grouped:
+            drawn = rounds.get(number) if stage == Stage.LEAGUE else None
+            released = drawn is None or drawn.released
+            grouped[key] = RoundView(number, stage, released, [], [])
+        return grouped[key]
+
+    if team is None:  # drawn rounds show even before anything is in them
+        for number in rounds:
+            view(Stage.LEAGUE.value, number)
+    for match in matches:
+        view(match.stage, match.round).matches.append(match)
+    for bye in byes:
+        view(Stage.LEAGUE.value, bye.round).byes.append(bye.team)
+    stages = [s.value for s in Stage]
+    return [
+        grouped[key]
+        for key in sorted(grouped, key=lambda k: (stages.index(k[0]), k[1]))
+        if drafts or grouped[key].released
+    ]
+
+
+def draw_current(*, tournament: Tournament) -> LeagueDraw | None:
+    return (
+        LeagueDraw.objects.filter(tournament=tournament, current=True)
+        .select_related("created_by")
+        .first()
+    )
+
+
+def draw_earlier(*, tournament: Tournament) -> list[LeagueDraw]:
+    return list(LeagueDraw.objects.filter(tournament=tournament, current=False))
+
+
+def draw_teams(*, tournament: Tournament) -> list[draw_rules.DrawTeam]:
+    """The tournament's teams as the draw sees them: id and section name."""
+    return [
+        draw_rules.DrawTeam(pk, section)
+        for pk, section in Team.objects.filter(tournament=tournament).values_list(
+            "pk", "section__name"
+        )
+    ]
+
+
+def draw_stored(*, tournament: Tournament) -> list[draw_rules.DrawRound]:
+    """The league as stored (matches and byes), as the checker reads a draw."""
+    pairings: dict[int, list[draw_rules.Pairing]] = {}
+    for number, table, a, b in Match.objects.filter(
+        tournament=tournament, stage=Stage.LEAGUE
+    ).values_list("round", "table", "team_a_id", "team_b_id"):
+        pairings.setdefault(number, []).append(draw_rules.Pairing(table, a, b))
+    byes = dict(
+        Bye.objects.filter(tournament=tournament).values_list("round", "team_id")
+    )
+    numbers = sorted(set(pairings) | set(byes))
+    return [
+        draw_rules.DrawRound(n, tuple(pairings.get(n, ())), byes.get(n))
+        for n in numbers
+    ]
+
+
+def league_first_result(*, tournament: Tournament) -> SheetChange | None:
+    """The first change of a league sheet past its creation: a result was entered,
+    and the draw is locked (RULES.md §5)."""
+    return (
+        SheetChange.objects.filter(
+            match__tournament=tournament, match__stage=Stage.LEAGUE
+        )
+        .exclude(action=SheetAction.MATCH_CREATE)
+        .select_related("match__team_a", "match__team_b")
+        .order_by("pk")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class DrawState:
+    """Everything the draw page and API show: the field, why a draw cannot be made
+    now, and the stored draw with the checker's verdict and its spread."""
+
+    tournament: Tournament
+    sections: list[draw_rules.SectionSize]
+    problems: list[draw_rules.DrawError]
+    locked_reason: str | None
+    draw: LeagueDraw | None
+    earlier: list[LeagueDraw]
+    check: list[str]
+    spread: draw_rules.Spread | None
+    released: int  # rounds released so far
+
+    @property
+    def all_released(self) -> bool:
+        return self.draw is not None and self.released >= self.draw.rounds
+
+
+def draw_state(*, tournament: Tournament) -> DrawState:
+    teams = draw_teams(tournament=tournament)
+    rounds = tournament.league_rounds
+    draw = draw_current(tournament=tournament)
+    check: list[str] = []
+    spread = None
+    if draw is not None:
+        stored = draw_stored(tournament=tournament)
+        check = draw_rules.check_draw(teams, draw.rounds, stored)
+        spread = draw_rules.draw_spread(teams, stored)
+    locked = None
+    result = league_first_result(tournament=tournament)
+    if result is not None:
+        locked = (
+            f"the league has results (the first on the sheet of {result.match}); "
+            "the draw is locked (RULES.md §5)"
+        )
+    elif tournament.status not in (
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.LEAGUE,
+    ):
+        locked = f"the tournament is past its league (status {tournament.status})"
+    return DrawState(
+        tournament=tournament,
+        sections=draw_rules.section_sizes(teams),
+        problems=draw_rules.draw_problems(teams, rounds),
+        locked_reason=locked,
+        draw=draw,
+        earlier=draw_earlier(tournament=tournament),
+        check=check,
+        spread=spread,
+        released=LeagueRound.objects.filter(
+            tournament=tournament, released_at__isnull=False
+        ).count(),
+    )

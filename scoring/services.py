@@ -10,21 +10,24 @@ refuses.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
+from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import ConflictError, ForbiddenError, RuleError
-from tournament.domain.types import Role
-from tournament.models import Team, Tournament
+from tournament.domain.types import Role, TournamentStatus
+from tournament.models import Bye, LeagueDraw, LeagueRound, Team, Tournament
 
 from .domain import rules
 from .domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
 from .models import Deal, Match, Penalty, SheetAction, SheetChange
-from .selectors import sheet_compute
+from .selectors import draw_teams, league_first_result, sheet_compute
 
+SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1, a PostgreSQL bigint
 DEAL_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
 RESULT_FIELDS = ("made", "award_to", "award", "awarded_by")
 
@@ -570,3 +573,142 @@ def score_sheet_reopen(
         reason=reason,
     )
     return match
+
+
+# The league draw
+# ----------------------------------------------------------------------------------
+# The draw is the tournament app's rule (tournament/domain/draw.py), but what it
+# writes are matches, the score sheets of this app; apps depend one way (scoring →
+# tournament), so the service that stores a draw lives here.
+
+
+@transaction.atomic
+def league_draw_generate(
+    *, tournament: Tournament, user, seed: int | None = None
+) -> LeagueDraw:
+    """Draw the whole league (RULES.md §5) and store its rounds, matches and byes.
+
+    A redraw replaces the matches of the earlier draw, and matches set up by hand,
+    while no league result is entered; after the first one the draw is locked. The
+    seed is chosen at random when none is given; with the same teams, sections and
+    seed the draw is the same. Rounds start as drafts for the organizer to release.
+    Matches are inserted in bulk: `check_draw` has validated the whole draw first,
+    and the database's constraints hold each row.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status not in (
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.LEAGUE,
+    ):
+        raise ConflictError(
+            "draw_locked",
+            f"Cannot draw: {tournament.name} is past its league "
+            f"(status {tournament.status}).",
+        )
+    result = league_first_result(tournament=tournament)
+    if result is not None:
+        raise ConflictError(
+            "draw_locked",
+            "Cannot draw again: the league has results (the first was entered on "
+            f"the sheet of {result.match}); the draw is locked once a result is "
+            "entered (RULES.md §5).",
+        )
+    if seed is None:
+        seed = secrets.randbelow(SEED_LIMIT)
+    teams = draw_teams(tournament=tournament)
+    draw = draw_league(teams, tournament.league_rounds, seed)
+    problems = check_draw(teams, tournament.league_rounds, draw.rounds)
+    if problems:
+        raise AssertionError(f"the draw broke its own rules: {problems}")
+    spread = draw_spread(teams, draw.rounds)
+
+    league = Match.objects.filter(tournament=tournament, stage=Stage.LEAGUE)
+    SheetChange.objects.filter(match__in=league).delete()
+    league.delete()
+    Bye.objects.filter(tournament=tournament).delete()
+    LeagueRound.objects.filter(tournament=tournament).delete()
+    earlier = LeagueDraw.objects.filter(tournament=tournament)
+    number = (earlier.aggregate(m=Max("number"))["m"] or 0) + 1
+    earlier.update(current=False)
+    record = LeagueDraw.objects.create(
+        tournament=tournament,
+        number=number,
+        seed=seed,
+        algorithm=draw.algorithm,
+        rounds=tournament.league_rounds,
+        teams=len(teams),
+        restarts=draw.restarts,
+        most_from_one_section=spread.most_from_one_section,
+        mean_sections_met=spread.mean_sections_met,
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+    LeagueRound.objects.bulk_create(
+        LeagueRound(tournament=tournament, number=r.number) for r in draw.rounds
+    )
+    Bye.objects.bulk_create(
+        Bye(tournament=tournament, round=r.number, team_id=r.bye)
+        for r in draw.rounds
+        if r.bye is not None
+    )
+    matches = Match.objects.bulk_create(
+        Match(
+            tournament=tournament,
+            stage=Stage.LEAGUE,
+            round=r.number,
+            table=p.table,
+            team_a_id=p.team_a,
+            team_b_id=p.team_b,
+            deals_scheduled=tournament.league_deals,
+        )
+        for r in draw.rounds
+        for p in r.pairings
+    )
+    if any(m.pk is None for m in matches):  # SQLite before 3.35 returns no ids
+        matches = list(league.order_by("round", "table"))
+    actor = user if user is not None and user.is_authenticated else None
+    SheetChange.objects.bulk_create(
+        SheetChange(
+            match=m,
+            version=m.version,
+            action=SheetAction.MATCH_CREATE,
+            actor=actor,
+            actor_name=_actor_name(user),
+            after={
+                "team_a": m.team_a_id,
+                "team_b": m.team_b_id,
+                "stage": Stage.LEAGUE.value,
+                "round": m.round,
+                "table": m.table,
+                "deals_scheduled": m.deals_scheduled,
+                "draw": number,
+                "seed": seed,
+            },
+        )
+        for m in matches
+    )
+    tournament.status = TournamentStatus.LEAGUE
+    tournament.save(update_fields=["status", "updated_at"])
+    return record
+
+
+@transaction.atomic
+def league_round_release(*, tournament: Tournament, user, number: int) -> LeagueRound:
+    """Show a drafted round's pairings to everyone (RULES.md §5: pairings are
+    published round by round, after the organizer has checked them)."""
+    found = (
+        LeagueRound.objects.select_for_update()
+        .filter(tournament=tournament, number=number)
+        .first()
+    )
+    if found is None:
+        raise ConflictError(
+            "no_such_round",
+            f"{tournament.name} has no drawn league round {number}; draw the league "
+            "first.",
+            field="round",
+        )
+    if found.released_at is None:
+        found.released_at = timezone.now()
+        found.released_by = user if user.is_authenticated else None
+        found.save(update_fields=["released_at", "released_by"])
+    return found

@@ -12,6 +12,17 @@ urlpatterns = [
         apis.MatchListApi.as_view(),
         name="match-list",
     ),
+    path("tournaments/<slug:slug>/draw/", apis.LeagueDrawApi.as_view(), name="draw"),
+    path(
+        "tournaments/<slug:slug>/rounds/",
+        apis.RoundListApi.as_view(),
+        name="round-list",
+    ),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/release/",
+        apis.RoundReleaseApi.as_view(),
+        name="round-release",
+    ),
     path("matches/<int:pk>/", apis.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:pk>/deals/", apis.DealListApi.as_view(), name="match-deals"),
     path(

@@ -4,7 +4,16 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, UserFactory
-from tournament.models import Membership, Player, Section, Team, Tournament
+from tournament.models import (
+    Bye,
+    LeagueDraw,
+    LeagueRound,
+    Membership,
+    Player,
+    Section,
+    Team,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +38,32 @@ def _team(section, **kw):
 
 def _bad_tournament(**kw):
     return lambda ctx: _tournament(**kw).save()
+
+
+def _draw(ctx, **kw):
+    values = {
+        "tournament": ctx["section"].tournament,
+        "number": 1,
+        "seed": 1,
+        "algorithm": "56-draw/1",
+        "rounds": 8,
+        "teams": 10,
+        "most_from_one_section": 2,
+        "mean_sections_met": 3.0,
+    } | kw
+    return LeagueDraw(**values)
+
+
+def _bye(ctx, round, team=None):
+    return Bye.objects.create(
+        tournament=ctx["section"].tournament, round=round, team=team or ctx["team"]
+    )
+
+
+def _round(ctx, number):
+    return LeagueRound.objects.create(
+        tournament=ctx["section"].tournament, number=number
+    )
 
 
 CASES = {
@@ -106,6 +141,22 @@ CASES = {
         )
         for _ in range(2)
     ],
+    "tournament_draw_number_once": lambda ctx: [
+        _draw(ctx, current=False).save() for _ in range(2)
+    ],
+    "tournament_draw_one_current": lambda ctx: [
+        _draw(ctx, number=n).save() for n in (1, 2)
+    ],
+    "tournament_draw_seed_not_negative": lambda ctx: _draw(ctx, seed=-1).save(),
+    "tournament_draw_counts_positive": lambda ctx: _draw(ctx, teams=1).save(),
+    "tournament_round_once": lambda ctx: [_round(ctx, 1) for _ in range(2)],
+    "tournament_round_number_positive": lambda ctx: _round(ctx, 0),
+    "tournament_bye_once_per_round": lambda ctx: [
+        _bye(ctx, 1),
+        _bye(ctx, 1, TeamFactory(section=ctx["section"])),
+    ],
+    "tournament_bye_once_per_team": lambda ctx: [_bye(ctx, 1), _bye(ctx, 2)],
+    "tournament_bye_round_positive": lambda ctx: _bye(ctx, 0),
 }
 
 
@@ -123,7 +174,16 @@ def ctx():
 def test_every_named_constraint_has_a_case():
     names = {
         c.name
-        for model in (Tournament, Section, Team, Player, Membership)
+        for model in (
+            Tournament,
+            Section,
+            Team,
+            Player,
+            Membership,
+            LeagueDraw,
+            LeagueRound,
+            Bye,
+        )
         for c in model._meta.constraints
     }
     assert names == set(CASES)
@@ -146,3 +206,9 @@ def test_good_rows_pass_the_same_constraints(ctx):
         tournament=team.tournament, user=ctx["user"], role="captain", team=team
     )
     assert team.players.count() == 4
+    _draw(ctx).save()
+    _draw(ctx, number=2, current=False).save()
+    _round(ctx, 1)
+    _bye(ctx, 1)
+    _bye(ctx, 2, TeamFactory(section=ctx["section"]))
+    assert Bye.objects.count() == 2
