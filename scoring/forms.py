@@ -122,3 +122,18 @@ class MatchForm(forms.Form):
         choices = [("", "—")] + [(t.pk, f"{t.name} ({t.section.name})") for t in teams]
         self.fields["team_a"].choices = choices
         self.fields["team_b"].choices = choices
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        label="Seed (optional)",
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Leave empty for a random seed; the same seed gives the same draw.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class ReleaseForm(forms.Form):
+    round = forms.IntegerField(min_value=1, required=False)

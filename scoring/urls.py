@@ -8,6 +8,8 @@ app_name = "scoring"
 
 urlpatterns = [
     path("t/<slug:slug>/matches/", views.matches_page, name="matches"),
+    path("t/<slug:slug>/draw/", views.draw_page, name="draw"),
+    path("t/<slug:slug>/teams/<int:pk>/", views.team_page, name="team"),
     path("matches/<int:pk>/", views.match_page, name="match"),
     path("matches/<int:pk>/score/", views.score_page, name="score"),
     path("matches/<int:pk>/score/preview/", views.score_preview, name="score-preview"),

@@ -28,16 +28,20 @@ from .domain.rules import Level, Side
 from .forms import (
     ConfirmForm,
     DealForm,
+    DrawForm,
     MatchForm,
     PenaltyForm,
+    ReleaseForm,
     ReopenForm,
     RowDeleteForm,
 )
 from .models import Match
 from .selectors import (
     captain_sides,
+    draw_state,
     match_get_visible,
-    match_list,
+    round_list,
+    sees_drafts,
     sheet_change_list,
     sheet_read,
 )
@@ -426,17 +430,101 @@ def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, f"Match {match} is set up.")
                 return redirect(reverse("scoring:matches", args=[slug]))
-    rounds: dict[tuple[str, int], list[Match]] = {}
-    for match in match_list(tournament=tournament):
-        rounds.setdefault((match.stage, match.round), []).append(match)
     return render(
         request,
         "scoring/matches.html",
         {
             "tournament": tournament,
             "roles": roles,
-            "rounds": rounds,
+            "rounds": round_list(tournament=tournament, drafts=sees_drafts(roles)),
             "form": form,
         },
         status=400 if form is not None and form.is_bound else 200,
+    )
+
+
+# The league draw and a team's rounds
+# ----------------------------------------------------------------------------------
+
+
+def _tournament(request: HttpRequest, slug: str):
+    tournament = tournament_get_visible(user=request.user, slug=slug)
+    if tournament is None:
+        raise Http404("No such tournament")
+    return tournament, tournament_roles(user=request.user, tournament=tournament)
+
+
+@require_http_methods(["GET", "POST"])
+def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organizer's draw: the field and why no draw can be made (before the
+    button), the draw with its seed, spread and checker, and the release of rounds."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, roles = _tournament(request, slug)
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only the tournament's organizers draw the league.")
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = DrawForm(request.POST if action == "draw" else None)
+    if action == "draw" and form.is_valid():
+        try:
+            done = services.league_draw_generate(
+                tournament=tournament, user=request.user, seed=form.cleaned_data["seed"]
+            )
+        except RuleError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                f"The league is drawn (draw {done.number}, seed {done.seed}). Check "
+                "the rounds, then release them to the teams.",
+            )
+        return redirect("scoring:draw", slug=slug)
+    if action in ("release", "release-all"):
+        release = ReleaseForm(request.POST)
+        state = draw_state(tournament=tournament)
+        if release.is_valid() and state.draw is not None:
+            numbers = (
+                range(1, state.draw.rounds + 1)
+                if action == "release-all"
+                else [release.cleaned_data["round"] or 0]
+            )
+            try:
+                for number in numbers:
+                    services.league_round_release(
+                        tournament=tournament, user=request.user, number=number
+                    )
+            except RuleError as error:
+                messages.error(request, error.message)
+            else:
+                messages.success(request, "Released: the teams see these pairings now.")
+        return redirect("scoring:draw", slug=slug)
+    return render(
+        request,
+        "scoring/draw.html",
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "state": draw_state(tournament=tournament),
+            "rounds": round_list(tournament=tournament, drafts=True),
+            "form": form,
+        },
+    )
+
+
+def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A team: its players and its rounds, each with the opponent, table and result."""
+    tournament, roles = _tournament(request, slug)
+    team = (
+        Team.objects.filter(tournament=tournament, pk=pk)
+        .select_related("section")
+        .prefetch_related("players")
+        .first()
+    )
+    if team is None:
+        raise Http404("No such team")
+    rounds = round_list(tournament=tournament, drafts=sees_drafts(roles), team=team.pk)
+    return render(
+        request,
+        "scoring/team.html",
+        {"tournament": tournament, "roles": roles, "team": team, "rounds": rounds},
     )

@@ -1,0 +1,159 @@
+"""The organizer's draw page, the rounds on the matches page, and a team's page."""
+
+import re
+
+import pytest
+
+from scoring.models import Match
+from tests.factories import member
+from tests.scoring.apis.test_draw import make_field
+from tournament.domain.types import Role
+from tournament.models import LeagueDraw, LeagueRound
+
+pytestmark = pytest.mark.django_db
+
+
+def url(tournament, page="draw"):
+    return f"/t/{tournament.slug}/{page}/"
+
+
+def text(response):
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_the_draw_page_shows_sizes_and_the_check_before_the_button(
+    client, tournament, organizer
+):
+    make_field(tournament, (8, 3, 1))
+    client.force_login(organizer)
+    page = text(client.get(url(tournament)))
+    assert '<td>S0</td><td class="num">8</td>' in page
+    assert "section S0 has 8 of the 12 teams; at most 6 can be drawn" in page
+    assert "Draw the league</button>" not in page  # nothing to press
+    assert "registration desk" in page
+
+
+def test_an_organizer_draws_checks_and_releases_on_the_page(
+    client, tournament, organizer
+):
+    teams = make_field(tournament, (4, 4, 3, 2))  # 13: byes
+    client.force_login(organizer)
+    page = text(client.get(url(tournament)))
+    assert "Yes: 4 sections, a valid draw of 8 rounds exists." in page
+    assert "Draw the league</button>" in page
+
+    answer = client.post(url(tournament), {"action": "draw", "seed": "2026"})
+    assert answer.status_code == 302
+    page = text(client.get(url(tournament)))
+    assert "The league is drawn (draw 1, seed 2026)" in page
+    assert "<code>2026</code>" in page and "56-draw/1" in page
+    assert "every rule holds" in page
+    assert page.count("has the bye") == 8
+    assert page.count("badge draft") == 8
+    assert "Draw again (replaces draw 1)" in page
+
+    client.post(url(tournament), {"action": "release", "round": "1"})
+    assert LeagueRound.objects.get(number=1).released
+    assert not LeagueRound.objects.get(number=2).released
+    client.post(url(tournament), {"action": "release-all"})
+    assert LeagueRound.objects.filter(released_at__isnull=True).count() == 0
+
+    # A redraw with a random seed replaces it and shows the earlier seed.
+    client.post(url(tournament), {"action": "draw", "seed": ""})
+    page = text(client.get(url(tournament)))
+    assert "Earlier draws: 1 (seed 2026)." in page
+    assert LeagueDraw.objects.get(current=True).number == 2
+    assert Match.objects.count() == 8 * 6
+    assert {t.pk for t in teams} == set(
+        Match.objects.values_list("team_a_id", flat=True)
+    ) | set(Match.objects.values_list("team_b_id", flat=True))
+
+
+def test_a_bad_seed_and_a_locked_draw_are_told(client, tournament, organizer):
+    make_field(tournament, (4, 4, 4))
+    client.force_login(organizer)
+    page = client.post(url(tournament), {"action": "draw", "seed": "-5"})
+    assert page.status_code == 200 and not Match.objects.exists()
+    assert "Ensure this value is greater than or equal to 0." in text(page)
+    client.post(url(tournament), {"action": "draw", "seed": "1"})
+    match = Match.objects.first()
+    client.post(
+        f"/matches/{match.pk}/score/",
+        {
+            "action": "deal",
+            "version": match.version,
+            "number": 1,
+            "declarer": "A",
+            "value": 40,
+            "trump": "clubs",
+            "level": "none",
+            "taken": 41,
+        },
+    )
+    page = text(client.get(url(tournament)))
+    assert "The draw is locked: the league has results" in page
+    answer = client.post(url(tournament), {"action": "draw", "seed": "2"}, follow=True)
+    assert "Cannot draw again: the league has results" in text(answer)
+
+
+@pytest.mark.parametrize("who", ["scorer", "captain"])
+def test_only_organizers_see_the_draw_page(client, tournament, who):
+    teams = make_field(tournament, (4, 4))
+    user = member(
+        tournament, Role(who), who, team=teams[0] if who == "captain" else None
+    )
+    client.force_login(user)
+    assert client.get(url(tournament)).status_code == 403
+    assert client.post(url(tournament), {"action": "draw"}).status_code == 403
+    client.logout()
+    assert client.get(url(tournament)).status_code == 302  # to the login
+
+
+def test_the_public_sees_released_rounds_only(client, tournament, organizer):
+    make_field(tournament, (4, 4, 4))
+    client.force_login(organizer)
+    client.post(url(tournament), {"action": "draw", "seed": "3"})
+    client.post(url(tournament), {"action": "release", "round": "1"})
+    page = text(client.get(url(tournament, "matches")))
+    assert page.count("League round") == 8
+    assert page.count("draft: not released") == 7
+    client.logout()
+    page = text(client.get(url(tournament, "matches")))
+    assert page.count("League round") == 1 and "draft" not in page
+
+
+def test_a_teams_page_lists_its_opponents_and_byes(client, tournament, organizer):
+    teams = make_field(tournament, (4, 4, 3, 2))
+    client.force_login(organizer)
+    client.post(url(tournament), {"action": "draw", "seed": "11"})
+    client.post(url(tournament), {"action": "release-all"})
+    client.logout()
+    for team in teams:
+        page = text(client.get(f"/t/{tournament.slug}/teams/{team.pk}/"))
+        opponents = (
+            Match.objects.filter(team_a=team).count()
+            + Match.objects.filter(team_b=team).count()
+        )
+        byes = page.count("Bye (counts as a win)")
+        assert opponents + byes == 8
+        assert byes <= 1
+        assert page.count("<tr>") - 1 == opponents  # rows of matches, header aside
+    assert client.get(f"/t/{tournament.slug}/teams/999999/").status_code == 404
+
+
+@pytest.mark.parametrize("sizes", [(4, 4, 3), (12, 12, 11)])
+def test_the_pages_take_the_same_queries_at_any_size(
+    client, tournament, organizer, sizes, django_assert_num_queries
+):
+    teams = make_field(tournament, sizes)
+    client.force_login(organizer)
+    client.post(url(tournament), {"action": "draw", "seed": "1"})
+    assert Match.objects.count() == 8 * (len(teams) // 2)
+    with django_assert_num_queries(14):
+        assert client.get(url(tournament)).status_code == 200
+    with django_assert_num_queries(8):
+        assert client.get(url(tournament, "matches")).status_code == 200
+    with django_assert_num_queries(9):
+        assert (
+            client.get(f"/t/{tournament.slug}/teams/{teams[0].pk}/").status_code == 200
+        )
