@@ -1,6 +1,18 @@
-"""`python -m bench`: run every benchmark and print its figures."""
+"""`python -m bench [name]`: run the benchmarks and print their figures.
 
-from bench import deal_api
+Names: `draw` (the league draw, pure Python), `deal_api` (a deal through the API on
+PostgreSQL with gunicorn). With no name, all of them, one after the other.
+"""
+
+import sys
+
+from bench import deal_api, draw
+
+BENCHES = {"draw": draw.main, "deal_api": deal_api.main}
 
 if __name__ == "__main__":
-    deal_api.main()
+    names = [a for a in sys.argv[1:] if a in BENCHES]
+    rest = [a for a in sys.argv[1:] if a not in BENCHES]
+    for name in names or list(BENCHES):
+        print(f"== {name}")
+        BENCHES[name](rest)

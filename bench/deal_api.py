@@ -172,12 +172,12 @@ def _figures(name: str, elapsed: float, latencies: list[float]) -> dict[str, flo
     return figures
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=720)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     per_client = args.requests // args.clients
     sheets_per_client = -(-per_client // 18) + 1
 
