@@ -6,11 +6,10 @@ services under a lock of the match row: a deal number within what the match allo
 which are recomputed by scoring/domain/rules.py on every write.
 """
 
-from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from tournament.models import Team, Tournament
+from tournament.models import Team, Tournament, someone
 
 from .domain.rules import (
     AWARD_PENALTY,
@@ -32,17 +31,6 @@ from .domain.rules import (
 
 SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
-
-
-def _someone() -> models.ForeignKey:
-    """Who did something; kept as NULL if the user is deleted (history keeps a name)."""
-    return models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
 
 
 def _choices(enum) -> list[tuple[str, str]]:
@@ -80,7 +68,7 @@ class Match(models.Model):
     confirmed_a_version = models.PositiveIntegerField(null=True, blank=True)
     confirmed_b_version = models.PositiveIntegerField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
-    confirmed_by = _someone()
+    confirmed_by = someone()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -160,7 +148,7 @@ class Deal(models.Model):
     awarded_by = models.CharField(
         max_length=20, blank=True, default="", help_text="The penalty that gave it."
     )
-    entered_by = _someone()
+    entered_by = someone()
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -244,7 +232,7 @@ class Penalty(models.Model):
     points = models.PositiveSmallIntegerField()
     warning = models.BooleanField(default=False)
     note = models.CharField(max_length=300, blank=True)
-    entered_by = _someone()
+    entered_by = someone()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -322,7 +310,7 @@ class SheetChange(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="changes")
     version = models.PositiveIntegerField(help_text="The sheet's version after it.")
     action = models.CharField(max_length=20, choices=SheetAction.choices)
-    actor = _someone()
+    actor = someone()
     actor_name = models.CharField(max_length=150, help_text="Kept if the user goes.")
     at = models.DateTimeField(auto_now_add=True)
     before = models.JSONField(null=True, blank=True)

@@ -20,7 +20,7 @@ from tournament.domain.errors import ConflictError, RuleError, RuleErrors
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
 from tournament.models import Team
-from tournament.selectors import tournament_get_visible, tournament_roles
+from tournament.views import visible_tournament
 
 from . import services
 from .domain import rules
@@ -406,10 +406,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = tournament_get_visible(user=request.user, slug=slug)
-    if tournament is None:
-        raise Http404("No such tournament")
-    roles = tournament_roles(user=request.user, tournament=tournament)
+    tournament, roles = visible_tournament(request, slug)
     organizer = Role.ORGANIZER in roles
     teams = Team.objects.filter(tournament=tournament).select_related("section")
     form = (
@@ -447,20 +444,13 @@ def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
 # ----------------------------------------------------------------------------------
 
 
-def _tournament(request: HttpRequest, slug: str):
-    tournament = tournament_get_visible(user=request.user, slug=slug)
-    if tournament is None:
-        raise Http404("No such tournament")
-    return tournament, tournament_roles(user=request.user, tournament=tournament)
-
-
 @require_http_methods(["GET", "POST"])
 def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's draw: the field and why no draw can be made (before the
     button), the draw with its seed, spread and checker, and the release of rounds."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    tournament, roles = _tournament(request, slug)
+    tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
         raise PermissionDenied("Only the tournament's organizers draw the league.")
     action = request.POST.get("action") if request.method == "POST" else None
@@ -513,7 +503,7 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A team: its players and its rounds, each with the opponent, table and result."""
-    tournament, roles = _tournament(request, slug)
+    tournament, roles = visible_tournament(request, slug)
     team = (
         Team.objects.filter(tournament=tournament, pk=pk)
         .select_related("section")

@@ -24,6 +24,17 @@ def _choices(enum) -> list[tuple[str, str]]:
 STATUS_CHOICES = _choices(TournamentStatus)
 
 
+def someone() -> models.ForeignKey:
+    """Who did something; NULL once the user is deleted (records keep what was done)."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60)
@@ -243,13 +254,7 @@ class LeagueDraw(models.Model):
     most_from_one_section = models.PositiveSmallIntegerField()
     mean_sections_met = models.FloatField()
     current = models.BooleanField(default=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = someone()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -285,13 +290,7 @@ class LeagueRound(models.Model):
     )
     number = models.PositiveSmallIntegerField()
     released_at = models.DateTimeField(null=True, blank=True)
-    released_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    released_by = someone()
 
     class Meta:
         ordering = ["tournament", "number"]

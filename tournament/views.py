@@ -34,7 +34,10 @@ from .selectors import (
 from .spreadsheets import team_rows_read
 
 
-def _tournament(request: HttpRequest, slug: str) -> tuple[Tournament, frozenset[Role]]:
+def visible_tournament(
+    request: HttpRequest, slug: str
+) -> tuple[Tournament, frozenset[Role]]:
+    """The tournament of a page and the caller's roles in it; 404 if hidden."""
     tournament = tournament_get_visible(user=request.user, slug=slug)
     if tournament is None:
         raise Http404("No such tournament")
@@ -47,7 +50,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, roles = _tournament(request, slug)
+    tournament, roles = visible_tournament(request, slug)
     sections = list(section_list(tournament=tournament))
     return render(
         request,
@@ -57,7 +60,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def teams_by_section_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, roles = _tournament(request, slug)
+    tournament, roles = visible_tournament(request, slug)
     return render(
         request,
         "tournament/teams.html",
@@ -200,7 +203,7 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's desk: register or import teams, define sections, give roles."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    tournament, roles = _tournament(request, slug)
+    tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
         raise PermissionDenied("Only the tournament's organizers run registration.")
     desk = _Desk(request, tournament)
