@@ -312,6 +312,22 @@ def league_first_result(*, tournament: Tournament) -> SheetChange | None:
     )
 
 
+def draw_locked_reason(*, tournament: Tournament) -> str | None:
+    """Why the league cannot be drawn (again) now, or None when it can."""
+    if tournament.status not in (
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.LEAGUE,
+    ):
+        return f"{tournament.name} is past its league (status {tournament.status})"
+    result = league_first_result(tournament=tournament)
+    if result is not None:
+        return (
+            f"the league has results (the first on the sheet of {result.match}); a "
+            "draw is locked once a result is entered (RULES.md §5)"
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class DrawState:
     """Everything the draw page and API show: the field, why a draw cannot be made
@@ -342,23 +358,11 @@ def draw_state(*, tournament: Tournament) -> DrawState:
         stored = draw_stored(tournament=tournament)
         check = draw_rules.check_draw(teams, draw.rounds, stored)
         spread = draw_rules.draw_spread(teams, stored)
-    locked = None
-    result = league_first_result(tournament=tournament)
-    if result is not None:
-        locked = (
-            f"the league has results (the first on the sheet of {result.match}); "
-            "the draw is locked (RULES.md §5)"
-        )
-    elif tournament.status not in (
-        TournamentStatus.REGISTRATION,
-        TournamentStatus.LEAGUE,
-    ):
-        locked = f"the tournament is past its league (status {tournament.status})"
     return DrawState(
         tournament=tournament,
         sections=draw_rules.section_sizes(teams),
         problems=draw_rules.draw_problems(teams, rounds),
-        locked_reason=locked,
+        locked_reason=draw_locked_reason(tournament=tournament),
         draw=draw,
         earlier=draw_earlier(tournament=tournament),
         check=check,

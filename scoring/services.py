@@ -25,7 +25,7 @@ from tournament.models import Bye, LeagueDraw, LeagueRound, Team, Tournament
 from .domain import rules
 from .domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
 from .models import Deal, Match, Penalty, SheetAction, SheetChange
-from .selectors import draw_teams, league_first_result, sheet_compute
+from .selectors import draw_locked_reason, draw_teams, sheet_compute
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1, a PostgreSQL bigint
 DEAL_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
@@ -596,23 +596,9 @@ def league_draw_generate(
     and the database's constraints hold each row.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status not in (
-        TournamentStatus.REGISTRATION,
-        TournamentStatus.LEAGUE,
-    ):
-        raise ConflictError(
-            "draw_locked",
-            f"Cannot draw: {tournament.name} is past its league "
-            f"(status {tournament.status}).",
-        )
-    result = league_first_result(tournament=tournament)
-    if result is not None:
-        raise ConflictError(
-            "draw_locked",
-            "Cannot draw again: the league has results (the first was entered on "
-            f"the sheet of {result.match}); the draw is locked once a result is "
-            "entered (RULES.md §5).",
-        )
+    locked = draw_locked_reason(tournament=tournament)
+    if locked is not None:
+        raise ConflictError("draw_locked", f"Cannot draw again: {locked}.")
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     teams = draw_teams(tournament=tournament)
