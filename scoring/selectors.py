@@ -259,6 +259,45 @@ def round_list(
     ]
 
 
+@dataclass(frozen=True)
+class TeamRound:
+    """One round of one team as its page shows it: a match seen from its side, or
+    its bye."""
+
+    round: RoundView
+    match: Match | None
+    side: str = ""  # "A" or "B"
+    opponent: Team | None = None
+    own: int = 0
+    theirs: int = 0
+    result: str = ""  # "won", "lost", "tied", or "" while not played
+
+    @property
+    def bye(self) -> bool:
+        return self.match is None
+
+
+def team_rounds(*, tournament: Tournament, team: int, drafts: bool) -> list[TeamRound]:
+    """A team's rounds in order, each match from the team's side (three queries)."""
+    rows = []
+    for rnd in round_list(tournament=tournament, drafts=drafts, team=team):
+        rows += [TeamRound(rnd, None) for _ in rnd.byes]
+        for m in rnd.matches:
+            side = Side.A if m.team_a_id == team else Side.B
+            own, theirs = (
+                (m.total_a, m.total_b) if side is Side.A else (m.total_b, m.total_a)
+            )
+            played = m.status in (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
+            result = (
+                ("won" if m.winner == side else "lost" if m.winner else "tied")
+                if played
+                else ""
+            )
+            opponent = m.team_b if side is Side.A else m.team_a
+            rows.append(TeamRound(rnd, m, side.value, opponent, own, theirs, result))
+    return rows
+
+
 def draw_current(*, tournament: Tournament) -> LeagueDraw | None:
     return (
         LeagueDraw.objects.filter(tournament=tournament, current=True)

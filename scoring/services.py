@@ -698,3 +698,17 @@ def league_round_release(*, tournament: Tournament, user, number: int) -> League
         found.released_by = user if user.is_authenticated else None
         found.save(update_fields=["released_at", "released_by"])
     return found
+
+
+@transaction.atomic
+def league_rounds_release_all(*, tournament: Tournament, user) -> int:
+    """Release every drafted round at once; how many were drafts."""
+    drafts = LeagueRound.objects.filter(tournament=tournament, released_at__isnull=True)
+    if not LeagueRound.objects.filter(tournament=tournament).exists():
+        raise ConflictError(
+            "no_such_round",
+            f"{tournament.name} has no drawn league rounds; draw the league first.",
+        )
+    return drafts.update(
+        released_at=timezone.now(), released_by=user if user.is_authenticated else None
+    )

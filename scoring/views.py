@@ -44,6 +44,7 @@ from .selectors import (
     sees_drafts,
     sheet_change_list,
     sheet_read,
+    team_rounds,
 )
 
 WRITERS = {Role.ORGANIZER, Role.SCORER}
@@ -471,22 +472,23 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("scoring:draw", slug=slug)
     if action in ("release", "release-all"):
         release = ReleaseForm(request.POST)
-        state = draw_state(tournament=tournament)
-        if release.is_valid() and state.draw is not None:
-            numbers = (
-                range(1, state.draw.rounds + 1)
-                if action == "release-all"
-                else [release.cleaned_data["round"] or 0]
-            )
-            try:
-                for number in numbers:
-                    services.league_round_release(
-                        tournament=tournament, user=request.user, number=number
-                    )
-            except RuleError as error:
-                messages.error(request, error.message)
+        try:
+            if action == "release-all":
+                services.league_rounds_release_all(
+                    tournament=tournament, user=request.user
+                )
+            elif release.is_valid() and release.cleaned_data["round"]:
+                services.league_round_release(
+                    tournament=tournament,
+                    user=request.user,
+                    number=release.cleaned_data["round"],
+                )
             else:
-                messages.success(request, "Released: the teams see these pairings now.")
+                raise RuleError("invalid", "Choose a round to release.")
+        except RuleError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, "Released: the teams see these pairings now.")
         return redirect("scoring:draw", slug=slug)
     return render(
         request,
@@ -512,9 +514,9 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if team is None:
         raise Http404("No such team")
-    rounds = round_list(tournament=tournament, drafts=sees_drafts(roles), team=team.pk)
+    rows = team_rounds(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
     return render(
         request,
         "scoring/team.html",
-        {"tournament": tournament, "roles": roles, "team": team, "rounds": rounds},
+        {"tournament": tournament, "roles": roles, "team": team, "rows": rows},
     )
