@@ -1,0 +1,239 @@
+"""League standings: the ranking of RULES.md §5 (000 §6.3), shared ranks, and lots.
+
+What it computes: from a league's decided matches and its byes, each team's played,
+won, tied and lost matches and its four ranking numbers:
+
+- R1, match points: 3 a win, 1 a tie, 0 a loss (000 §5.4, §5.6), 3 a bye (000 §6);
+- R2, the sum over won matches of min(5, the score difference);
+- R3, the sum over won matches of the score difference;
+- R4, the sum of the team's own match totals over all its league matches.
+
+A bye counts for R2..R4 as the team's own average per played league match (RULES.md
+§5), so those three are exact `Fraction`s; nothing here rounds them. Teams equal on
+all four share a rank. Where a place must be decided (the qualifying line, and the
+seeding of the qualifiers, which orders every one of them), `draw_lots` orders equal
+teams by a lot from a recorded seed and marks each row it placed.
+
+What it does not: read a score sheet (a match's totals and winner come in as values,
+scored by rules.py), decide which matches count (completed ones of released rounds;
+that is the selector's), or store anything.
+
+Vocabulary: a *result* is one decided league match; the *difference* is the winner's
+total minus the loser's; a *rank* may be shared ("1, 2, 2, 4"), a *place* never is
+(1..n, equals in the order a lot gave them, or by team id until one is drawn).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from itertools import groupby
+
+from .rules import Side
+
+WIN_POINTS = 3  # 000 §5.4
+TIE_POINTS = 1  # 000 §5.6
+BYE_POINTS = WIN_POINTS  # RULES.md §5: a bye counts as a win
+DIFFERENCE_CAP = 5  # 000 §6.3: R2 counts a won match's difference up to 5
+LOT_ALGORITHM = "56-lot/1"
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One decided league match: both teams' totals and the winner (None: a tie)."""
+
+    team_a: int
+    team_b: int
+    total_a: int
+    total_b: int
+    winner: Side | None
+    confirmed: bool = True  # False: completed, not yet confirmed by both captains
+
+    def __post_init__(self) -> None:
+        if self.team_a == self.team_b:
+            raise AssertionError(f"team {self.team_a} cannot play itself")
+
+
+RankKey = tuple[int, Fraction, Fraction, Fraction]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One team's row of the standings."""
+
+    team: int
+    rank: int  # shared by teams equal on R1..R4
+    place: int  # 1..n, never shared
+    played: int  # league matches decided (byes not included)
+    won: int
+    tied: int
+    lost: int
+    byes: int
+    r1: int
+    r2: Fraction
+    r3: Fraction
+    r4: Fraction
+    provisional: bool  # a counted match is not confirmed yet
+    lot: bool = False  # its place among equal teams was decided by a lot
+
+    @property
+    def key(self) -> RankKey:
+        return (self.r1, self.r2, self.r3, self.r4)
+
+
+@dataclass
+class _Tally:
+    played: int = 0
+    won: int = 0
+    tied: int = 0
+    lost: int = 0
+    byes: int = 0
+    r2: int = 0
+    r3: int = 0
+    r4: int = 0
+    provisional: bool = False
+    opponents: list[int] = field(default_factory=list)
+
+    def add(self, own: int, theirs: int, outcome: int, confirmed: bool) -> None:
+        """`outcome`: 1 won, 0 tied, -1 lost."""
+        self.played += 1
+        self.r4 += own
+        self.provisional |= not confirmed
+        if outcome > 0:
+            self.won += 1
+            difference = own - theirs
+            self.r2 += min(DIFFERENCE_CAP, difference)
+            self.r3 += difference
+        elif outcome == 0:
+            self.tied += 1
+        else:
+            self.lost += 1
+
+    def with_byes(self, total: int) -> Fraction:
+        """A sum over played matches, plus the team's own average per played match
+        for each bye (RULES.md §5); a team that has played nothing gets 0 for a bye."""
+        if not self.byes or not self.played:
+            return Fraction(total)
+        return Fraction(total) + Fraction(total * self.byes, self.played)
+
+
+def rank_teams(
+    teams: Iterable[int],
+    results: Iterable[MatchResult],
+    byes: Iterable[int] = (),
+) -> list[Standing]:
+    """Every team's standing, best first (RULES.md §5).
+
+    `byes` names a team once per bye it has had. Equal teams share a rank and are
+    listed by team id; `draw_lots` orders them where a place must be decided.
+    """
+    tally = {team: _Tally() for team in teams}
+
+    def of(team: int) -> _Tally:
+        if team not in tally:
+            raise AssertionError(f"team {team} has a result but is not in the league")
+        return tally[team]
+
+    for r in results:
+        if r.winner is not None and r.winner is Side.A and r.total_a < r.total_b:
+            raise AssertionError(f"{r}: the winner has the lower total")
+        if r.winner is Side.B and r.total_b < r.total_a:
+            raise AssertionError(f"{r}: the winner has the lower total")
+        outcome_a = 0 if r.winner is None else (1 if r.winner is Side.A else -1)
+        of(r.team_a).add(r.total_a, r.total_b, outcome_a, r.confirmed)
+        of(r.team_b).add(r.total_b, r.total_a, -outcome_a, r.confirmed)
+    for team in byes:
+        of(team).byes += 1
+
+    rows = [
+        Standing(
+            team=team,
+            rank=0,
+            place=0,
+            played=t.played,
+            won=t.won,
+            tied=t.tied,
+            lost=t.lost,
+            byes=t.byes,
+            r1=WIN_POINTS * t.won + TIE_POINTS * t.tied + BYE_POINTS * t.byes,
+            r2=t.with_byes(t.r2),
+            r3=t.with_byes(t.r3),
+            r4=t.with_byes(t.r4),
+            provisional=t.provisional,
+        )
+        for team, t in tally.items()
+    ]
+    rows.sort(key=lambda s: (_descending(s.key), s.team))
+    return _numbered(rows)
+
+
+def _descending(key: RankKey) -> tuple[int, Fraction, Fraction, Fraction]:
+    return (-key[0], -key[1], -key[2], -key[3])
+
+
+def _numbered(rows: Sequence[Standing]) -> list[Standing]:
+    """Places 1..n in list order; a rank shared by equal neighbours ("1, 2, 2, 4")."""
+    numbered: list[Standing] = []
+    for place, row in enumerate(rows, 1):
+        same = numbered and numbered[-1].key == row.key
+        rank = numbered[-1].rank if same else place
+        numbered.append(replace(row, rank=rank, place=place))
+    return numbered
+
+
+def lot_key(seed: int, team: int) -> int:
+    """A team's number in the lot drawn with `seed`: lower draws the better place.
+    A hash, so the same seed orders the same two teams the same way on any machine,
+    whatever other teams are equal with them."""
+    text = f"{LOT_ALGORITHM}:{seed}:{team}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+def equal_groups(standings: Sequence[Standing]) -> list[list[Standing]]:
+    """Runs of two or more teams that share a rank, in standings order."""
+    groups = [list(g) for _, g in groupby(standings, key=lambda s: s.rank)]
+    return [g for g in groups if len(g) > 1]
+
+
+def places_to_decide(standings: Sequence[Standing], places: int) -> list[list[int]]:
+    """The groups of equal teams whose places a lot must decide: every group with a
+    place within the first `places` (the qualifiers are seeded one by one, and a group
+    across the qualifying line decides who qualifies). Team ids, standings order."""
+    return [
+        [s.team for s in group]
+        for group in equal_groups(standings)
+        if group[0].place <= places
+    ]
+
+
+def draw_lots(
+    standings: Sequence[Standing], *, seed: int, places: int
+) -> list[Standing]:
+    """The standings with every group of `places_to_decide` ordered by the lot of
+    `seed` and marked `lot`; nothing else moves, and ranks stay shared."""
+    if [s.place for s in standings] != list(range(1, len(standings) + 1)):
+        raise AssertionError("draw_lots takes the standings in place order")
+    decide = {team for group in places_to_decide(standings, places) for team in group}
+    rows: list[Standing] = []
+    for _, run in groupby(standings, key=lambda s: s.rank):
+        members = list(run)
+        if members[0].team in decide:
+            members.sort(key=lambda s: lot_key(seed, s.team))
+        rows += members
+    return [
+        replace(row, place=place, lot=row.team in decide)
+        for place, row in enumerate(rows, 1)
+    ]
+
+
+def line_undecided(standings: Sequence[Standing], places: int) -> list[int]:
+    """Teams equal across the line after `places` (some of them inside, some not)
+    while no lot has ordered them: who qualifies is not settled by R1..R4."""
+    return [
+        s.team
+        for group in equal_groups(standings)
+        if not group[0].lot and group[0].place <= places < group[-1].place
+        for s in group
+    ]
