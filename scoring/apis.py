@@ -7,6 +7,7 @@ locks) are in domain/rules.py and services.py.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from django.http import Http404
@@ -44,6 +45,7 @@ from .selectors import (
     sees_drafts,
     sheet_change_list,
     sheet_read,
+    standings_get,
 )
 
 ORGANIZER, SCORER = Role.ORGANIZER, Role.SCORER
@@ -753,3 +755,171 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
         body = draw_data(draw_state(tournament=self.tournament), self.roles)
         body["rounds"] = round_list(tournament=self.tournament, drafts=True)
         return Response(DrawOutput(body).data, status=status.HTTP_201_CREATED)
+
+
+# Standings
+# ----------------------------------------------------------------------------------
+
+
+def ranking_number(value: Fraction) -> int | float:
+    """R2..R4 are exact fractions when a bye counts as the own average; shown to two
+    decimals (the order is decided on the exact values)."""
+    return int(value) if value.denominator == 1 else round(float(value), 2)
+
+
+class StandingRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField(
+        source="standing.rank", help_text="Shared by teams equal on R1..R4."
+    )
+    place = serializers.IntegerField(
+        source="standing.place",
+        help_text="1..n, never shared: equal teams in the order a lot gave them "
+        "(`lot`), or by team id where no place had to be decided.",
+    )
+    team = serializers.IntegerField(source="team.id")
+    team_name = serializers.CharField(source="team.name")
+    section = serializers.IntegerField(source="team.section_id")
+    section_name = serializers.CharField(source="team.section")
+    played = serializers.IntegerField(
+        source="standing.played", help_text="Decided league matches; byes apart."
+    )
+    won = serializers.IntegerField(source="standing.won")
+    tied = serializers.IntegerField(source="standing.tied")
+    lost = serializers.IntegerField(source="standing.lost")
+    byes = serializers.IntegerField(source="standing.byes")
+    r1 = serializers.IntegerField(source="standing.r1", help_text="Match points.")
+    r2 = serializers.SerializerMethodField(
+        help_text="Sum of min(5, difference) over won matches."
+    )
+    r3 = serializers.SerializerMethodField(
+        help_text="Sum of differences over won matches."
+    )
+    r4 = serializers.SerializerMethodField(
+        help_text="Sum of the own match totals over all league matches."
+    )
+    provisional = serializers.BooleanField(
+        source="standing.provisional",
+        help_text="A match it counts is completed but not confirmed yet.",
+    )
+    shared = serializers.BooleanField(help_text="Another team has the same rank.")
+    lot = serializers.BooleanField(
+        source="standing.lot",
+        help_text="Its place among equal teams was settled by lot.",
+    )
+    qualifies = serializers.BooleanField(
+        allow_null=True,
+        help_text="Inside the qualifying line; null while equal with teams across "
+        "it and no lot is drawn.",
+    )
+
+    def get_r2(self, obj) -> float:
+        return ranking_number(obj.standing.r2)
+
+    def get_r3(self, obj) -> float:
+        return ranking_number(obj.standing.r3)
+
+    def get_r4(self, obj) -> float:
+        return ranking_number(obj.standing.r4)
+
+
+class LotOutput(serializers.Serializer):
+    seed = serializers.IntegerField()
+    algorithm = serializers.CharField()
+    places = serializers.IntegerField()
+    decided = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="The groups of equal teams the lot ordered when drawn.",
+    )
+    drawn_at = serializers.DateTimeField()
+    drawn_by = serializers.SerializerMethodField()
+
+    def get_drawn_by(self, obj) -> str | None:
+        return _username(obj.drawn_by)
+
+
+class ProgressOutput(serializers.Serializer):
+    matches = serializers.IntegerField()
+    decided = serializers.IntegerField(help_text="Completed or confirmed: counted.")
+    confirmed = serializers.IntegerField()
+    live = serializers.IntegerField(help_text="Sheets in progress now.")
+    draft_rounds = serializers.IntegerField(
+        help_text="Rounds not released: their matches and byes do not count yet."
+    )
+
+
+class StandingsOutput(serializers.Serializer):
+    final = serializers.BooleanField(
+        help_text="Every league sheet confirmed and every round released."
+    )
+    provisional = serializers.BooleanField(
+        help_text="Some counted match is not confirmed yet."
+    )
+    qualifiers = serializers.IntegerField()
+    section = serializers.IntegerField(allow_null=True)
+    progress = ProgressOutput()
+    lot = LotOutput(allow_null=True)
+    to_decide = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Groups of equal teams whose places a lot decides (team ids).",
+    )
+    rows = StandingRowOutput(many=True)
+
+
+class StandingsApi(TournamentScopedMixin, APIView):
+    """The league standings (RULES.md §5): every team ranked by R1..R4, with its
+    overall rank also when `section` narrows the rows. Computed on every request from
+    the sheets: a reopened sheet counts as it is now. Not paginated: one table."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class FilterSerializer(serializers.Serializer):
+        section = serializers.IntegerField(required=False, min_value=1)
+
+    @extend_schema(parameters=[FilterSerializer], responses=StandingsOutput)
+    def get(self, request, slug):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        section = filters.validated_data.get("section")
+        if (
+            section is not None
+            and not self.tournament.sections.filter(pk=section).exists()
+        ):
+            raise exceptions.ValidationError(
+                {"section": [f"{self.tournament.name} has no section {section}."]}
+            )
+        return Response(
+            StandingsOutput(
+                standings_get(tournament=self.tournament, section=section)
+            ).data
+        )
+
+
+class StandingsLotsApi(TournamentScopedMixin, APIView):
+    """An organizer draws the lots that order equal teams where a place must be
+    decided (the qualifying line, the seeding), once the league is final; the seed
+    is recorded (chosen at random unless given)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        seed = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=services.SEED_LIMIT - 1,
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: StandingsOutput})
+    def post(self, request, slug):
+        self.require(ORGANIZER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.standings_lots_draw(
+            tournament=self.tournament,
+            user=request.user,
+            seed=data.validated_data.get("seed"),
+        )
+        return Response(
+            StandingsOutput(standings_get(tournament=self.tournament)).data,
+            status=status.HTTP_201_CREATED,
+        )

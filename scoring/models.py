@@ -351,3 +351,39 @@ class SheetChange(models.Model):
         if "side" in row:
             return f"{what} for {row['side']}"
         return what
+
+
+class StandingsLot(models.Model):
+    """The lot that orders equal teams where a place must be decided (RULES.md §5):
+    the qualifying line and the seeding of the qualifiers. Drawn once per tournament
+    from a recorded seed, when the league is final; the same seed orders any equal
+    teams the same way, so a sheet reopened afterwards is ranked by the same lot."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="standings_lot"
+    )
+    seed = models.BigIntegerField()
+    algorithm = models.CharField(max_length=40)
+    places = models.PositiveSmallIntegerField(
+        help_text="The places it had to decide: the tournament's qualifiers."
+    )
+    decided = models.JSONField(
+        default=list,
+        help_text="The groups of equal teams it ordered when drawn (team ids, in the "
+        "order the lot gave them).",
+    )
+    drawn_by = someone()
+    drawn_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seed__gte=0), name="scoring_lot_seed_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(places__gte=1), name="scoring_lot_places_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"lots of {self.tournament} (seed {self.seed})"

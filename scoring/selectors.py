@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
 from tournament.domain import draw as draw_rules
 from tournament.domain.rulesets import ruleset_get
@@ -18,8 +18,9 @@ from tournament.models import Bye, LeagueDraw, LeagueRound, Membership, Team, To
 from tournament.selectors import tournament_roles
 
 from .domain import rules
+from .domain import standings as ranking
 from .domain.rules import MatchStatus, Side, Stage
-from .models import Deal, Match, Penalty, SheetAction, SheetChange
+from .models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
 
 MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
 # Who sees a drawn round before the organizer releases it.
@@ -409,4 +410,191 @@ def draw_state(*, tournament: Tournament) -> DrawState:
         released=LeagueRound.objects.filter(
             tournament=tournament, released_at__isnull=False
         ).count(),
+    )
+
+
+# Standings
+# ----------------------------------------------------------------------------------
+
+DECIDED = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
+
+
+@dataclass(frozen=True)
+class StandingsTeam:
+    id: int
+    name: str
+    section_id: int
+    section: str
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A row of the standings: the team, its standing, whether it shares its rank,
+    and whether it is inside the qualifying line (None: equal with teams across the
+    line, and no lot drawn yet)."""
+
+    standing: ranking.Standing
+    team: StandingsTeam
+    shared: bool
+    qualifies: bool | None
+
+
+@dataclass(frozen=True)
+class LeagueProgress:
+    matches: int  # league matches drawn or set up
+    decided: int  # completed or confirmed: they count
+    confirmed: int
+    live: int  # on a sheet now (in progress)
+    draft_rounds: int  # drawn rounds not released: their matches do not count yet
+
+    @property
+    def final(self) -> bool:
+        """Every league match confirmed and every round released: the standings
+        are the league's result."""
+        return (
+            self.matches > 0
+            and self.confirmed == self.matches
+            and not self.draft_rounds
+        )
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: Tournament
+    rows: list[StandingRow]  # every team, or one section's (`section`)
+    qualifiers: int
+    progress: LeagueProgress
+    lot: StandingsLot | None
+    to_decide: list[list[int]]  # groups of equal teams a lot must order, team ids
+    section: int | None = None
+
+    @property
+    def final(self) -> bool:
+        return self.progress.final
+
+    @property
+    def provisional(self) -> bool:
+        return any(r.standing.provisional for r in self.rows)
+
+    def row_of(self, team: int) -> StandingRow | None:
+        return next((r for r in self.rows if r.team.id == team), None)
+
+
+def _counted_matches(tournament: Tournament) -> QuerySet[Match]:
+    """League matches that count: decided, in a released round (or set up by hand)."""
+    return Match.objects.filter(
+        tournament=tournament, stage=Stage.LEAGUE, status__in=DECIDED
+    ).exclude(round__in=_draft_rounds(tournament))
+
+
+def league_results(*, tournament: Tournament) -> list[ranking.MatchResult]:
+    """Every counted league match as the ranking reads it, summed from its deals
+    and penalties in SQL (two aggregate queries, whatever the size)."""
+    counted = _counted_matches(tournament)
+    deals = (
+        Deal.objects.filter(match__in=counted)
+        .values(
+            "match_id",
+            "match__team_a_id",
+            "match__team_b_id",
+            "match__status",
+            "match__deals_scheduled",
+        )
+        .annotate(
+            a=Sum("award", filter=Q(award_to=Side.A), default=0),
+            b=Sum("award", filter=Q(award_to=Side.B), default=0),
+            won_a=Count("pk", filter=Q(award_to=Side.A)),
+            won_b=Count("pk", filter=Q(award_to=Side.B)),
+        )
+        .order_by()
+    )
+    # A penalty's points go to the side that did not offend (RULES.md §3).
+    penalties = {
+        row["deal__match_id"]: (row["a"], row["b"])
+        for row in Penalty.objects.filter(deal__match__in=counted)
+        .values("deal__match_id")
+        .annotate(
+            a=Sum("points", filter=Q(offender=Side.B), default=0),
+            b=Sum("points", filter=Q(offender=Side.A), default=0),
+        )
+        .order_by()
+    }
+    rules_of = ruleset_get(tournament.ruleset)
+    results = []
+    for row in deals:
+        pa, pb = penalties.get(row["match_id"], (0, 0))
+        results.append(
+            ranking.league_result(
+                rules_of,
+                team_a=row["match__team_a_id"],
+                team_b=row["match__team_b_id"],
+                received_a=row["a"] + pa,
+                received_b=row["b"] + pb,
+                won_a=row["won_a"],
+                won_b=row["won_b"],
+                tables=row["match__deals_scheduled"] is None,
+                confirmed=row["match__status"] == MatchStatus.CONFIRMED,
+            )
+        )
+    return results
+
+
+def league_progress(*, tournament: Tournament) -> LeagueProgress:
+    """How far the league is (two queries)."""
+    counts = Match.objects.filter(tournament=tournament, stage=Stage.LEAGUE).aggregate(
+        matches=Count("pk"),
+        decided=Count("pk", filter=Q(status__in=DECIDED)),
+        confirmed=Count("pk", filter=Q(status=MatchStatus.CONFIRMED)),
+        live=Count("pk", filter=Q(status=MatchStatus.IN_PROGRESS)),
+    )
+    return LeagueProgress(**counts, draft_rounds=_draft_rounds(tournament).count())
+
+
+def standings_get(*, tournament: Tournament, section: int | None = None) -> Standings:
+    """The league's standings (RULES.md §5), whole or one section's rows with their
+    places in the whole league. Seven queries, whatever the size: teams, byes, the
+    deal and penalty sums, the lot, and the league's progress."""
+    teams = {
+        pk: StandingsTeam(pk, name, section_id, section_name)
+        for pk, name, section_id, section_name in Team.objects.filter(
+            tournament=tournament
+        ).values_list("pk", "name", "section_id", "section__name")
+    }
+    byes = Bye.objects.filter(tournament=tournament).exclude(
+        round__in=_draft_rounds(tournament)
+    )
+    standings = ranking.rank_teams(
+        teams,
+        league_results(tournament=tournament),
+        byes.order_by().values_list("team_id", flat=True),
+    )
+    places = tournament.qualifiers
+    to_decide = ranking.places_to_decide(standings, places)
+    lot = (
+        StandingsLot.objects.filter(tournament=tournament)
+        .select_related("drawn_by")
+        .first()
+    )
+    if lot is not None:
+        standings = ranking.draw_lots(standings, seed=lot.seed, places=places)
+    undecided = set(ranking.line_undecided(standings, places))
+    shared = {s.team for group in ranking.equal_groups(standings) for s in group}
+    rows = [
+        StandingRow(
+            standing=s,
+            team=teams[s.team],
+            shared=s.team in shared,
+            qualifies=None if s.team in undecided else s.place <= places,
+        )
+        for s in standings
+        if section is None or teams[s.team].section_id == section
+    ]
+    return Standings(
+        tournament=tournament,
+        rows=rows,
+        qualifiers=places,
+        progress=league_progress(tournament=tournament),
+        lot=lot,
+        to_decide=to_decide,
+        section=section,
     )

@@ -23,9 +23,16 @@ from tournament.domain.types import Role, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Team, Tournament
 
 from .domain import rules
+from .domain import standings as ranking
 from .domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
-from .models import Deal, Match, Penalty, SheetAction, SheetChange
-from .selectors import draw_locked_reason, draw_teams, sheet_compute
+from .models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
+from .selectors import (
+    draw_locked_reason,
+    draw_teams,
+    league_progress,
+    sheet_compute,
+    standings_get,
+)
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1, a PostgreSQL bigint
 DEAL_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
@@ -711,4 +718,68 @@ def league_rounds_release_all(*, tournament: Tournament, user) -> int:
         )
     return drafts.update(
         released_at=timezone.now(), released_by=user if user.is_authenticated else None
+    )
+
+
+# Lots in the standings
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def standings_lots_draw(
+    *, tournament: Tournament, user, seed: int | None = None
+) -> StandingsLot:
+    """Draw the lots that order equal teams where a place must be decided: across
+    the qualifying line and among the qualifiers, who are seeded one by one
+    (RULES.md §5). Once, when the league is final (every league sheet confirmed,
+    every round released). The seed is recorded, and chosen at random when none is
+    given; it orders any equal teams by a hash of seed and team, so a sheet reopened
+    afterwards is ranked by the same lot rather than by a new one."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    drawn = StandingsLot.objects.filter(tournament=tournament).first()
+    if drawn is not None:
+        raise ConflictError(
+            "lots_drawn",
+            f"The lots of {tournament.name} were drawn at "
+            f"{drawn.drawn_at:%Y-%m-%d %H:%M} with seed {drawn.seed}; they are drawn "
+            "once, and that seed orders any equal teams from then on.",
+            seed=drawn.seed,
+        )
+    progress = league_progress(tournament=tournament)
+    if not progress.final:
+        waiting = []
+        if progress.matches == 0:
+            waiting.append("the league has no matches yet")
+        elif progress.confirmed < progress.matches:
+            waiting.append(
+                f"{progress.matches - progress.confirmed} of {progress.matches} "
+                "league sheets are not confirmed yet"
+            )
+        if progress.draft_rounds:
+            waiting.append(f"{progress.draft_rounds} drawn rounds are not released")
+        raise ConflictError(
+            "league_not_final",
+            "Lots are drawn on the final standings, and "
+            + " and ".join(waiting)
+            + " (RULES.md §5).",
+        )
+    if seed is None:
+        seed = secrets.randbelow(SEED_LIMIT)
+    standings = standings_get(tournament=tournament)
+    ordered = ranking.draw_lots(
+        [row.standing for row in standings.rows],
+        seed=seed,
+        places=tournament.qualifiers,
+    )
+    decided = [
+        [s.team for s in ordered if s.team in group]
+        for group in map(set, standings.to_decide)
+    ]
+    return StandingsLot.objects.create(
+        tournament=tournament,
+        seed=seed,
+        algorithm=ranking.LOT_ALGORITHM,
+        places=tournament.qualifiers,
+        decided=decided,
+        drawn_by=user if user is not None and user.is_authenticated else None,
     )

@@ -23,6 +23,16 @@ urlpatterns = [
         apis.RoundReleaseApi.as_view(),
         name="round-release",
     ),
+    path(
+        "tournaments/<slug:slug>/standings/",
+        apis.StandingsApi.as_view(),
+        name="standings",
+    ),
+    path(
+        "tournaments/<slug:slug>/standings/lots/",
+        apis.StandingsLotsApi.as_view(),
+        name="standings-lots",
+    ),
     path("matches/<int:pk>/", apis.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:pk>/deals/", apis.DealListApi.as_view(), name="match-deals"),
     path(

@@ -1,0 +1,361 @@
+"""The standings API: a league played through the API and ranked by hand.
+
+Twelve teams, each in a section of its own, so any two may meet. Round 1 has five
+matches and a bye; round 2 one more match for the bye team, and one still in play.
+
+    match       totals    what it exercises
+    t1 v t2     12-8      won by 4: R2 4, R3 4
+    t3 v t4     14-8      won by 6: R2 capped at 5, R3 6 (left unconfirmed)
+    t5 v t6     17-10     won by 7, of which 2 from a conduct penalty
+    t7 v t8     20-13     won by 7 (1 from a second out-of-turn), R4 20 > 17
+    t9 v t10    15-15     a tie: 1 match point each; equal on all four
+    t11         bye       round 1
+    t11 v t12   16-9      round 2: R2..R4 of the bye are t11's own average
+    t1 v t2     (1 deal)  round 2, in play (2 deals): does not count
+
+    rank team  P W T L bye  R1  R2  R3  R4
+    1    t11   1 1 0 0 1    6   10  14  32
+    2    t7    1 1 0 0 0    3   5   7   20   R4 splits t7 and t5
+    3    t5    1 1 0 0 0    3   5   7   17   R3 splits t5 and t3
+    4    t3    1 1 0 0 0    3   5   6   14   R2 splits t3 and t1
+    5    t1    1 1 0 0 0    3   4   4   12
+    6=   t9    1 0 1 0 0    1   0   0   15
+    6=   t10   1 0 1 0 0    1   0   0   15
+    8    t8    1 0 0 1 0    0   0   0   13
+    9    t6    1 0 0 1 0    0   0   0   10
+    10   t12   1 0 0 1 0    0   0   0   9
+    11=  t2    1 0 0 1 0    0   0   0   8
+    11=  t4    1 0 0 1 0    0   0   0   8
+"""
+
+import pytest
+
+from scoring import services
+from scoring.domain.standings import lot_key
+from scoring.models import Match, StandingsLot
+from tests.conftest import as_user
+from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tests.scoring.league import (
+    confirm,
+    deal_count,
+    drawn_league,
+    play,
+    play_quickly,
+)
+from tournament.domain.types import Role
+from tournament.models import Bye
+
+pytestmark = pytest.mark.django_db
+
+EXPECTED = [
+    # team, rank, played, won, tied, lost, byes, r1, r2, r3, r4
+    ("t11", 1, 1, 1, 0, 0, 1, 6, 10, 14, 32),
+    ("t7", 2, 1, 1, 0, 0, 0, 3, 5, 7, 20),
+    ("t5", 3, 1, 1, 0, 0, 0, 3, 5, 7, 17),
+    ("t3", 4, 1, 1, 0, 0, 0, 3, 5, 6, 14),
+    ("t1", 5, 1, 1, 0, 0, 0, 3, 4, 4, 12),
+    ("t9", 6, 1, 0, 1, 0, 0, 1, 0, 0, 15),
+    ("t10", 6, 1, 0, 1, 0, 0, 1, 0, 0, 15),
+    ("t8", 8, 1, 0, 0, 1, 0, 0, 0, 0, 13),
+    ("t6", 9, 1, 0, 0, 1, 0, 0, 0, 0, 10),
+    ("t12", 10, 1, 0, 0, 1, 0, 0, 0, 0, 9),
+    ("t2", 11, 1, 0, 0, 1, 0, 0, 0, 0, 8),
+    ("t4", 11, 1, 0, 0, 1, 0, 0, 0, 0, 8),
+]
+FIELDS = ("team_name", "rank", "played", "won", "tied", "lost", "byes")
+NUMBERS = ("r1", "r2", "r3", "r4")
+
+
+def url(league, tail=""):
+    return f"/api/v1/tournaments/{league['tournament'].slug}/standings/{tail}"
+
+
+def _match(league, a, b, round, table, deals):
+    return services.match_create(
+        tournament=league["tournament"],
+        user=league["organizer"],
+        team_a=league[a].pk,
+        team_b=league[b].pk,
+        round=round,
+        table=table,
+        deals_scheduled=deals,
+    ).pk
+
+
+def _penalty(api, match, **body):
+    version = api.get(f"/api/v1/matches/{match}/").json()["version"]
+    answer = api.post(
+        f"/api/v1/matches/{match}/penalties/", {**body, "version": version}, "json"
+    )
+    assert answer.status_code == 201, answer.json()
+
+
+@pytest.fixture
+def league(api):
+    tournament = TournamentFactory(name="Hand Cup", slug="hand-cup", qualifiers=6)
+    league = {"tournament": tournament}
+    for n in range(1, 13):
+        section = SectionFactory(tournament=tournament, name=f"Section {n}")
+        league[f"t{n}"] = TeamFactory(section=section, name=f"t{n}")
+    league["organizer"] = member(tournament, Role.ORGANIZER, "org")
+    as_user(api, league["organizer"])
+    m = league["matches"] = {}
+    m["t1"] = _match(league, "t1", "t2", 1, 1, deal_count(12, 8))
+    m["t3"] = _match(league, "t3", "t4", 1, 2, deal_count(14, 8))
+    m["t5"] = _match(league, "t5", "t6", 1, 3, deal_count(15, 10))
+    m["t7"] = _match(league, "t7", "t8", 1, 4, deal_count(19, 13))
+    m["t9"] = _match(league, "t9", "t10", 1, 5, deal_count(15, 15))
+    m["t11"] = _match(league, "t11", "t12", 2, 1, deal_count(16, 9))
+    m["live"] = _match(league, "t1", "t2", 2, 2, 2)
+    Bye.objects.create(tournament=tournament, round=1, team=league["t11"])
+    play(api, m["t1"], 12, 8)
+    play(api, m["t3"], 14, 8)
+    play(api, m["t5"], 15, 10)
+    _penalty(api, m["t5"], deal=1, offender="B", kind="conduct", points=2)
+    play(api, m["t7"], 19, 13)
+    for _ in range(2):  # B's first is a warning, the second gives A one point
+        _penalty(api, m["t7"], deal=2, offender="B", kind="out_of_turn")
+    play(api, m["t9"], 15, 15)
+    play(api, m["t11"], 16, 9)
+    answer = api.post(
+        f"/api/v1/matches/{m['live']}/deals/",
+        {
+            "number": 1,
+            "declarer": "A",
+            "value": 56,
+            "trump": "spades",
+            "level": "redoubled",
+            "taken": 56,
+            "version": 1,
+        },
+        "json",
+    )
+    assert answer.status_code == 201
+    for key in ("t1", "t5", "t7", "t9", "t11"):
+        confirm(api, m[key])
+    api.force_authenticate(user=None)
+    return league
+
+
+def rows(body):
+    return [(*(r[f] for f in FIELDS), *(r[n] for n in NUMBERS)) for r in body["rows"]]
+
+
+def test_a_hand_computed_league_ranks_by_r1_to_r4(api, league):
+    answer = api.get(url(league))
+    assert answer.status_code == 200
+    body = answer.json()
+    assert rows(body) == EXPECTED
+    by_name = {r["team_name"]: r for r in body["rows"]}
+    # The match still in play counts for nobody; t3 v t4 is completed, unconfirmed.
+    assert {n for n, r in by_name.items() if r["provisional"]} == {"t3", "t4"}
+    assert body["provisional"] is True
+    assert {n for n, r in by_name.items() if r["shared"]} == {"t9", "t10", "t2", "t4"}
+    assert body["progress"] == {
+        "matches": 7,
+        "decided": 6,
+        "confirmed": 5,
+        "live": 1,
+        "draft_rounds": 0,
+    }
+    assert body["final"] is False
+    assert body["lot"] is None
+    # Six qualify: t9 and t10 are equal across the line, which a lot will decide.
+    assert [r["qualifies"] for r in body["rows"]] == [True] * 5 + [None, None] + [
+        False
+    ] * 5
+    assert body["to_decide"] == [[league["t9"].pk, league["t10"].pk]]
+    assert by_name["t11"]["section_name"] == "Section 11"
+    assert by_name["t11"]["team"] == league["t11"].pk
+
+
+def test_standings_add_up_to_the_stored_sheets(api, league):
+    """The SQL sums of deals and penalties agree with each sheet's own totals."""
+    body = api.get(url(league)).json()
+    counted = Match.objects.filter(status__in=["completed", "confirmed"])
+    totals = sum(m.total_a + m.total_b for m in counted)
+    bye = next(r for r in body["rows"] if r["byes"])
+    assert sum(r["r4"] for r in body["rows"]) - bye["r4"] / 2 == totals
+
+
+def test_a_section_shows_its_rows_with_their_overall_rank(api, league):
+    section = league["t10"].section_id
+    body = api.get(url(league), {"section": section}).json()
+    assert [(r["team_name"], r["rank"], r["place"]) for r in body["rows"]] == [
+        ("t10", 6, 7)
+    ]
+    assert body["section"] == section
+    answer = api.get(url(league), {"section": 999999})
+    assert answer.status_code == 400
+    assert "section" in answer.json()
+    assert api.get(url(league), {"section": "x"}).status_code == 400
+
+
+def test_a_reopened_sheet_counts_as_it_is_now(api, league):
+    """The organizer reopens t1 v t2 and turns it round: the standings follow at
+    once, and both rows are provisional until the sheet is confirmed again."""
+    as_user(api, league["organizer"])
+    match = league["matches"]["t1"]
+    answer = api.post(
+        f"/api/v1/matches/{match}/reopen/", {"reason": "deal 1 misread"}, "json"
+    )
+    assert answer.status_code == 200
+    version = answer.json()["version"]
+    # Deal 1 gave A 7 (56 redoubled, defeated by A); now B's 56 redoubled is made:
+    # B receives 4 + 2 = 6, so A 12-7 = 5 and B 8+6 = 14.
+    answer = api.put(
+        f"/api/v1/matches/{match}/deals/1/",
+        {
+            "declarer": "B",
+            "value": 56,
+            "trump": "hearts",
+            "level": "redoubled",
+            "taken": 56,
+            "version": version,
+        },
+        "json",
+    )
+    assert answer.status_code == 200, answer.json()
+    api.force_authenticate(user=None)
+    by_name = {r["team_name"]: r for r in api.get(url(league)).json()["rows"]}
+    assert (by_name["t2"]["r1"], by_name["t2"]["r3"], by_name["t2"]["r4"]) == (3, 9, 14)
+    assert (by_name["t1"]["r1"], by_name["t1"]["r4"]) == (0, 5)
+    assert by_name["t1"]["provisional"] and by_name["t2"]["provisional"]
+
+
+def test_lots_wait_for_the_final_standings(api, league):
+    as_user(api, league["organizer"])
+    answer = api.post(url(league, "lots/"), {}, "json")
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "league_not_final"
+    assert "2 of 7 league sheets are not confirmed" in answer.json()["detail"]
+    assert not StandingsLot.objects.exists()
+
+
+def finish(api, league):
+    """Confirm t3 v t4, and finish the match in play (t1 wins 7-0, which moves t1 up
+    to second place and leaves t9 and t10 at places 6 and 7): the league is final."""
+    as_user(api, league["organizer"])
+    confirm(api, league["matches"]["t3"])
+    live = league["matches"]["live"]
+    answer = api.post(
+        f"/api/v1/matches/{live}/deals/",
+        {
+            "number": 2,
+            "declarer": "A",
+            "value": 28,
+            "trump": "clubs",
+            "level": "none",
+            "taken": 30,
+            "version": 2,
+        },
+        "json",
+    )
+    assert answer.status_code == 201, answer.json()
+    confirm(api, live)
+
+
+def test_a_lot_settles_the_qualifying_line_with_a_recorded_seed(api, league):
+    finish(api, league)
+    answer = api.post(url(league, "lots/"), {"seed": 56}, "json")
+    assert answer.status_code == 201, answer.json()
+    body = answer.json()
+    assert body["final"] is True
+    t9, t10 = league["t9"].pk, league["t10"].pk
+    first, second = sorted([t9, t10], key=lambda t: lot_key(56, t))
+    assert [r["team"] for r in body["rows"][5:7]] == [first, second]
+    assert [r["lot"] for r in body["rows"]] == [False] * 5 + [True, True] + [False] * 5
+    assert [r["qualifies"] for r in body["rows"][5:7]] == [True, False]
+    assert [r["rank"] for r in body["rows"][5:7]] == [6, 6]  # still equal on R1..R4
+    assert body["lot"]["seed"] == 56
+    assert body["lot"]["decided"] == [[first, second]]
+    assert body["lot"]["drawn_by"] == "org"
+    # The equal last two are below the line: no place to decide, no lot.
+    assert [r["lot"] for r in body["rows"][-2:]] == [False, False]
+    # Anyone reads the same thing afterwards.
+    api.force_authenticate(user=None)
+    assert api.get(url(league)).json()["rows"] == body["rows"]
+    # Lots are drawn once.
+    as_user(api, league["organizer"])
+    again = api.post(url(league, "lots/"), {}, "json")
+    assert again.status_code == 409
+    assert again.json()["code"] == "lots_drawn"
+    assert StandingsLot.objects.get().seed == 56
+
+
+def test_a_random_seed_is_recorded_when_none_is_given(api, league):
+    finish(api, league)
+    answer = api.post(url(league, "lots/"), {}, "json")
+    assert answer.status_code == 201
+    lot = StandingsLot.objects.get()
+    assert answer.json()["lot"]["seed"] == lot.seed
+    assert 0 <= lot.seed < 2**63
+
+
+@pytest.mark.parametrize(
+    ("role", "code"), [(None, 401), (Role.SCORER, 403), (Role.CAPTAIN, 403)]
+)
+def test_only_organizers_draw_lots(api, league, role, code):
+    finish(api, league)
+    if role is None:
+        api.force_authenticate(user=None)
+    else:
+        team = league["t1"] if role is Role.CAPTAIN else None
+        as_user(api, member(league["tournament"], role, team=team))
+    assert api.post(url(league, "lots/"), {}, "json").status_code == code
+    assert not StandingsLot.objects.exists()
+
+
+def test_bad_seeds_are_refused_naming_the_field(api, league):
+    finish(api, league)
+    for seed in (-1, 2**63, "abc"):
+        answer = api.post(url(league, "lots/"), {"seed": seed}, "json")
+        assert answer.status_code == 400
+        assert "seed" in answer.json()
+    assert not StandingsLot.objects.exists()
+
+
+def test_an_unpublished_tournament_has_no_standings_for_outsiders(api, league):
+    league["tournament"].published = False
+    league["tournament"].save()
+    assert api.get(url(league)).status_code == 404
+    as_user(api, league["organizer"])
+    assert api.get(url(league)).status_code == 200
+
+
+def test_a_league_with_nothing_played_lists_every_team_level(api, league):
+    empty = TournamentFactory(slug="empty-cup")
+    for n in range(3):
+        TeamFactory(section=SectionFactory(tournament=empty), name=f"e{n}")
+    body = api.get("/api/v1/tournaments/empty-cup/standings/").json()
+    assert [(r["rank"], r["r1"], r["played"]) for r in body["rows"]] == [(1, 0, 0)] * 3
+    assert body["final"] is False
+    assert body["to_decide"] == [[r["team"] for r in body["rows"]]]
+
+
+def _counted_queries(api, django_assert_num_queries, slug, expected):
+    with django_assert_num_queries(expected):
+        answer = api.get(f"/api/v1/tournaments/{slug}/standings/")
+    assert answer.status_code == 200
+    return answer.json()
+
+
+QUERIES = 8  # tournament, teams, byes, deal sums, penalty sums, lot, progress (2)
+
+
+@pytest.mark.parametrize(("sections", "per_section"), [(3, 2), (5, 5)])
+def test_standings_cost_the_same_queries_at_any_size(
+    api, django_assert_num_queries, sections, per_section
+):
+    tournament = TournamentFactory(slug="sized-cup", league_rounds=3)
+    organizer = member(tournament, Role.ORGANIZER)
+    matches = drawn_league(
+        tournament, organizer, sections=sections, per_section=per_section
+    )
+    for n, match in enumerate(matches):
+        play_quickly(match.pk, organizer, 20 + n % 7, 19 + n % 5)
+    body = _counted_queries(api, django_assert_num_queries, "sized-cup", QUERIES)
+    assert len(body["rows"]) == sections * per_section
+    assert body["progress"]["decided"] == len(matches)
+    as_user(api, organizer)  # logged in: the roles cost one query more
+    _counted_queries(api, django_assert_num_queries, "sized-cup", QUERIES + 1)
