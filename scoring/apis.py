@@ -762,8 +762,9 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
 
 
 def ranking_number(value: Fraction) -> int | float:
-    """R2..R4 are exact fractions when a bye counts as the own average; shown to two
-    decimals (the order is decided on the exact values)."""
+    """R2..R4 are exact fractions when a bye counts as the own average; given to two
+    decimals, as the standings page shows them (the order is decided on the exact
+    values)."""
     return int(value) if value.denominator == 1 else round(float(value), 2)
 
 

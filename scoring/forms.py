@@ -137,3 +137,26 @@ class DrawForm(forms.Form):
 
 class ReleaseForm(forms.Form):
     round = forms.IntegerField(min_value=1, required=False)
+
+
+class LotForm(forms.Form):
+    seed = forms.IntegerField(
+        label="Seed (optional)",
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Leave empty for a random seed; it is recorded either way.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class SectionFilterForm(forms.Form):
+    section = forms.TypedChoiceField(
+        label="Section", required=False, coerce=int, empty_value=None
+    )
+
+    def __init__(self, *args, sections, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["section"].choices = [("", "All sections")] + [
+            (s.pk, s.name) for s in sections
+        ]

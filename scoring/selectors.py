@@ -7,7 +7,8 @@ the same rows by rules.score_sheet, which is cheap (a match has at most 99 deals
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
@@ -437,6 +438,7 @@ class StandingRow:
     team: StandingsTeam
     shared: bool
     qualifies: bool | None
+    line: bool = False  # the qualifying line is drawn under this row
 
 
 @dataclass(frozen=True)
@@ -589,6 +591,12 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
         for s in standings
         if section is None or teams[s.team].section_id == section
     ]
+    rows = [
+        replace(row, line=True)
+        if row.qualifies is not False and following.qualifies is False
+        else row
+        for row, following in pairwise(rows)
+    ] + rows[-1:]
     return Standings(
         tournament=tournament,
         rows=rows,
@@ -598,3 +606,36 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
         to_decide=to_decide,
         section=section,
     )
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    """One of a team's rounds with, for a match, its whole sheet."""
+
+    round: TeamRound
+    sheet: SheetView | None
+
+
+def team_sheets(*, tournament: Tournament, team: int, drafts: bool) -> list[TeamMatch]:
+    """A team's rounds in order, each match with every deal and penalty of its sheet
+    (five queries, however many matches and deals)."""
+    rounds = team_rounds(tournament=tournament, team=team, drafts=drafts)
+    matches = [r.match for r in rounds if r.match is not None]
+    deals: dict[int, list[Deal]] = {m.pk: [] for m in matches}
+    for deal in Deal.objects.filter(match__in=matches).order_by("match", "number"):
+        deals[deal.match_id].append(deal)
+    penalties: dict[int, list[Penalty]] = {m.pk: [] for m in matches}
+    for penalty in (
+        Penalty.objects.filter(deal__match__in=matches)
+        .select_related("deal")
+        .order_by("deal__number", "pk")
+    ):
+        penalties[penalty.deal.match_id].append(penalty)
+    rows = []
+    for r in rounds:
+        view = None
+        if r.match is not None:
+            d, p = deals[r.match.pk], penalties[r.match.pk]
+            view = SheetView(r.match, d, p, sheet_compute(r.match, d, p))
+        rows.append(TeamMatch(r, view))
+    return rows

@@ -9,6 +9,7 @@ app_name = "scoring"
 urlpatterns = [
     path("t/<slug:slug>/matches/", views.matches_page, name="matches"),
     path("t/<slug:slug>/draw/", views.draw_page, name="draw"),
+    path("t/<slug:slug>/standings/", views.standings_page, name="standings"),
     path("t/<slug:slug>/teams/<int:pk>/", views.team_page, name="team"),
     path("matches/<int:pk>/", views.match_page, name="match"),
     path("matches/<int:pk>/score/", views.score_page, name="score"),

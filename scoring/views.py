@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
 
 from tournament.domain.errors import ConflictError, RuleError, RuleErrors
 from tournament.domain.rulesets import LevelMode, ruleset_get
@@ -29,11 +30,13 @@ from .forms import (
     ConfirmForm,
     DealForm,
     DrawForm,
+    LotForm,
     MatchForm,
     PenaltyForm,
     ReleaseForm,
     ReopenForm,
     RowDeleteForm,
+    SectionFilterForm,
 )
 from .models import Match
 from .selectors import (
@@ -44,7 +47,8 @@ from .selectors import (
     sees_drafts,
     sheet_change_list,
     sheet_read,
-    team_rounds,
+    standings_get,
+    team_sheets,
 )
 
 WRITERS = {Role.ORGANIZER, Role.SCORER}
@@ -503,8 +507,17 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _htmx(request: HttpRequest) -> bool:
+    """An htmx request (a poll or a swap) wants only the part it replaces."""
+    return request.headers.get("HX-Request") == "true"
+
+
+@require_GET
+@vary_on_headers("HX-Request")
 def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A team: its players and its rounds, each with the opponent, table and result."""
+    """A team: its players, its standing, and its rounds, each match with every deal
+    of its sheet. While one of its matches is not confirmed, the page refreshes
+    itself (htmx polls the part below the players)."""
     tournament, roles = visible_tournament(request, slug)
     team = (
         Team.objects.filter(tournament=tournament, pk=pk)
@@ -514,9 +527,72 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if team is None:
         raise Http404("No such team")
-    rows = team_rounds(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
+    rows = team_sheets(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
+    context = {
+        "tournament": tournament,
+        "roles": roles,
+        "team": team,
+        "rows": rows,
+        "standing": standings_get(
+            tournament=tournament, section=team.section_id
+        ).row_of(team.pk),
+        "live": any(r.sheet and not r.sheet.match.locked for r in rows),
+    }
+    if _htmx(request):
+        return render(request, "scoring/_team_live.html", context)
+    return render(request, "scoring/team.html", context)
+
+
+# Standings
+# ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league standings for everyone: R1..R4, provisional marks, the qualifying
+    line; a section filter; printable. While the league is played, the table
+    refreshes itself (htmx polls it). Organizers draw the lots here."""
+    tournament, roles = visible_tournament(request, slug)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if Role.ORGANIZER not in roles:
+            raise PermissionDenied("Only the tournament's organizers draw lots.")
+        form = LotForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise RuleError("invalid", "; ".join(form.errors.get("seed", [])))
+            lot = services.standings_lots_draw(
+                tournament=tournament, user=request.user, seed=form.cleaned_data["seed"]
+            )
+        except RuleError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                f"The lots are drawn (seed {lot.seed}): the places of equal teams "
+                "are settled.",
+            )
+        return redirect("scoring:standings", slug=slug)
+    filters = SectionFilterForm(
+        request.GET, sections=tournament.sections.order_by("name")
+    )
+    section = filters.cleaned_data["section"] if filters.is_valid() else None
+    standings = standings_get(tournament=tournament, section=section)
+    context = {
+        "tournament": tournament,
+        "roles": roles,
+        "standings": standings,
+        "filters": filters,
+        "lot_form": LotForm(),
+        "live": standings.progress.matches > 0 and not standings.final,
+    }
+    if _htmx(request):
+        return render(request, "scoring/_standings.html", context)
     return render(
         request,
-        "scoring/team.html",
-        {"tournament": tournament, "roles": roles, "team": team, "rows": rows},
+        "scoring/standings.html",
+        context,
+        status=400 if filters.errors else 200,
     )

@@ -7,6 +7,13 @@ deals, so a test can ask for "20-15" and get exactly that on the sheet.
 
 from __future__ import annotations
 
+from scoring import services
+from scoring.models import Match
+from tests.conftest import as_user
+from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tournament.domain.types import Role
+from tournament.models import Bye
+
 # points -> (declarer is the receiving side?, value, level, taken)
 AWARDS = {
     1: (True, 28, "none", 28),  # made 28..39: 1
@@ -92,8 +99,6 @@ def play_quickly(
 ) -> None:
     """Like `play`, in exactly `deals` deals, through the services (for large
     leagues in tests)."""
-    from scoring import services
-
     version = None
     for body in deals_for(total_a, total_b, deals):
         _, match = services.score_sheet_deal_record(
@@ -105,10 +110,6 @@ def play_quickly(
 def drawn_league(tournament, organizer, *, sections: int, per_section: int, seed=1):
     """A league drawn and released over `sections` sections of `per_section` teams;
     its matches, round by round."""
-    from scoring import services
-    from scoring.models import Match
-    from tests.factories import SectionFactory, TeamFactory
-
     for s in range(sections):
         section = SectionFactory(tournament=tournament, name=f"Region {s + 1}")
         for t in range(per_section):
@@ -116,3 +117,71 @@ def drawn_league(tournament, organizer, *, sections: int, per_section: int, seed
     services.league_draw_generate(tournament=tournament, user=organizer, seed=seed)
     services.league_rounds_release_all(tournament=tournament, user=organizer)
     return list(Match.objects.filter(tournament=tournament).order_by("round", "table"))
+
+
+def _hand_match(league, a, b, round, table, deals):
+    return services.match_create(
+        tournament=league["tournament"],
+        user=league["organizer"],
+        team_a=league[a].pk,
+        team_b=league[b].pk,
+        round=round,
+        table=table,
+        deals_scheduled=deals,
+    ).pk
+
+
+def _hand_penalty(api, match, **body):
+    version = api.get(f"/api/v1/matches/{match}/").json()["version"]
+    answer = api.post(
+        f"/api/v1/matches/{match}/penalties/", {**body, "version": version}, "json"
+    )
+    assert answer.status_code == 201, answer.json()
+
+
+def hand_league(api):
+    """The league of the table in tests/scoring/apis/test_standings.py, played
+    through the API; qualifiers 6. Leaves `api` logged out."""
+    tournament = TournamentFactory(name="Hand Cup", slug="hand-cup", qualifiers=6)
+    league = {"tournament": tournament}
+    for n in range(1, 13):
+        section = SectionFactory(tournament=tournament, name=f"Section {n}")
+        league[f"t{n}"] = TeamFactory(section=section, name=f"t{n}")
+    league["organizer"] = member(tournament, Role.ORGANIZER, "org")
+    as_user(api, league["organizer"])
+    m = league["matches"] = {}
+    m["t1"] = _hand_match(league, "t1", "t2", 1, 1, deal_count(12, 8))
+    m["t3"] = _hand_match(league, "t3", "t4", 1, 2, deal_count(14, 8))
+    m["t5"] = _hand_match(league, "t5", "t6", 1, 3, deal_count(15, 10))
+    m["t7"] = _hand_match(league, "t7", "t8", 1, 4, deal_count(19, 13))
+    m["t9"] = _hand_match(league, "t9", "t10", 1, 5, deal_count(15, 15))
+    m["t11"] = _hand_match(league, "t11", "t12", 2, 1, deal_count(16, 9))
+    m["live"] = _hand_match(league, "t1", "t2", 2, 2, 2)
+    Bye.objects.create(tournament=tournament, round=1, team=league["t11"])
+    play(api, m["t1"], 12, 8)
+    play(api, m["t3"], 14, 8)
+    play(api, m["t5"], 15, 10)
+    _hand_penalty(api, m["t5"], deal=1, offender="B", kind="conduct", points=2)
+    play(api, m["t7"], 19, 13)
+    for _ in range(2):  # B's first is a warning, the second gives A one point
+        _hand_penalty(api, m["t7"], deal=2, offender="B", kind="out_of_turn")
+    play(api, m["t9"], 15, 15)
+    play(api, m["t11"], 16, 9)
+    answer = api.post(
+        f"/api/v1/matches/{m['live']}/deals/",
+        {
+            "number": 1,
+            "declarer": "A",
+            "value": 56,
+            "trump": "spades",
+            "level": "redoubled",
+            "taken": 56,
+            "version": 1,
+        },
+        "json",
+    )
+    assert answer.status_code == 201
+    for key in ("t1", "t5", "t7", "t9", "t11"):
+        confirm(api, m[key])
+    api.force_authenticate(user=None)
+    return league

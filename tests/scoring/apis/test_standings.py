@@ -30,20 +30,17 @@ matches and a bye; round 2 one more match for the bye team, and one still in pla
 
 import pytest
 
-from scoring import services
 from scoring.domain.standings import lot_key
 from scoring.models import Match, StandingsLot
 from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.league import (
     confirm,
-    deal_count,
     drawn_league,
-    play,
+    hand_league,
     play_quickly,
 )
 from tournament.domain.types import Role
-from tournament.models import Bye
 
 pytestmark = pytest.mark.django_db
 
@@ -70,71 +67,9 @@ def url(league, tail=""):
     return f"/api/v1/tournaments/{league['tournament'].slug}/standings/{tail}"
 
 
-def _match(league, a, b, round, table, deals):
-    return services.match_create(
-        tournament=league["tournament"],
-        user=league["organizer"],
-        team_a=league[a].pk,
-        team_b=league[b].pk,
-        round=round,
-        table=table,
-        deals_scheduled=deals,
-    ).pk
-
-
-def _penalty(api, match, **body):
-    version = api.get(f"/api/v1/matches/{match}/").json()["version"]
-    answer = api.post(
-        f"/api/v1/matches/{match}/penalties/", {**body, "version": version}, "json"
-    )
-    assert answer.status_code == 201, answer.json()
-
-
 @pytest.fixture
 def league(api):
-    tournament = TournamentFactory(name="Hand Cup", slug="hand-cup", qualifiers=6)
-    league = {"tournament": tournament}
-    for n in range(1, 13):
-        section = SectionFactory(tournament=tournament, name=f"Section {n}")
-        league[f"t{n}"] = TeamFactory(section=section, name=f"t{n}")
-    league["organizer"] = member(tournament, Role.ORGANIZER, "org")
-    as_user(api, league["organizer"])
-    m = league["matches"] = {}
-    m["t1"] = _match(league, "t1", "t2", 1, 1, deal_count(12, 8))
-    m["t3"] = _match(league, "t3", "t4", 1, 2, deal_count(14, 8))
-    m["t5"] = _match(league, "t5", "t6", 1, 3, deal_count(15, 10))
-    m["t7"] = _match(league, "t7", "t8", 1, 4, deal_count(19, 13))
-    m["t9"] = _match(league, "t9", "t10", 1, 5, deal_count(15, 15))
-    m["t11"] = _match(league, "t11", "t12", 2, 1, deal_count(16, 9))
-    m["live"] = _match(league, "t1", "t2", 2, 2, 2)
-    Bye.objects.create(tournament=tournament, round=1, team=league["t11"])
-    play(api, m["t1"], 12, 8)
-    play(api, m["t3"], 14, 8)
-    play(api, m["t5"], 15, 10)
-    _penalty(api, m["t5"], deal=1, offender="B", kind="conduct", points=2)
-    play(api, m["t7"], 19, 13)
-    for _ in range(2):  # B's first is a warning, the second gives A one point
-        _penalty(api, m["t7"], deal=2, offender="B", kind="out_of_turn")
-    play(api, m["t9"], 15, 15)
-    play(api, m["t11"], 16, 9)
-    answer = api.post(
-        f"/api/v1/matches/{m['live']}/deals/",
-        {
-            "number": 1,
-            "declarer": "A",
-            "value": 56,
-            "trump": "spades",
-            "level": "redoubled",
-            "taken": 56,
-            "version": 1,
-        },
-        "json",
-    )
-    assert answer.status_code == 201
-    for key in ("t1", "t5", "t7", "t9", "t11"):
-        confirm(api, m[key])
-    api.force_authenticate(user=None)
-    return league
+    return hand_league(api)
 
 
 def rows(body):

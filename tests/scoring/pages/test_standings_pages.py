@@ -1,0 +1,186 @@
+"""The standings page and the team page with every deal, as people read them."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoring.models import Deal, StandingsLot
+from tests.factories import TournamentFactory, member
+from tests.scoring.league import confirm, drawn_league, hand_league, play_quickly
+from tournament.domain.types import Role
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def league(api):
+    return hand_league(api)
+
+
+def page(league, tail=""):
+    return f"/t/{league['tournament'].slug}/standings/{tail}"
+
+
+def table_rows(html: str) -> list[str]:
+    """Each standings row's text, squeezed: "6= t9 lot decides Section 9 1 0 1 ..."."""
+    body = html.split('<table class="list standings-table">', 1)[1].split("</table>")[0]
+    rows = re.findall(
+        r"<tr class=\"([^\"]*)\" data-team=\"\d+\">(.*?)</tr>", body, re.S
+    )
+    return [
+        f"{css} | " + " ".join(re.sub(r"<[^>]+>", " ", cells).split())
+        for css, cells in rows
+    ]
+
+
+def test_the_public_page_shows_ranks_marks_and_the_qualifying_line(client, league):
+    answer = client.get(page(league))
+    assert answer.status_code == 200
+    rows = table_rows(answer.content.decode())
+    assert rows == [
+        "in | 1 t11 Section 11 1 1 0 0 1 6 10 14 32",
+        "in | 2 t7 Section 7 1 1 0 0 3 5 7 20",
+        "in | 3 t5 Section 5 1 1 0 0 3 5 7 17",
+        "in | 4 t3 * Section 3 1 1 0 0 3 5 6 14",
+        "in | 5 t1 Section 1 1 1 0 0 3 4 4 12",
+        "undecided | 6 = t9 lot decides Section 9 1 0 1 0 1 0 0 15",
+        "undecided line | 6 = t10 lot decides Section 10 1 0 1 0 1 0 0 15",
+        "out | 8 t8 Section 8 1 0 0 1 0 0 0 13",
+        "out | 9 t6 Section 6 1 0 0 1 0 0 0 10",
+        "out | 10 t12 Section 12 1 0 0 1 0 0 0 9",
+        "out | 11 = t2 Section 2 1 0 0 1 0 0 0 8",
+        "out | 11 = t4 * Section 4 1 0 0 1 0 0 0 8",
+    ]
+    html = answer.content.decode()
+    assert "6 of 7 league matches decided, 5 confirmed, 1 in play" in html
+    assert 'hx-trigger="every 20s"' in html  # the league is being played
+    assert "Draw the lots" not in html  # not an organizer
+
+
+def test_a_section_narrows_the_rows_and_keeps_overall_ranks(client, league):
+    section = league["t10"].section_id
+    answer = client.get(page(league), {"section": section})
+    assert [r.split(" | ")[1] for r in table_rows(answer.content.decode())] == [
+        "6 = t10 lot decides Section 10 1 0 1 0 1 0 0 15"
+    ]
+    assert client.get(page(league), {"section": "nope"}).status_code == 400
+
+
+def test_a_poll_gets_only_the_table_and_stops_when_the_league_is_final(
+    client, api, league
+):
+    answer = client.get(page(league), **HTMX)
+    html = answer.content.decode()
+    assert html.lstrip().startswith('<div id="standings"')
+    assert "<html" not in html
+    assert 'hx-trigger="every 20s"' in html
+    assert "HX-Request" in answer["Vary"]
+    finish(api, league)
+    html = client.get(page(league), **HTMX).content.decode()
+    assert "Final standings" in html
+    assert "hx-trigger" not in html
+
+
+def finish(api, league):
+    from tests.conftest import as_user
+
+    as_user(api, league["organizer"])
+    confirm(api, league["matches"]["t3"])
+    live = league["matches"]["live"]
+    body = {
+        "number": 2,
+        "declarer": "A",
+        "value": 28,
+        "trump": "clubs",
+        "level": "none",
+        "taken": 30,
+        "version": 2,
+    }
+    assert api.post(f"/api/v1/matches/{live}/deals/", body, "json").status_code == 201
+    confirm(api, live)
+    api.force_authenticate(user=None)
+
+
+def test_an_organizer_draws_the_lots_on_the_page(client, api, league):
+    organizer = Client()
+    organizer.force_login(league["organizer"])
+    html = organizer.get(page(league)).content.decode()
+    assert "Lots are drawn on the final standings" in html
+    # Too early: refused with the reason, nothing recorded.
+    answer = organizer.post(page(league), {"seed": ""}, follow=True)
+    assert "not confirmed yet" in answer.content.decode()
+    assert not StandingsLot.objects.exists()
+    finish(api, league)
+    assert "Draw the lots" in organizer.get(page(league)).content.decode()
+    answer = organizer.post(page(league), {"seed": "4242"}, follow=True)
+    html = answer.content.decode()
+    assert "The lots are drawn (seed 4242)" in html
+    assert StandingsLot.objects.get().seed == 4242
+    rows = table_rows(client.get(page(league)).content.decode())
+    assert ["lot" in r.split(" | ")[1].split() for r in rows[5:7]] == [True, True]
+    assert rows[5].startswith("in line |") or rows[5].startswith("in |")
+    assert rows[6].startswith("out |")
+    assert "lot decides" not in " ".join(rows)
+
+
+def test_only_organizers_post_lots(client, league):
+    answer = client.post(page(league), {"seed": "1"})
+    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+    scorer = Client()
+    scorer.force_login(member(league["tournament"], Role.SCORER, "scorer"))
+    assert scorer.post(page(league), {"seed": "1"}).status_code == 403
+    assert not StandingsLot.objects.exists()
+
+
+def test_the_team_page_shows_its_standing_and_every_deal(client, league):
+    team = league["t1"]
+    answer = client.get(f"/t/{league['tournament'].slug}/teams/{team.pk}/")
+    html = answer.content.decode()
+    assert "<b>5</b> of the league" in html
+    assert "R1–R4</dt><dd>3 · 4 · 4 · 12" in html
+    # Two matches: the finished one (12-8 in 4 deals) and the one in play (1 deal).
+    deals = Deal.objects.filter(
+        match__in=[league["matches"]["t1"], league["matches"]["live"]]
+    )
+    assert html.count('<tr class="deal') == deals.count() == 5
+    assert "v t2 · 12–8 won" in html
+    assert "(in play)" in html
+    assert 'hx-trigger="every 20s"' in html  # a match of its is not confirmed
+    part = client.get(
+        f"/t/{league['tournament'].slug}/teams/{team.pk}/", **HTMX
+    ).content.decode()
+    assert part.lstrip().startswith('<div id="team-live"')
+    assert part.count('<tr class="deal') == 5
+
+
+def test_a_team_with_every_sheet_confirmed_stops_polling(client, league):
+    team = league["t11"]
+    html = client.get(f"/t/{league['tournament'].slug}/teams/{team.pk}/").content
+    assert b"hx-trigger" not in html
+    assert b"Bye (counts as a win)" in html
+    assert "R1–R4</dt><dd>6 · 10 · 14 · 32".encode() in html
+
+
+@pytest.mark.parametrize(("sections", "per_section"), [(3, 2), (5, 5)])
+def test_pages_cost_the_same_queries_at_any_size(
+    client, django_assert_num_queries, sections, per_section
+):
+    tournament = TournamentFactory(slug="sized-cup", league_rounds=3)
+    organizer = member(tournament, Role.ORGANIZER)
+    matches = drawn_league(
+        tournament, organizer, sections=sections, per_section=per_section
+    )
+    for n, match in enumerate(matches):
+        play_quickly(match.pk, organizer, 20 + n % 7, 19 + n % 5)
+    with django_assert_num_queries(9):
+        assert client.get("/t/sized-cup/standings/").status_code == 200
+    with django_assert_num_queries(9):  # the same, the section list included
+        assert client.get("/t/sized-cup/standings/", **HTMX).status_code == 200
+    team = matches[0].team_a_id
+    with django_assert_num_queries(15):
+        answer = client.get(f"/t/sized-cup/teams/{team}/")
+    assert answer.status_code == 200
+    assert answer.content.decode().count('<tr class="deal') == 3 * 18
