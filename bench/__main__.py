@@ -1,14 +1,15 @@
 """`python -m bench [name]`: run the benchmarks and print their figures.
 
 Names: `draw` (the league draw, pure Python), `deal_api` (a deal through the API on
-PostgreSQL with gunicorn). With no name, all of them, one after the other.
+PostgreSQL with gunicorn), `standings` (the standings of 500 teams on SQLite
+and PostgreSQL). With no name, all of them, one after the other.
 """
 
 import sys
 
-from bench import deal_api, draw
+from bench import deal_api, draw, standings
 
-BENCHES = {"draw": draw.main, "deal_api": deal_api.main}
+BENCHES = {"draw": draw.main, "deal_api": deal_api.main, "standings": standings.main}
 
 if __name__ == "__main__":
     names = [a for a in sys.argv[1:] if a in BENCHES]

@@ -761,7 +761,7 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
 # ----------------------------------------------------------------------------------
 
 
-def ranking_number(value: Fraction) -> int | float:
+def ranking_number(value: Fraction | int) -> int | float:
     """R2..R4 are exact fractions when a bye counts as the own average; given to two
     decimals, as the standings page shows them (the order is decided on the exact
     values)."""
@@ -769,43 +769,35 @@ def ranking_number(value: Fraction) -> int | float:
 
 
 class StandingRowOutput(serializers.Serializer):
-    rank = serializers.IntegerField(
-        source="standing.rank", help_text="Shared by teams equal on R1..R4."
-    )
+    """The shape of a standings row, for the schema; `standing_row_data` builds it
+    (a plain dict: 500 rows through a serializer cost more than the ranking)."""
+
+    rank = serializers.IntegerField(help_text="Shared by teams equal on R1..R4.")
     place = serializers.IntegerField(
-        source="standing.place",
         help_text="1..n, never shared: equal teams in the order a lot gave them "
-        "(`lot`), or by team id where no place had to be decided.",
+        "(`lot`), or by team id where no place had to be decided."
     )
-    team = serializers.IntegerField(source="team.id")
-    team_name = serializers.CharField(source="team.name")
-    section = serializers.IntegerField(source="team.section_id")
-    section_name = serializers.CharField(source="team.section")
-    played = serializers.IntegerField(
-        source="standing.played", help_text="Decided league matches; byes apart."
-    )
-    won = serializers.IntegerField(source="standing.won")
-    tied = serializers.IntegerField(source="standing.tied")
-    lost = serializers.IntegerField(source="standing.lost")
-    byes = serializers.IntegerField(source="standing.byes")
-    r1 = serializers.IntegerField(source="standing.r1", help_text="Match points.")
-    r2 = serializers.SerializerMethodField(
-        help_text="Sum of min(5, difference) over won matches."
-    )
-    r3 = serializers.SerializerMethodField(
-        help_text="Sum of differences over won matches."
-    )
-    r4 = serializers.SerializerMethodField(
+    team = serializers.IntegerField()
+    team_name = serializers.CharField()
+    section = serializers.IntegerField()
+    section_name = serializers.CharField()
+    played = serializers.IntegerField(help_text="Decided league matches; byes apart.")
+    won = serializers.IntegerField()
+    tied = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    r1 = serializers.IntegerField(help_text="Match points.")
+    r2 = serializers.FloatField(help_text="Sum of min(5, difference) over won matches.")
+    r3 = serializers.FloatField(help_text="Sum of differences over won matches.")
+    r4 = serializers.FloatField(
         help_text="Sum of the own match totals over all league matches."
     )
     provisional = serializers.BooleanField(
-        source="standing.provisional",
-        help_text="A match it counts is completed but not confirmed yet.",
+        help_text="A match it counts is completed but not confirmed yet."
     )
     shared = serializers.BooleanField(help_text="Another team has the same rank.")
     lot = serializers.BooleanField(
-        source="standing.lot",
-        help_text="Its place among equal teams was settled by lot.",
+        help_text="Its place among equal teams was settled by lot."
     )
     qualifies = serializers.BooleanField(
         allow_null=True,
@@ -813,14 +805,30 @@ class StandingRowOutput(serializers.Serializer):
         "it and no lot is drawn.",
     )
 
-    def get_r2(self, obj) -> float:
-        return ranking_number(obj.standing.r2)
 
-    def get_r3(self, obj) -> float:
-        return ranking_number(obj.standing.r3)
-
-    def get_r4(self, obj) -> float:
-        return ranking_number(obj.standing.r4)
+def standing_row_data(row) -> dict[str, Any]:
+    s, team = row.standing, row.team
+    return {
+        "rank": s.rank,
+        "place": s.place,
+        "team": team.id,
+        "team_name": team.name,
+        "section": team.section_id,
+        "section_name": team.section,
+        "played": s.played,
+        "won": s.won,
+        "tied": s.tied,
+        "lost": s.lost,
+        "byes": s.byes,
+        "r1": s.r1,
+        "r2": ranking_number(s.r2),
+        "r3": ranking_number(s.r3),
+        "r4": ranking_number(s.r4),
+        "provisional": s.provisional,
+        "shared": row.shared,
+        "lot": s.lot,
+        "qualifies": row.qualifies,
+    }
 
 
 class LotOutput(serializers.Serializer):
@@ -866,6 +874,26 @@ class StandingsOutput(serializers.Serializer):
     rows = StandingRowOutput(many=True)
 
 
+def standings_data(standings) -> dict[str, Any]:
+    progress = standings.progress
+    return {
+        "final": standings.final,
+        "provisional": standings.provisional,
+        "qualifiers": standings.qualifiers,
+        "section": standings.section,
+        "progress": {
+            "matches": progress.matches,
+            "decided": progress.decided,
+            "confirmed": progress.confirmed,
+            "live": progress.live,
+            "draft_rounds": progress.draft_rounds,
+        },
+        "lot": LotOutput(standings.lot).data if standings.lot else None,
+        "to_decide": standings.to_decide,
+        "rows": [standing_row_data(row) for row in standings.rows],
+    }
+
+
 class StandingsApi(TournamentScopedMixin, APIView):
     """The league standings (RULES.md §5): every team ranked by R1..R4, with its
     overall rank also when `section` narrows the rows. Computed on every request from
@@ -889,9 +917,7 @@ class StandingsApi(TournamentScopedMixin, APIView):
                 {"section": [f"{self.tournament.name} has no section {section}."]}
             )
         return Response(
-            StandingsOutput(
-                standings_get(tournament=self.tournament, section=section)
-            ).data
+            standings_data(standings_get(tournament=self.tournament, section=section))
         )
 
 
@@ -921,6 +947,6 @@ class StandingsLotsApi(TournamentScopedMixin, APIView):
             seed=data.validated_data.get("seed"),
         )
         return Response(
-            StandingsOutput(standings_get(tournament=self.tournament)).data,
+            standings_data(standings_get(tournament=self.tournament)),
             status=status.HTTP_201_CREATED,
         )

@@ -491,17 +491,14 @@ def _counted_matches(tournament: Tournament) -> QuerySet[Match]:
 
 def league_results(*, tournament: Tournament) -> list[ranking.MatchResult]:
     """Every counted league match as the ranking reads it, summed from its deals
-    and penalties in SQL (two aggregate queries, whatever the size)."""
+    and penalties in SQL: three queries whatever the size (the matches; the deals
+    and the penalties, each summed per match and side). Grouping the deals by match
+    alone, without the match's columns, halves that aggregate on PostgreSQL."""
     counted = _counted_matches(tournament)
-    deals = (
-        Deal.objects.filter(match__in=counted)
-        .values(
-            "match_id",
-            "match__team_a_id",
-            "match__team_b_id",
-            "match__status",
-            "match__deals_scheduled",
-        )
+    deals = {
+        match: (a, b, won_a, won_b)
+        for match, a, b, won_a, won_b in Deal.objects.filter(match__in=counted)
+        .values("match_id")
         .annotate(
             a=Sum("award", filter=Q(award_to=Side.A), default=0),
             b=Sum("award", filter=Q(award_to=Side.B), default=0),
@@ -509,33 +506,38 @@ def league_results(*, tournament: Tournament) -> list[ranking.MatchResult]:
             won_b=Count("pk", filter=Q(award_to=Side.B)),
         )
         .order_by()
-    )
+        .values_list("match_id", "a", "b", "won_a", "won_b")
+    }
     # A penalty's points go to the side that did not offend (RULES.md §3).
     penalties = {
-        row["deal__match_id"]: (row["a"], row["b"])
-        for row in Penalty.objects.filter(deal__match__in=counted)
+        match: (a, b)
+        for match, a, b in Penalty.objects.filter(deal__match__in=counted)
         .values("deal__match_id")
         .annotate(
             a=Sum("points", filter=Q(offender=Side.B), default=0),
             b=Sum("points", filter=Q(offender=Side.A), default=0),
         )
         .order_by()
+        .values_list("deal__match_id", "a", "b")
     }
     rules_of = ruleset_get(tournament.ruleset)
     results = []
-    for row in deals:
-        pa, pb = penalties.get(row["match_id"], (0, 0))
+    for pk, team_a, team_b, status, deals_scheduled in counted.order_by().values_list(
+        "pk", "team_a_id", "team_b_id", "status", "deals_scheduled"
+    ):
+        a, b, won_a, won_b = deals.get(pk, (0, 0, 0, 0))
+        pa, pb = penalties.get(pk, (0, 0))
         results.append(
             ranking.league_result(
                 rules_of,
-                team_a=row["match__team_a_id"],
-                team_b=row["match__team_b_id"],
-                received_a=row["a"] + pa,
-                received_b=row["b"] + pb,
-                won_a=row["won_a"],
-                won_b=row["won_b"],
-                tables=row["match__deals_scheduled"] is None,
-                confirmed=row["match__status"] == MatchStatus.CONFIRMED,
+                team_a=team_a,
+                team_b=team_b,
+                received_a=a + pa,
+                received_b=b + pb,
+                won_a=won_a,
+                won_b=won_b,
+                tables=deals_scheduled is None,
+                confirmed=status == MatchStatus.CONFIRMED,
             )
         )
     return results
@@ -554,8 +556,8 @@ def league_progress(*, tournament: Tournament) -> LeagueProgress:
 
 def standings_get(*, tournament: Tournament, section: int | None = None) -> Standings:
     """The league's standings (RULES.md §5), whole or one section's rows with their
-    places in the whole league. Seven queries, whatever the size: teams, byes, the
-    deal and penalty sums, the lot, and the league's progress."""
+    places in the whole league. Eight queries, whatever the size: teams, byes, the
+    matches, the deal and penalty sums, the lot, and the league's progress (2)."""
     teams = {
         pk: StandingsTeam(pk, name, section_id, section_name)
         for pk, name, section_id, section_name in Team.objects.filter(

@@ -83,7 +83,9 @@ def league_result(
     return MatchResult(team_a, team_b, total_a, total_b, winner, confirmed)
 
 
-RankKey = tuple[int, Fraction, Fraction, Fraction]
+# R2..R4: whole numbers, or exact fractions once a bye adds the own average.
+Points = int | Fraction
+RankKey = tuple[int, Points, Points, Points]
 
 
 @dataclass(frozen=True)
@@ -99,9 +101,9 @@ class Standing:
     lost: int
     byes: int
     r1: int
-    r2: Fraction
-    r3: Fraction
-    r4: Fraction
+    r2: Points
+    r3: Points
+    r4: Points
     provisional: bool  # a counted match is not confirmed yet
     lot: bool = False  # its place among equal teams was decided by a lot
 
@@ -138,12 +140,14 @@ class _Tally:
         else:
             self.lost += 1
 
-    def with_byes(self, total: int) -> Fraction:
+    def with_byes(self, total: int) -> Points:
         """A sum over played matches, plus the team's own average per played match
-        for each bye (RULES.md §5); a team that has played nothing gets 0 for a bye."""
+        for each bye (RULES.md §5); a team that has played nothing gets 0 for a bye.
+        Exact: a fraction only where the average is not whole."""
         if not self.byes or not self.played:
-            return Fraction(total)
-        return Fraction(total) + Fraction(total * self.byes, self.played)
+            return total
+        exact = Fraction(total * (self.played + self.byes), self.played)
+        return exact.numerator if exact.denominator == 1 else exact
 
 
 def rank_teams(
@@ -196,7 +200,7 @@ def rank_teams(
     return _numbered(rows)
 
 
-def _descending(key: RankKey) -> tuple[int, Fraction, Fraction, Fraction]:
+def _descending(key: RankKey) -> RankKey:
     return (-key[0], -key[1], -key[2], -key[3])
 
 

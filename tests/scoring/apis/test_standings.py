@@ -275,7 +275,7 @@ def _counted_queries(api, django_assert_num_queries, slug, expected):
     return answer.json()
 
 
-QUERIES = 8  # tournament, teams, byes, deal sums, penalty sums, lot, progress (2)
+QUERIES = 9  # tournament, teams, byes, matches, deal and penalty sums, lot, progress (2)
 
 
 @pytest.mark.parametrize(("sections", "per_section"), [(3, 2), (5, 5)])
@@ -294,3 +294,14 @@ def test_standings_cost_the_same_queries_at_any_size(
     assert body["progress"]["decided"] == len(matches)
     as_user(api, organizer)  # logged in: the roles cost one query more
     _counted_queries(api, django_assert_num_queries, "sized-cup", QUERIES + 1)
+
+
+def test_the_answer_has_the_documented_shape(api, league):
+    """The rows are built as plain dicts for speed; they keep the schema's shape."""
+    from scoring.apis import StandingRowOutput, StandingsOutput
+
+    body = api.get(url(league)).json()
+    assert set(body) == set(StandingsOutput().fields)
+    for row in body["rows"]:
+        assert set(row) == set(StandingRowOutput().fields)
+    assert set(body["progress"]) == set(StandingsOutput().fields["progress"].fields)

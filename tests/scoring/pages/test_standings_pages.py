@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from scoring.models import Deal, StandingsLot
 from tests.factories import TournamentFactory, member
@@ -55,6 +56,11 @@ def test_the_public_page_shows_ranks_marks_and_the_qualifying_line(client, leagu
         "out | 11 = t4 * Section 4 1 0 0 1 0 0 0 8",
     ]
     html = answer.content.decode()
+    # Team links are built once per page, not reversed per row: still the team page.
+    team_page = reverse(
+        "scoring:team", args=[league["tournament"].slug, league["t11"].pk]
+    )
+    assert f'<a href="{team_page}">t11</a>' in html
     assert "6 of 7 league matches decided, 5 confirmed, 1 in play" in html
     assert 'hx-trigger="every 20s"' in html  # the league is being played
     assert "Draw the lots" not in html  # not an organizer
@@ -175,12 +181,12 @@ def test_pages_cost_the_same_queries_at_any_size(
     )
     for n, match in enumerate(matches):
         play_quickly(match.pk, organizer, 20 + n % 7, 19 + n % 5)
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):
         assert client.get("/t/sized-cup/standings/").status_code == 200
-    with django_assert_num_queries(9):  # the same, the section list included
+    with django_assert_num_queries(10):  # the same, the section list included
         assert client.get("/t/sized-cup/standings/", **HTMX).status_code == 200
     team = matches[0].team_a_id
-    with django_assert_num_queries(15):
+    with django_assert_num_queries(16):
         answer = client.get(f"/t/sized-cup/teams/{team}/")
     assert answer.status_code == 200
     assert answer.content.decode().count('<tr class="deal') == 3 * 18
