@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml
 run: venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo_load
+	$(BIN)/python manage.py demo_play
 	@echo "Serving http://$(HOST)/ (API docs at /api/v1/docs/); Ctrl-C stops."
 	$(BIN)/python manage.py runserver $(HOST)
 

@@ -275,7 +275,9 @@ def _counted_queries(api, django_assert_num_queries, slug, expected):
     return answer.json()
 
 
-QUERIES = 9  # tournament, teams, byes, matches, deal and penalty sums, lot, progress (2)
+QUERIES = (
+    9  # tournament, teams, byes, matches, deal and penalty sums, lot, progress (2)
+)
 
 
 @pytest.mark.parametrize(("sections", "per_section"), [(3, 2), (5, 5)])

@@ -1,0 +1,117 @@
+"""Plays the demo tournament's league part of the way, through the same services a
+scorer and an organizer use, so `make run` shows standings in play: the league drawn
+from a recorded seed, some rounds played and confirmed, one round part played (sheets
+completed and not confirmed, sheets in progress), the rest still drafts.
+
+The deals are random but reproducible (`deal_seed` of fixtures/demo-league.json):
+bids mostly 28 to 40, now and then higher, doubled now and then, a declarer taking
+around what was bid; a few out-of-turn offences and a kallakali.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from django.db import transaction
+
+from tournament.domain.types import Role
+from tournament.models import Membership, Tournament
+
+from . import services
+from .domain.rules import Level, Side, Trump
+from .models import Match
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+DEMO_LEAGUE = FIXTURES / "demo-league.json"
+BIDS = [28, 28, 29, 30, 30, 31, 32, 33, 34, 35, 36, 38, 40, 40, 44, 48, 52, 56]
+
+
+def _deal(rng: random.Random, number: int) -> dict:
+    value = rng.choice(BIDS)
+    taken = max(0, min(56, value + rng.randint(-10, 8)))
+    return {
+        "number": number,
+        "declarer": rng.choice([Side.A, Side.B]).value,
+        "value": value,
+        "trump": rng.choice(list(Trump)).value,
+        "level": rng.choices(list(Level), weights=[24, 3, 1])[0].value,
+        "taken": taken,
+    }
+
+
+def _play(match: Match, user, rng: random.Random, deals: int) -> Match:
+    version = match.version
+    for number in range(1, deals + 1):
+        _, match = services.score_sheet_deal_record(
+            match_id=match.pk, user=user, version=version, **_deal(rng, number)
+        )
+        version = match.version
+    if rng.random() < 0.3:  # out of turn twice: a warning, then a point
+        offender = rng.choice([Side.A, Side.B]).value
+        for _ in range(2):
+            _, match = services.score_sheet_penalty_record(
+                match_id=match.pk,
+                user=user,
+                version=match.version,
+                deal=rng.randint(1, deals),
+                offender=offender,
+                kind="out_of_turn",
+                by_organizer=False,
+            )
+    if rng.random() < 0.08:  # 000 §5.5: caught and proved
+        _, match = services.score_sheet_penalty_record(
+            match_id=match.pk,
+            user=user,
+            version=match.version,
+            deal=rng.randint(1, deals),
+            offender=rng.choice([Side.A, Side.B]).value,
+            kind="kallakali",
+            note="revoke caught at trick 6",
+            by_organizer=False,
+        )
+    return match
+
+
+@transaction.atomic
+def demo_league_play(*, path: Path = DEMO_LEAGUE) -> tuple[Tournament, bool]:
+    """The demo league played as fixtures/demo-league.json says; False when its
+    tournament already has a draw (then nothing is changed)."""
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    tournament = Tournament.objects.get(slug=spec["tournament"])
+    if tournament.draws.exists():
+        return tournament, False
+    organizer = Membership.objects.filter(
+        tournament=tournament, role=Role.ORGANIZER
+    ).first()
+    scorer = Membership.objects.filter(tournament=tournament, role=Role.SCORER).first()
+    if organizer is None or scorer is None:
+        raise AssertionError("the demo needs its organizer and scorer; load it first")
+    services.league_draw_generate(
+        tournament=tournament, user=organizer.user, seed=spec["draw_seed"]
+    )
+    for number in range(1, spec["released_rounds"] + 1):
+        services.league_round_release(
+            tournament=tournament, user=organizer.user, number=number
+        )
+    rng = random.Random(spec["deal_seed"])  # noqa: S311 - demo deals, reproducible
+    deals = tournament.league_deals
+    matches = Match.objects.filter(tournament=tournament).order_by("round", "table")
+    for match in matches.filter(round__lte=spec["confirmed_rounds"]):
+        match = _play(match, scorer.user, rng, deals)
+        services.score_sheet_confirm(
+            match_id=match.pk,
+            user=organizer.user,
+            version=match.version,
+            roles=frozenset({Role.ORGANIZER}),
+            sides=frozenset(),
+        )
+    in_play = spec["round_in_play"]
+    playing = list(matches.filter(round=in_play["round"]))
+    for match in playing[: in_play["completed"]]:
+        _play(match, scorer.user, rng, deals)
+    started = in_play["completed"] + in_play["in_progress"]
+    for match in playing[in_play["completed"] : started]:
+        _play(match, scorer.user, rng, in_play["deals_in_progress"])
+    return tournament, True
