@@ -8,6 +8,7 @@ page swaps only its sheet; without it, every form still works by plain POST.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -537,6 +538,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             tournament=tournament, section=team.section_id
         ).row_of(team.pk),
         "live": any(r.sheet and not r.sheet.match.locked for r in rows),
+        "poll": settings.STANDINGS_POLL_SECONDS,
     }
     if _htmx(request):
         return render(request, "scoring/_team_live.html", context)
@@ -587,6 +589,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "filters": filters,
         "lot_form": LotForm(),
         "live": standings.progress.matches > 0 and not standings.final,
+        "poll": settings.STANDINGS_POLL_SECONDS,
     }
     if _htmx(request):
         return render(request, "scoring/_standings.html", context)

@@ -181,6 +181,10 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# How often the standings and a team's page ask for news while matches are played
+# (htmx polling; docs/standings.md says why not server-sent events).
+STANDINGS_POLL_SECONDS = env.int("STANDINGS_POLL_SECONDS", default=20)
+
 # Celery: eager in the embedded default; a real broker (Redis) in production.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

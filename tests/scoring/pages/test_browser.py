@@ -3,41 +3,10 @@ whole 18-deal match entered by taps, with the award shown before saving, a kalla
 penalty, and both captains confirming. `make test` installs chromium when missing;
 without it this test fails rather than skips."""
 
-import os
-import shutil
-
 import pytest
-from django.db import connections
 
 from scoring.models import Match
 from tests.scoring.apis.test_sheet import HAND_CHECKED
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert os.path.exists(CHROMIUM), "Debian's chromium is missing: run `make browser`"
-    # Playwright runs an event loop in this thread; the live server's database work
-    # happens in its own thread, and the test's own reads are plain and short.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-        # The test's own reads ran inside Playwright's event loop, on a connection of
-        # that context: close it, or the test database cannot be dropped.
-        connections.close_all()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 def _login(browser, live_server, user):
@@ -100,3 +69,47 @@ def test_a_scorer_fills_a_match_and_the_captains_confirm_it(
         page.locator(".messages").wait_for()
     assert "confirmed and locked" in page.inner_text(".messages")
     assert Match.objects.get(pk=match.pk).status == "confirmed"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_standings_refresh_in_place_while_a_match_is_played(
+    browser, live_server, settings
+):
+    """A spectator's phone shows the standings; a scorer finishes a match; the table
+    changes by itself, without the page reloading."""
+    from scoring import services
+    from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+    from tournament.domain.types import Role
+
+    settings.STANDINGS_POLL_SECONDS = 1
+    tournament = TournamentFactory(slug="live-cup", league_rounds=1)
+    home = TeamFactory(section=SectionFactory(tournament=tournament), name="Home Nines")
+    away = TeamFactory(section=SectionFactory(tournament=tournament), name="Away Jacks")
+    organizer = member(tournament, Role.ORGANIZER, "org")
+    match = services.match_create(
+        tournament=tournament,
+        user=organizer,
+        team_a=home.pk,
+        team_b=away.pk,
+        round=1,
+        table=1,
+        deals_scheduled=2,
+    )
+    deal = {"declarer": "B", "value": 40, "trump": "spades", "level": "none"}
+    services.score_sheet_deal_record(
+        match_id=match.pk, user=organizer, version=None, number=1, taken=44, **deal
+    )
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{live_server.url}/t/live-cup/standings/")
+    assert "0 of 1 league matches decided" in page.inner_text("#standings")
+    page.evaluate("window.stayed = true")  # gone if the page reloads
+    services.score_sheet_deal_record(
+        match_id=match.pk, user=organizer, version=None, number=2, taken=40, **deal
+    )
+    page.wait_for_function(
+        "document.querySelector('#standings').innerText.includes('1 of 1 league')",
+        timeout=10_000,
+    )
+    first = page.inner_text("#standings tbody tr:first-child")
+    assert "Away Jacks" in first and "\t3\t" in first  # B won both deals: 3 points
+    assert page.evaluate("window.stayed") is True
