@@ -622,6 +622,19 @@ class RoundReleaseApi(TournamentScopedMixin, APIView):
         return Response(RoundOutput(found).data)
 
 
+class SeedInput(serializers.Serializer):
+    """A draw's or a lot's seed: chosen at random when not given, recorded either
+    way."""
+
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=services.SEED_LIMIT - 1,
+        help_text="Chosen at random when not given; recorded either way.",
+    )
+
+
 class ProblemOutput(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
@@ -724,14 +737,8 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
-        seed = serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            min_value=0,
-            max_value=services.SEED_LIMIT - 1,
-            help_text="Chosen at random when not given; recorded either way.",
-        )
+    class InputSerializer(SeedInput):
+        pass
 
     @extend_schema(responses=DrawOutput)
     def get(self, request, slug):
@@ -928,13 +935,8 @@ class StandingsLotsApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
-        seed = serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            min_value=0,
-            max_value=services.SEED_LIMIT - 1,
-        )
+    class InputSerializer(SeedInput):
+        pass
 
     @extend_schema(request=InputSerializer, responses={201: StandingsOutput})
     def post(self, request, slug):

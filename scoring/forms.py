@@ -124,14 +124,20 @@ class MatchForm(forms.Form):
         self.fields["team_b"].choices = choices
 
 
-class DrawForm(forms.Form):
-    seed = forms.IntegerField(
+def _seed_field(help_text: str) -> forms.IntegerField:
+    return forms.IntegerField(
         label="Seed (optional)",
         required=False,
         min_value=0,
         max_value=2**63 - 1,
-        help_text="Leave empty for a random seed; the same seed gives the same draw.",
+        help_text=help_text,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class DrawForm(forms.Form):
+    seed = _seed_field(
+        "Leave empty for a random seed; the same seed gives the same draw."
     )
 
 
@@ -140,14 +146,7 @@ class ReleaseForm(forms.Form):
 
 
 class LotForm(forms.Form):
-    seed = forms.IntegerField(
-        label="Seed (optional)",
-        required=False,
-        min_value=0,
-        max_value=2**63 - 1,
-        help_text="Leave empty for a random seed; it is recorded either way.",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )
+    seed = _seed_field("Leave empty for a random seed; it is recorded either way.")
 
 
 class SectionFilterForm(forms.Form):

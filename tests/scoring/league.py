@@ -119,6 +119,19 @@ def drawn_league(tournament, organizer, *, sections: int, per_section: int, seed
     return list(Match.objects.filter(tournament=tournament).order_by("round", "table"))
 
 
+def sized_league(sections: int, per_section: int, slug: str = "sized-cup"):
+    """A 3-round league drawn over `sections` x `per_section` teams, every match
+    played to the end: for asserting that a page's queries do not grow with size."""
+    tournament = TournamentFactory(slug=slug, league_rounds=3)
+    organizer = member(tournament, Role.ORGANIZER)
+    matches = drawn_league(
+        tournament, organizer, sections=sections, per_section=per_section
+    )
+    for n, match in enumerate(matches):
+        play_quickly(match.pk, organizer, 20 + n % 7, 19 + n % 5)
+    return tournament, organizer, matches
+
+
 def _hand_match(league, a, b, round, table, deals):
     return services.match_create(
         tournament=league["tournament"],

@@ -36,9 +36,8 @@ from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.league import (
     confirm,
-    drawn_league,
     hand_league,
-    play_quickly,
+    sized_league,
 )
 from tournament.domain.types import Role
 
@@ -284,13 +283,7 @@ QUERIES = (
 def test_standings_cost_the_same_queries_at_any_size(
     api, django_assert_num_queries, sections, per_section
 ):
-    tournament = TournamentFactory(slug="sized-cup", league_rounds=3)
-    organizer = member(tournament, Role.ORGANIZER)
-    matches = drawn_league(
-        tournament, organizer, sections=sections, per_section=per_section
-    )
-    for n, match in enumerate(matches):
-        play_quickly(match.pk, organizer, 20 + n % 7, 19 + n % 5)
+    _, organizer, matches = sized_league(sections, per_section)
     body = _counted_queries(api, django_assert_num_queries, "sized-cup", QUERIES)
     assert len(body["rows"]) == sections * per_section
     assert body["progress"]["decided"] == len(matches)

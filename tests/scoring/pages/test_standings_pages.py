@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Deal, StandingsLot
-from tests.factories import TournamentFactory, member
-from tests.scoring.league import confirm, drawn_league, hand_league, play_quickly
+from tests.factories import member
+from tests.scoring.league import confirm, hand_league, sized_league
 from tournament.domain.types import Role
 
 pytestmark = pytest.mark.django_db
@@ -174,13 +174,7 @@ def test_a_team_with_every_sheet_confirmed_stops_polling(client, league):
 def test_pages_cost_the_same_queries_at_any_size(
     client, django_assert_num_queries, sections, per_section
 ):
-    tournament = TournamentFactory(slug="sized-cup", league_rounds=3)
-    organizer = member(tournament, Role.ORGANIZER)
-    matches = drawn_league(
-        tournament, organizer, sections=sections, per_section=per_section
-    )
-    for n, match in enumerate(matches):
-        play_quickly(match.pk, organizer, 20 + n % 7, 19 + n % 5)
+    _, _, matches = sized_league(sections, per_section)
     with django_assert_num_queries(10):
         assert client.get("/t/sized-cup/standings/").status_code == 200
     with django_assert_num_queries(10):  # the same, the section list included
