@@ -198,3 +198,25 @@ def hand_league(api):
         confirm(api, m[key])
     api.force_authenticate(user=None)
     return league
+
+
+def finish_hand_league(api, league) -> None:
+    """Confirm t3 v t4, and finish the match in play (t1 wins 7-0, which moves t1 up
+    to second place and leaves t9 and t10 at places 6 and 7): the league is final.
+    Leaves `api` logged out."""
+    as_user(api, league["organizer"])
+    confirm(api, league["matches"]["t3"])
+    live = league["matches"]["live"]
+    body = {
+        "number": 2,
+        "declarer": "A",
+        "value": 28,
+        "trump": "clubs",
+        "level": "none",
+        "taken": 30,
+        "version": 2,
+    }
+    answer = api.post(f"/api/v1/matches/{live}/deals/", body, "json")
+    assert answer.status_code == 201, answer.json()
+    confirm(api, live)
+    api.force_authenticate(user=None)

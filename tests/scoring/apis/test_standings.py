@@ -35,7 +35,7 @@ from scoring.models import Match, StandingsLot
 from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.league import (
-    confirm,
+    finish_hand_league,
     hand_league,
     sized_league,
 )
@@ -166,31 +166,9 @@ def test_lots_wait_for_the_final_standings(api, league):
     assert not StandingsLot.objects.exists()
 
 
-def finish(api, league):
-    """Confirm t3 v t4, and finish the match in play (t1 wins 7-0, which moves t1 up
-    to second place and leaves t9 and t10 at places 6 and 7): the league is final."""
-    as_user(api, league["organizer"])
-    confirm(api, league["matches"]["t3"])
-    live = league["matches"]["live"]
-    answer = api.post(
-        f"/api/v1/matches/{live}/deals/",
-        {
-            "number": 2,
-            "declarer": "A",
-            "value": 28,
-            "trump": "clubs",
-            "level": "none",
-            "taken": 30,
-            "version": 2,
-        },
-        "json",
-    )
-    assert answer.status_code == 201, answer.json()
-    confirm(api, live)
-
-
 def test_a_lot_settles_the_qualifying_line_with_a_recorded_seed(api, league):
-    finish(api, league)
+    finish_hand_league(api, league)
+    as_user(api, league["organizer"])
     answer = api.post(url(league, "lots/"), {"seed": 56}, "json")
     assert answer.status_code == 201, answer.json()
     body = answer.json()
@@ -218,7 +196,8 @@ def test_a_lot_settles_the_qualifying_line_with_a_recorded_seed(api, league):
 
 
 def test_a_random_seed_is_recorded_when_none_is_given(api, league):
-    finish(api, league)
+    finish_hand_league(api, league)
+    as_user(api, league["organizer"])
     answer = api.post(url(league, "lots/"), {}, "json")
     assert answer.status_code == 201
     lot = StandingsLot.objects.get()
@@ -230,7 +209,8 @@ def test_a_random_seed_is_recorded_when_none_is_given(api, league):
     ("role", "code"), [(None, 401), (Role.SCORER, 403), (Role.CAPTAIN, 403)]
 )
 def test_only_organizers_draw_lots(api, league, role, code):
-    finish(api, league)
+    finish_hand_league(api, league)
+    as_user(api, league["organizer"])
     if role is None:
         api.force_authenticate(user=None)
     else:
@@ -241,7 +221,8 @@ def test_only_organizers_draw_lots(api, league, role, code):
 
 
 def test_bad_seeds_are_refused_naming_the_field(api, league):
-    finish(api, league)
+    finish_hand_league(api, league)
+    as_user(api, league["organizer"])
     for seed in (-1, 2**63, "abc"):
         answer = api.post(url(league, "lots/"), {"seed": seed}, "json")
         assert answer.status_code == 400

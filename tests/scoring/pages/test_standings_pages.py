@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring.models import Deal, StandingsLot
 from tests.factories import member
-from tests.scoring.league import confirm, hand_league, sized_league
+from tests.scoring.league import finish_hand_league, hand_league, sized_league
 from tournament.domain.types import Role
 
 pytestmark = pytest.mark.django_db
@@ -84,30 +84,10 @@ def test_a_poll_gets_only_the_table_and_stops_when_the_league_is_final(
     assert "<html" not in html
     assert 'hx-trigger="every 20s"' in html
     assert "HX-Request" in answer["Vary"]
-    finish(api, league)
+    finish_hand_league(api, league)
     html = client.get(page(league), **HTMX).content.decode()
     assert "Final standings" in html
     assert "hx-trigger" not in html
-
-
-def finish(api, league):
-    from tests.conftest import as_user
-
-    as_user(api, league["organizer"])
-    confirm(api, league["matches"]["t3"])
-    live = league["matches"]["live"]
-    body = {
-        "number": 2,
-        "declarer": "A",
-        "value": 28,
-        "trump": "clubs",
-        "level": "none",
-        "taken": 30,
-        "version": 2,
-    }
-    assert api.post(f"/api/v1/matches/{live}/deals/", body, "json").status_code == 201
-    confirm(api, live)
-    api.force_authenticate(user=None)
 
 
 def test_an_organizer_draws_the_lots_on_the_page(client, api, league):
@@ -119,7 +99,7 @@ def test_an_organizer_draws_the_lots_on_the_page(client, api, league):
     answer = organizer.post(page(league), {"seed": ""}, follow=True)
     assert "not confirmed yet" in answer.content.decode()
     assert not StandingsLot.objects.exists()
-    finish(api, league)
+    finish_hand_league(api, league)
     assert "Draw the lots" in organizer.get(page(league)).content.decode()
     answer = organizer.post(page(league), {"seed": "4242"}, follow=True)
     html = answer.content.decode()
