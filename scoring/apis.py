@@ -7,7 +7,6 @@ locks) are in domain/rules.py and services.py.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from django.http import Http404
@@ -25,6 +24,7 @@ from tournament.apis_common import (
 from tournament.domain.types import Role
 
 from . import services
+from .domain import standings as ranking
 from .domain.rules import Level, PenaltyKind, Side, Stage, Trump
 from .models import (
     SIDE_CHOICES,
@@ -768,13 +768,6 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
 # ----------------------------------------------------------------------------------
 
 
-def ranking_number(value: Fraction | int) -> int | float:
-    """R2..R4 are exact fractions when a bye counts as the own average; given to two
-    decimals, as the standings page shows them (the order is decided on the exact
-    values)."""
-    return int(value) if value.denominator == 1 else round(float(value), 2)
-
-
 class StandingRowOutput(serializers.Serializer):
     """The shape of a standings row, for the schema; `standing_row_data` builds it
     (a plain dict: 500 rows through a serializer cost more than the ranking)."""
@@ -828,9 +821,9 @@ def standing_row_data(row) -> dict[str, Any]:
         "lost": s.lost,
         "byes": s.byes,
         "r1": s.r1,
-        "r2": ranking_number(s.r2),
-        "r3": ranking_number(s.r3),
-        "r4": ranking_number(s.r4),
+        "r2": ranking.shown(s.r2),
+        "r3": ranking.shown(s.r3),
+        "r4": ranking.shown(s.r4),
         "provisional": s.provisional,
         "shared": row.shared,
         "lot": s.lot,
@@ -855,7 +848,9 @@ class LotOutput(serializers.Serializer):
 
 class ProgressOutput(serializers.Serializer):
     matches = serializers.IntegerField()
-    decided = serializers.IntegerField(help_text="Completed or confirmed: counted.")
+    decided = serializers.IntegerField(
+        help_text="Completed or confirmed; counted once their round is released."
+    )
     confirmed = serializers.IntegerField()
     live = serializers.IntegerField(help_text="Sheets in progress now.")
     draft_rounds = serializers.IntegerField(

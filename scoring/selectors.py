@@ -24,6 +24,8 @@ from .domain.rules import MatchStatus, Side, Stage
 from .models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
 
 MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
+# Sheets whose result is decided: they count in the standings.
+DECIDED = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
 # Who sees a drawn round before the organizer releases it.
 DRAFT_READERS = frozenset({Role.ORGANIZER, Role.SCORER})
 
@@ -289,7 +291,7 @@ def team_rounds(*, tournament: Tournament, team: int, drafts: bool) -> list[Team
             own, theirs = (
                 (m.total_a, m.total_b) if side is Side.A else (m.total_b, m.total_a)
             )
-            played = m.status in (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
+            played = m.status in DECIDED
             result = (
                 ("won" if m.winner == side else "lost" if m.winner else "tied")
                 if played
@@ -417,8 +419,6 @@ def draw_state(*, tournament: Tournament) -> DrawState:
 # Standings
 # ----------------------------------------------------------------------------------
 
-DECIDED = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
-
 
 @dataclass(frozen=True)
 class StandingsTeam:
@@ -477,6 +477,11 @@ class Standings:
     @property
     def provisional(self) -> bool:
         return any(r.standing.provisional for r in self.rows)
+
+    @property
+    def live(self) -> bool:
+        """The league is being played: the page keeps asking for news."""
+        return self.progress.matches > 0 and not self.final
 
     def row_of(self, team: int) -> StandingRow | None:
         return next((r for r in self.rows if r.team.id == team), None)
@@ -581,14 +586,14 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
     )
     if lot is not None:
         standings = ranking.draw_lots(standings, seed=lot.seed, places=places)
-    undecided = set(ranking.line_undecided(standings, places))
+    qualifies = ranking.qualifying(standings, places)
     shared = {s.team for group in ranking.equal_groups(standings) for s in group}
     rows = [
         StandingRow(
             standing=s,
             team=teams[s.team],
             shared=s.team in shared,
-            qualifies=None if s.team in undecided else s.place <= places,
+            qualifies=qualifies[s.team],
         )
         for s in standings
         if section is None or teams[s.team].section_id == section
@@ -616,6 +621,11 @@ class TeamMatch:
 
     round: TeamRound
     sheet: SheetView | None
+
+    @property
+    def open(self) -> bool:
+        """A match of the team whose sheet may still change (not confirmed)."""
+        return self.sheet is not None and not self.sheet.match.locked
 
 
 def team_sheets(*, tournament: Tournament, team: int, drafts: bool) -> list[TeamMatch]:

@@ -29,7 +29,6 @@ from .models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
 from .selectors import (
     draw_locked_reason,
     draw_teams,
-    league_progress,
     sheet_compute,
     standings_get,
 )
@@ -745,7 +744,8 @@ def standings_lots_draw(
             "once, and that seed orders any equal teams from then on.",
             seed=drawn.seed,
         )
-    progress = league_progress(tournament=tournament)
+    standings = standings_get(tournament=tournament)
+    progress = standings.progress
     if not progress.final:
         waiting = []
         if progress.matches == 0:
@@ -765,7 +765,6 @@ def standings_lots_draw(
         )
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
-    standings = standings_get(tournament=tournament)
     ordered = ranking.draw_lots(
         [row.standing for row in standings.rows],
         seed=seed,

@@ -84,6 +84,11 @@ def _levels(match: Match) -> dict[str, str]:
     }
 
 
+def _htmx(request: HttpRequest) -> bool:
+    """An htmx request (a poll or a swap) wants only the part it replaces."""
+    return request.headers.get("HX-Request") == "true"
+
+
 # The scorer's page
 # ----------------------------------------------------------------------------------
 
@@ -284,7 +289,7 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, "This sheet is confirmed and locked.")
         return redirect("scoring:match", pk=pk)
     desk = _ScoreDesk(request, match, roles)
-    htmx = request.headers.get("HX-Request") == "true"
+    htmx = _htmx(request)
     status = 200
     if request.method == "POST":
         changed = desk.handle(request.POST.get("action", ""))
@@ -508,11 +513,6 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _htmx(request: HttpRequest) -> bool:
-    """An htmx request (a poll or a swap) wants only the part it replaces."""
-    return request.headers.get("HX-Request") == "true"
-
-
 @require_GET
 @vary_on_headers("HX-Request")
 def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -537,7 +537,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "standing": standings_get(
             tournament=tournament, section=team.section_id
         ).row_of(team.pk),
-        "live": any(r.sheet and not r.sheet.match.locked for r in rows),
+        "live": any(r.open for r in rows),
         "poll": settings.STANDINGS_POLL_SECONDS,
     }
     if _htmx(request):
@@ -588,7 +588,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "standings": standings,
         "filters": filters,
         "lot_form": LotForm(),
-        "live": standings.progress.matches > 0 and not standings.final,
+        "live": standings.live,
         "poll": settings.STANDINGS_POLL_SECONDS,
     }
     if _htmx(request):

@@ -268,3 +268,20 @@ def line_undecided(standings: Sequence[Standing], places: int) -> list[int]:
         if not group[0].lot and group[0].place <= places < group[-1].place
         for s in group
     ]
+
+
+def qualifying(standings: Sequence[Standing], places: int) -> dict[int, bool | None]:
+    """Whether each team is within the best `places` (RULES.md §6: the best 24
+    qualify): None for teams equal across the line while no lot has ordered them."""
+    undecided = set(line_undecided(standings, places))
+    return {
+        s.team: None if s.team in undecided else s.place <= places for s in standings
+    }
+
+
+def shown(value: Points) -> int | float:
+    """R2..R4 as the standings show them: whole, or to two decimals where a bye's
+    average made a fraction (the order is decided on the exact value)."""
+    if isinstance(value, int) or value.denominator == 1:
+        return int(value)
+    return round(float(value), 2)

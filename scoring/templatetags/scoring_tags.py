@@ -1,17 +1,13 @@
 """Template filters of score sheets and standings."""
 
-from fractions import Fraction
-
 from django import template
+
+from scoring.domain.standings import Points, shown
 
 register = template.Library()
 
 
 @register.filter
-def points(value: Fraction | int) -> str:
-    """R2..R4 as the standings show them: whole, or to two decimals where a bye's
-    average made a fraction (the order is decided on the exact value)."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.2f}"
+def points(value: Points) -> str:
+    """R2..R4 as the standings show them (standings.shown), as in the API."""
+    return str(shown(value))

@@ -18,6 +18,8 @@ from scoring.domain.standings import (
     line_undecided,
     lot_key,
     places_to_decide,
+    qualifying,
+    shown,
     rank_teams,
 )
 from tests.scoring.domain.test_rules import sheets
@@ -395,3 +397,21 @@ def test_a_gcka_match_on_equal_totals_goes_to_more_deals_won():
     assert tied.winner is None
     got = rank_teams([1, 2], [gcka])
     assert [(s.team, s.r1, s.r2, s.r3) for s in got] == [(2, 3, 0, 0), (1, 0, 0, 0)]
+
+
+def test_qualifying_leaves_teams_equal_across_the_line_open_until_a_lot():
+    standings = four_equal_pairs()  # ranks 1 1 3 3 5 5 7 7
+    assert (
+        list(qualifying(standings, 3).values())
+        == [True, True, None, None] + [False] * 4
+    )
+    lots = draw_lots(standings, seed=9, places=3)
+    assert list(qualifying(lots, 3).values()) == [True] * 3 + [False] * 5
+    assert all(qualifying(standings, 8).values())
+
+
+def test_r2_to_r4_are_shown_whole_or_to_two_decimals():
+    assert shown(32) == 32 and isinstance(shown(32), int)
+    assert shown(Fraction(64, 2)) == 32 and isinstance(shown(Fraction(64, 2)), int)
+    assert shown(Fraction(98, 3)) == 32.67
+    assert shown(Fraction(15, 2)) == 7.5
