@@ -19,8 +19,8 @@ from scoring.domain.standings import (
     lot_key,
     places_to_decide,
     qualifying,
-    shown,
     rank_teams,
+    shown,
 )
 from tests.scoring.domain.test_rules import sheets
 
