@@ -25,6 +25,7 @@ from tournament.domain.types import Role
 
 from . import services
 from .domain import standings as ranking
+from .domain import tiebreak
 from .domain.rules import Level, PenaltyKind, Side, Stage, Trump
 from .models import (
     SIDE_CHOICES,
@@ -139,6 +140,55 @@ class CheckpointOutput(serializers.Serializer):
     total_b = serializers.IntegerField()
 
 
+class TossOutput(serializers.Serializer):
+    winner = serializers.ChoiceField(
+        choices=SIDE_CHOICES,
+        error_messages=_choice(Side, "team of the match"),
+        help_text="The team whose captain pulled the higher card (J > 9 > A > 10 > K "
+        "> Q).",
+    )
+    first_dealer = serializers.ChoiceField(
+        choices=SIDE_CHOICES,
+        error_messages=_choice(Side, "team of the match"),
+        help_text="The team the toss winner chose to deal the sudden-death deal.",
+    )
+
+
+class TiebreakOutput(serializers.Serializer):
+    """Where a knockout match's tie-break stands (RULES.md §6)."""
+
+    phase = serializers.ChoiceField(choices=[p.value for p in tiebreak.Phase])
+    decided_by = serializers.ChoiceField(
+        choices=[d.value for d in tiebreak.DecidedBy], allow_null=True
+    )
+    deals_allowed = serializers.IntegerField(
+        help_text="The highest deal number the sheet accepts now."
+    )
+    equal_at = serializers.IntegerField(
+        allow_null=True, help_text="The deal after which the totals were equal."
+    )
+    toss = TossOutput(allow_null=True)
+    reason = serializers.CharField(help_text="Why no later deal is accepted now.")
+
+
+def tiebreak_data(settled: tiebreak.Tiebreak | None) -> dict[str, Any] | None:
+    if settled is None:
+        return None
+    toss = settled.toss
+    return {
+        "phase": settled.phase.value,
+        "decided_by": settled.decided_by.value if settled.decided_by else None,
+        "deals_allowed": settled.deals_allowed,
+        "equal_at": settled.equal_at,
+        "toss": (
+            {"winner": toss.winner.value, "first_dealer": toss.first_dealer.value}
+            if toss
+            else None
+        ),
+        "reason": settled.reason,
+    }
+
+
 class SheetOutput(MatchSummary):
     confirmed_a = serializers.BooleanField(
         help_text="Team A's captain confirmed the sheet at its current version."
@@ -147,6 +197,9 @@ class SheetOutput(MatchSummary):
     confirmed_at = serializers.DateTimeField(allow_null=True)
     decided_by = serializers.CharField()
     missing = serializers.ListField(child=serializers.IntegerField())
+    tiebreak = TiebreakOutput(
+        allow_null=True, help_text="Knockout matches only; null in the league."
+    )
     checkpoints = CheckpointOutput(many=True)
     deals = DealOutput(many=True)
     penalties = PenaltyOutput(many=True)
@@ -159,6 +212,7 @@ class SheetOutput(MatchSummary):
             "confirmed_at",
             "decided_by",
             "missing",
+            "tiebreak",
             "checkpoints",
             "deals",
             "penalties",
@@ -199,6 +253,7 @@ def sheet_data(view: SheetView) -> dict[str, Any]:
         confirmed_at=match.confirmed_at,
         decided_by=sheet.decided_by,
         missing=list(sheet.missing),
+        tiebreak=tiebreak_data(view.tiebreak),
         checkpoints=[
             {"after_deal": r.number, "total_a": r.total_a, "total_b": r.total_b}
             for r in view.checkpoints()
@@ -451,6 +506,11 @@ class MatchReopenApi(MatchScopedMixin, APIView):
     class InputSerializer(serializers.Serializer):
         reason = serializers.CharField(max_length=500, allow_blank=True)
         version = serializers.IntegerField(required=False)
+        reset_next = serializers.BooleanField(
+            default=False,
+            help_text="Knockout: also void the sheet of the match the winner went on "
+            "to (docs/knockout.md).",
+        )
 
     @extend_schema(request=InputSerializer, responses=SheetOutput)
     def post(self, request, pk):
@@ -459,6 +519,36 @@ class MatchReopenApi(MatchScopedMixin, APIView):
         data.is_valid(raise_exception=True)
         services.score_sheet_reopen(
             match_id=self.match.pk, user=request.user, **data.validated_data
+        )
+        return self.answer_sheet()
+
+
+class MatchTossApi(MatchScopedMixin, APIView):
+    """The toss of a knockout tie-break (RULES.md §6): its winner, and the team the
+    winner chose to deal the sudden-death deal (scorers and organizers)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(TossOutput):
+        version = serializers.IntegerField(
+            help_text="The sheet's version you read; a stale one gets 409."
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: SheetOutput})
+    def post(self, request, pk):
+        self.require(ORGANIZER, SCORER)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.score_sheet_toss_record(
+            match_id=self.match.pk, user=request.user, **data.validated_data
+        )
+        return self.answer_sheet(status.HTTP_201_CREATED)
+
+    @extend_schema(request=VersionInput, responses=SheetOutput)
+    def delete(self, request, pk):
+        self.require(ORGANIZER, SCORER)
+        services.score_sheet_toss_delete(
+            match_id=self.match.pk, user=request.user, version=_version(request)
         )
         return self.answer_sheet()
 

@@ -28,6 +28,7 @@ from .domain.rules import (
     Stage,
     Trump,
 )
+from .domain.tiebreak import Phase, Toss
 
 SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
@@ -64,6 +65,11 @@ class Match(models.Model):
     deals_won_a = models.PositiveSmallIntegerField(default=0)
     deals_won_b = models.PositiveSmallIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True, default="")
+    # Knockout only: where the tie-break stands (scoring/domain/tiebreak.py), and the
+    # toss, when the totals were still equal after the two extra deals (RULES.md §6).
+    tiebreak = models.CharField(max_length=12, blank=True, default="")
+    toss_winner = models.CharField(max_length=1, blank=True, default="")
+    first_dealer = models.CharField(max_length=1, blank=True, default="")
     # The sheet version each captain confirmed; equal to `version` on both: locked.
     confirmed_a_version = models.PositiveIntegerField(null=True, blank=True)
     confirmed_b_version = models.PositiveIntegerField(null=True, blank=True)
@@ -104,7 +110,13 @@ class Match(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(winner="")
-                | Q(status__in=[MatchStatus.COMPLETED, MatchStatus.CONFIRMED]),
+                | Q(
+                    status__in=[
+                        MatchStatus.COMPLETED,
+                        MatchStatus.CONFIRMED,
+                        MatchStatus.VOID,
+                    ]
+                ),
                 name="scoring_match_winner_only_when_complete",
             ),
             models.CheckConstraint(
@@ -115,6 +127,20 @@ class Match(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "stage", "round", "table"],
                 name="scoring_match_table_once_per_round",
+            ),
+            models.CheckConstraint(
+                condition=Q(tiebreak="")
+                | Q(stage=Stage.KNOCKOUT, tiebreak__in=[p.value for p in Phase]),
+                name="scoring_match_tiebreak_knockout_only",
+            ),
+            models.CheckConstraint(
+                condition=Q(toss_winner="", first_dealer="")
+                | Q(
+                    stage=Stage.KNOCKOUT,
+                    toss_winner__in=SIDES,
+                    first_dealer__in=SIDES,
+                ),
+                name="scoring_match_toss_whole_in_knockout",
             ),
         ]
 
@@ -127,7 +153,13 @@ class Match(models.Model):
 
     @property
     def locked(self) -> bool:
-        return self.status == MatchStatus.CONFIRMED
+        return self.status in (MatchStatus.CONFIRMED, MatchStatus.VOID)
+
+    @property
+    def toss(self) -> Toss | None:
+        if not self.toss_winner:
+            return None
+        return Toss(winner=Side(self.toss_winner), first_dealer=Side(self.first_dealer))
 
     def team(self, side: str) -> Team:
         return self.team_a if side == Side.A else self.team_b
@@ -297,6 +329,9 @@ class SheetAction(models.TextChoices):
     CONFIRM = "confirm"
     LOCK = "lock"
     REOPEN = "reopen"
+    TOSS = "toss"
+    TOSS_DELETE = "toss_delete"
+    VOID = "void"
 
 
 class SheetChange(models.Model):

@@ -18,7 +18,7 @@ from tournament.domain.types import Role, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Membership, Team, Tournament
 from tournament.selectors import tournament_roles
 
-from .domain import rules
+from .domain import rules, tiebreak
 from .domain import standings as ranking
 from .domain.rules import MatchStatus, Side, Stage
 from .models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
@@ -62,10 +62,11 @@ def penalty_value(penalty: Penalty, *, deal_number: int, key: int) -> rules.Pena
     )
 
 
-def sheet_compute(
+def sheet_settle(
     match: Match, deals: list[Deal], penalties: list[Penalty]
-) -> rules.Sheet:
-    """The domain's sheet for stored (or about to be stored) rows.
+) -> tuple[rules.Sheet, tiebreak.Tiebreak | None]:
+    """The domain's sheet for stored (or about to be stored) rows, and for a knockout
+    match its tie-break (RULES.md §6), which decides when the sheet is complete.
 
     A penalty names a saved deal; one without a primary key yet is the newest entry
     and sorts last within its deal.
@@ -75,13 +76,26 @@ def sheet_compute(
         penalty_value(p, deal_number=number_of[p.deal_id], key=p.pk or 10**9)
         for p in penalties
     ]
-    return rules.score_sheet(
+    knockout = match.stage == Stage.KNOCKOUT
+    sheet = rules.score_sheet(
         ruleset_get(match.tournament.ruleset),
         [deal_value(d) for d in deals],
         values,
         deals_scheduled=match.deals_scheduled,
-        knockout=match.stage == Stage.KNOCKOUT,
+        knockout=knockout,
     )
+    if not knockout or match.deals_scheduled is None:
+        return sheet, None  # the tables format has no ties (RULES.md §8)
+    settled = tiebreak.settle(
+        sheet, deals_scheduled=match.deals_scheduled, toss=match.toss
+    )
+    return tiebreak.apply(sheet, settled), settled
+
+
+def sheet_compute(
+    match: Match, deals: list[Deal], penalties: list[Penalty]
+) -> rules.Sheet:
+    return sheet_settle(match, deals, penalties)[0]
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,7 @@ class SheetView:
     deals: list[Deal]
     penalties: list[Penalty]
     sheet: rules.Sheet
+    tiebreak: tiebreak.Tiebreak | None = None
 
     def rows(self) -> list[tuple[Deal, rules.SheetRow, list[Penalty]]]:
         """Each deal with its computed row and its penalties, in deal order."""
@@ -145,7 +160,7 @@ def sheet_read(*, match: Match) -> SheetView:
         .select_related("entered_by")
         .order_by("deal__number", "pk")
     )
-    return SheetView(match, deals, penalties, sheet_compute(match, deals, penalties))
+    return SheetView(match, deals, penalties, *sheet_settle(match, deals, penalties))
 
 
 def match_queryset() -> QuerySet[Match]:
@@ -648,6 +663,6 @@ def team_sheets(*, tournament: Tournament, team: int, drafts: bool) -> list[Team
         view = None
         if r.match is not None:
             d, p = deals[r.match.pk], penalties[r.match.pk]
-            view = SheetView(r.match, d, p, sheet_compute(r.match, d, p))
+            view = SheetView(r.match, d, p, *sheet_settle(r.match, d, p))
         rows.append(TeamMatch(r, view))
     return rows

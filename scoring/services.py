@@ -22,16 +22,17 @@ from tournament.domain.errors import ConflictError, ForbiddenError, RuleError
 from tournament.domain.types import Role, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Team, Tournament
 
-from .domain import rules
+from .domain import rules, tiebreak
 from .domain import standings as ranking
 from .domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
 from .models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
 from .selectors import (
     draw_locked_reason,
     draw_teams,
-    sheet_compute,
+    sheet_settle,
     standings_get,
 )
+from .signals import sheet_locked, sheet_reopening
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1, a PostgreSQL bigint
 DEAL_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
@@ -50,6 +51,12 @@ def _sheet_open(*, match_id: int, version: int | None, action: str) -> Match:
         .select_related("tournament", "team_a", "team_b")
         .get(pk=match_id)
     )
+    if match.status == MatchStatus.VOID:
+        raise ConflictError(
+            "sheet_void",
+            f"Cannot {action}: the sheet of {match} is void (set aside by an "
+            "organizer; its history says why) and stays as it is.",
+        )
     if match.locked:
         raise ConflictError(
             "sheet_locked",
@@ -108,7 +115,14 @@ def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules
     Rows without a primary key are inserted (their awards are set first, so the
     database's checks see complete rows).
     """
-    sheet = sheet_compute(match, deals, penalties)
+    sheet, settled = sheet_settle(match, deals, penalties)
+    if settled is not None:
+        found = tiebreak.problems(
+            sheet, settled, deals_scheduled=match.deals_scheduled or 0
+        )
+        if found:
+            code, message = found[0]
+            raise ConflictError(code, f"Nothing was saved: {message}", field="number")
     results = {row.number: row.result for row in sheet.rows}
     changed_deals = []
     for deal in deals:
@@ -141,6 +155,7 @@ def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules
     match.deals_won_a, match.deals_won_b = sheet.deals_won_a, sheet.deals_won_b
     match.winner = sheet.winner.value if sheet.winner else ""
     match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
+    match.tiebreak = settled.phase.value if settled else ""
     match.version += 1
     match.save(
         update_fields=[
@@ -150,6 +165,9 @@ def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules
             "deals_won_b",
             "winner",
             "status",
+            "tiebreak",
+            "toss_winner",
+            "first_dealer",
             "version",
             "updated_at",
         ]
@@ -273,7 +291,12 @@ def match_delete(*, match: Match, user) -> None:
 
 
 def _deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
-    return rules.deal_from_values(**values, deals_allowed=match.deals_scheduled)
+    allowed = match.deals_scheduled
+    if match.stage == Stage.KNOCKOUT and allowed is not None:
+        # The tie-break may add deals; which of them the state opens is checked on
+        # the whole sheet (tiebreak.problems, in _rescore).
+        allowed += tiebreak.TIEBREAK_DEALS
+    return rules.deal_from_values(**values, deals_allowed=allowed)
 
 
 @transaction.atomic
@@ -476,6 +499,7 @@ def _lock(match: Match, user) -> None:
         before={"status": MatchStatus.COMPLETED.value},
         after={"status": MatchStatus.CONFIRMED.value},
     )
+    sheet_locked.send(sender=Match, match=match, user=user)
 
 
 @transaction.atomic
@@ -497,7 +521,12 @@ def score_sheet_confirm(
             "confirm this sheet.",
         )
     if match.status != MatchStatus.COMPLETED:
-        sheet = sheet_compute(match, *_rows(match))
+        sheet, settled = sheet_settle(match, *_rows(match))
+        if settled is not None and settled.phase is tiebreak.Phase.TOSS:
+            raise ConflictError(
+                "sheet_incomplete",
+                f"The sheet cannot be confirmed yet: {settled.reason}.",
+            )
         if sheet.missing:
             shown = ", ".join(str(n) for n in sheet.missing[:6])
             more = " …" if len(sheet.missing) > 6 else ""
@@ -541,9 +570,18 @@ def _confirmed(match: Match, side: Side) -> int | None:
 
 @transaction.atomic
 def score_sheet_reopen(
-    *, match_id: int, user, reason: str, version: int | None = None
+    *,
+    match_id: int,
+    user,
+    reason: str,
+    version: int | None = None,
+    reset_next: bool = False,
 ) -> Match:
-    """An organizer unlocks a confirmed sheet; the reason goes into the history."""
+    """An organizer unlocks a confirmed sheet; the reason goes into the history.
+
+    A knockout sheet whose winner already plays on is refused unless `reset_next`
+    (the bracket's receiver of sheet_reopening says what that resets).
+    """
     reason = (reason or "").strip()
     if not reason:
         raise RuleError(
@@ -558,12 +596,20 @@ def score_sheet_reopen(
         .get(pk=match_id)
     )
     _version_check(match, version)
-    if not match.locked:
+    if match.status == MatchStatus.VOID:
+        raise ConflictError(
+            "sheet_void",
+            f"the sheet of {match} is void; a void sheet is not reopened.",
+        )
+    if match.status != MatchStatus.CONFIRMED:
         raise ConflictError(
             "sheet_not_confirmed",
             f"the sheet of {match} is not confirmed; there is nothing to reopen.",
         )
-    sheet = sheet_compute(match, *_rows(match))
+    sheet_reopening.send(
+        sender=Match, match=match, user=user, reason=reason, reset_next=reset_next
+    )
+    sheet, _ = sheet_settle(match, *_rows(match))
     match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
     match.confirmed_a_version = match.confirmed_b_version = None
     match.confirmed_at = None
@@ -578,6 +624,85 @@ def score_sheet_reopen(
         after={"status": match.status},
         reason=reason,
     )
+    return match
+
+
+@transaction.atomic
+def score_sheet_void(*, match_id: int, user, reason: str) -> Match:
+    """Set a sheet aside for good (a knockout reset): its rows stay as they were, it
+    accepts no change and counts for nothing. The reason goes into the history."""
+    match = Match.objects.select_for_update(of=("self",)).get(pk=match_id)
+    if match.status == MatchStatus.VOID:
+        return match
+    before = {"status": match.status}
+    match.status = MatchStatus.VOID
+    match.confirmed_a_version = match.confirmed_b_version = None
+    match.confirmed_at = None
+    match.confirmed_by = None
+    match.version += 1
+    match.save()
+    _change(
+        match,
+        SheetAction.VOID,
+        user=user,
+        before=before,
+        after={"status": MatchStatus.VOID.value},
+        reason=reason,
+    )
+    return match
+
+
+# The knockout toss
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def score_sheet_toss_record(
+    *, match_id: int, user, version: int | None, winner: str, first_dealer: str
+) -> Match:
+    """The toss after equal totals at the end of the extra deals (RULES.md §6): who
+    won it and whom the winner chose to deal the sudden-death deal."""
+    match = _sheet_open(match_id=match_id, version=version, action="record a toss")
+    if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
+        raise ConflictError(
+            "toss_not_knockout",
+            "only a knockout match of stipulated deals has a toss (RULES.md §6).",
+        )
+    deals, penalties = _rows(match)
+    _, settled = sheet_settle(match, deals, penalties)
+    if settled is None:
+        raise AssertionError("a knockout sheet of stipulated deals has a tie-break")
+    why = tiebreak.toss_due(settled)
+    if why is not None:
+        raise ConflictError("toss_not_due", f"Nothing was saved: {why}.")
+    match.toss_winner, match.first_dealer = Side(winner).value, Side(first_dealer).value
+    _rescore(match, deals, penalties)
+    _change(
+        match,
+        SheetAction.TOSS,
+        user=user,
+        after={"winner": match.toss_winner, "first_dealer": match.first_dealer},
+    )
+    return match
+
+
+@transaction.atomic
+def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Match:
+    """Take back a toss entered by mistake, while its sudden-death deal is not in."""
+    match = _sheet_open(match_id=match_id, version=version, action="delete the toss")
+    if not match.toss_winner:
+        raise ConflictError("no_toss", "no toss is recorded on this sheet.")
+    deals, penalties = _rows(match)
+    sudden = (match.deals_scheduled or 0) + tiebreak.TIEBREAK_DEALS
+    if any(d.number == sudden for d in deals):
+        raise ConflictError(
+            "toss_played",
+            f"deal {sudden}, played after the toss, is on the sheet; delete it first.",
+        )
+    before = {"winner": match.toss_winner, "first_dealer": match.first_dealer}
+    match.toss_winner = match.first_dealer = ""
+    _rescore(match, deals, penalties)
+    _change(match, SheetAction.TOSS_DELETE, user=user, before=before)
     return match
 
 

@@ -58,6 +58,7 @@ urlpatterns = [
     path(
         "matches/<int:pk>/reopen/", apis.MatchReopenApi.as_view(), name="match-reopen"
     ),
+    path("matches/<int:pk>/toss/", apis.MatchTossApi.as_view(), name="match-toss"),
     path(
         "matches/<int:pk>/history/",
         apis.MatchHistoryApi.as_view(),

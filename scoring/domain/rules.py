@@ -494,6 +494,7 @@ class MatchStatus(StrEnum):
     IN_PROGRESS = "in_progress"
     COMPLETED = "completed"  # every deal is in and the result is decided
     CONFIRMED = "confirmed"  # both captains or an organizer confirmed: locked
+    VOID = "void"  # set aside by an organizer (a knockout reset): kept, counts nowhere
 
 
 def sheet_status(sheet: Sheet, *, knockout: bool = False) -> MatchStatus:

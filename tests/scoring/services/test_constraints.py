@@ -80,6 +80,10 @@ CASES = {
     ),
     "scoring_match_confirmed_when_locked": lambda c: _match(c, status="confirmed"),
     "scoring_match_table_once_per_round": lambda c: _match(c, round=1),
+    "scoring_match_tiebreak_knockout_only": lambda c: _match(c, tiebreak="toss"),
+    "scoring_match_toss_whole_in_knockout": lambda c: _match(
+        c, stage="knockout", tiebreak="toss", toss_winner="A"
+    ),
     "scoring_deal_number_once": lambda c: _deal(c, number=1),
     "scoring_deal_number_1_99": lambda c: _deal(c, number=100),
     "scoring_deal_value_28_56": lambda c: _deal(c, value=27),

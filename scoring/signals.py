@@ -1,0 +1,15 @@
+"""What a score sheet tells the apps that build on it (brackets), inside the same
+transaction. Apps depend one way (brackets -> scoring), so the sheet announces and the
+bracket listens; a receiver that raises a ConflictError refuses the whole write.
+"""
+
+from django.dispatch import Signal
+
+# Sent after a sheet locks (both captains, or an organizer, confirmed it).
+# Arguments: match, user.
+sheet_locked = Signal()
+
+# Sent before a confirmed sheet is unlocked; a receiver may refuse by raising.
+# Arguments: match, user, reason, reset_next (the organizer also resets the match the
+# winner went on to).
+sheet_reopening = Signal()
