@@ -1,0 +1,137 @@
+"""The size of a knockout bracket and where each seed starts (RULES.md §6).
+
+What it computes: for Q qualifiers the bracket size P (the power of two >= Q), the
+standard seeding order of P places (seeds 1 and 2 can meet only in the final, seeds
+1-4 only from the semi-finals on, and so on), the first round's pairs with the byes of
+the top P - Q seeds, and the names and stage keys of the rounds.
+
+What it does not: rank teams (scoring/domain/standings.py gives the seeds) or follow
+results through the bracket (progression.py).
+
+Vocabulary: a *seed* is a qualifier's place in the final league ranking, 1 the best;
+a *bye* is a place in the first round without an opponent: its seed goes straight on;
+*places* of a round are the teams it starts with (32 in the first round of 24
+qualifiers: 16 play, 8 have a bye, 8 places stay empty).
+"""
+
+from __future__ import annotations
+
+from tournament.domain.errors import RuleError
+
+QUALIFIERS_MIN = 2
+QUALIFIERS_MAX = 256
+
+
+def bracket_size(qualifiers: int) -> int:
+    """P: the smallest power of two that holds `qualifiers` teams."""
+    if not QUALIFIERS_MIN <= qualifiers <= QUALIFIERS_MAX:
+        raise RuleError(
+            "qualifiers_out_of_range",
+            f"a knockout has {QUALIFIERS_MIN} to {QUALIFIERS_MAX} qualifiers, not "
+            f"{qualifiers}.",
+            field="qualifiers",
+            qualifiers=qualifiers,
+        )
+    size = 1
+    while size < qualifiers:
+        size *= 2
+    return size
+
+
+def seed_order(size: int) -> list[int]:
+    """The seeds of a full bracket of `size` places, top to bottom; neighbours meet
+    in the first round. Each doubling puts seed s beside size + 1 - s, so the top two
+    seeds sit in opposite halves, the top four in different quarters, and so on."""
+    if size < 2 or size & (size - 1):
+        raise AssertionError(f"a bracket has a power of two places, not {size}")
+    order = [1, 2]
+    while len(order) < size:
+        n = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, n - seed)]
+    return order
+
+
+def first_round(qualifiers: int) -> list[tuple[int, int | None]]:
+    """The first round's pairs, top to bottom: (seed, opponent), the opponent None for
+    a bye. The better seed comes first."""
+    order = seed_order(bracket_size(qualifiers))
+    pairs = []
+    for high, low in zip(order[::2], order[1::2], strict=True):
+        high, low = min(high, low), max(high, low)
+        pairs.append((high, low if low <= qualifiers else None))
+    return pairs
+
+
+def byes(qualifiers: int) -> list[int]:
+    """The seeds with a bye in the first round: the top P - Q (RULES.md §6)."""
+    return list(range(1, bracket_size(qualifiers) - qualifiers + 1))
+
+
+def round_name(places: int, *, first: bool, with_byes: bool) -> str:
+    """What players call a round that starts with `places` places."""
+    if places == 2:
+        return "Final"
+    if places == 4:
+        return "Semi-finals"
+    if places == 8:
+        return "Quarter-finals"
+    if first and with_byes:
+        return "First knockout round"  # 000 §6: "1st Knock-Out Round", with byes
+    return f"Round of {places}"
+
+
+def stage_key(places: int) -> str:
+    """The key of a round's deals per match in a bracket's settings."""
+    return {2: "final", 4: "semi_final", 8: "quarter_final"}.get(
+        places, f"round_of_{places}"
+    )
+
+
+SECOND_RUNNER_UP = "second_runner_up"
+# RULES.md §6: first knockout round, round of 16 and quarter-finals 18 deals;
+# semi-finals 24; each game of the final 18; the second runner-up match 24.
+DEALS_DEFAULT = 18
+STAGE_DEALS_MAX = 96  # with the 3 deals a tie-break may add: a sheet's 99
+DEALS_DEFAULTS = {"semi_final": 24, "final": 18, SECOND_RUNNER_UP: 24}
+
+
+def stage_keys(qualifiers: int) -> list[str]:
+    """Every stage key a bracket of `qualifiers` has, first round first."""
+    keys = []
+    places = bracket_size(qualifiers)
+    while places >= 2:
+        keys.append(stage_key(places))
+        places //= 2
+    if qualifiers >= 4:
+        keys.insert(-1, SECOND_RUNNER_UP)
+    return keys
+
+
+def stage_deals(qualifiers: int, given: dict[str, int] | None = None) -> dict[str, int]:
+    """Deals per match of every stage: the defaults of RULES.md §6, with `given`
+    changes. An unknown stage or a count outside 1..99 is refused, naming it."""
+    keys = stage_keys(qualifiers)
+    deals = {k: DEALS_DEFAULTS.get(k, DEALS_DEFAULT) for k in keys}
+    for key, count in (given or {}).items():
+        if key not in deals:
+            raise RuleError(
+                "unknown_stage",
+                f"a bracket of {qualifiers} qualifiers has no stage {key!r}; its "
+                f"stages are {', '.join(keys)}.",
+                field="deals",
+                stage=key,
+            )
+        if (
+            isinstance(count, bool)
+            or not isinstance(count, int)
+            or not 1 <= count <= 96
+        ):
+            raise RuleError(
+                "stage_deals_out_of_range",
+                f"a {key} match has 1 to {STAGE_DEALS_MAX} deals (a tie-break may "
+                f"add 3), not {count!r}.",
+                field="deals",
+                stage=key,
+            )
+        deals[key] = count
+    return deals
