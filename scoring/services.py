@@ -122,7 +122,8 @@ def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules
         )
         if found:
             code, message = found[0]
-            raise ConflictError(code, f"Nothing was saved: {message}", field="number")
+            field = "number" if code == "tiebreak_deal_not_open" else None
+            raise ConflictError(code, f"Nothing was saved: {message}", field=field)
     results = {row.number: row.result for row in sheet.rows}
     changed_deals = []
     for deal in deals:
@@ -239,7 +240,7 @@ def match_create(
             field="table",
         )
     busy = same_round.filter(Q(team_a__in=[a, b]) | Q(team_b__in=[a, b])).exists()
-    if busy:
+    if busy and stage == Stage.LEAGUE:  # the final's games share a knockout round
         raise ConflictError(
             "team_busy",
             f"{a.name} or {b.name} already plays in {stage} round {round}; a team "
@@ -849,6 +850,29 @@ def league_rounds_release_all(*, tournament: Tournament, user) -> int:
 # ----------------------------------------------------------------------------------
 
 
+def league_final_check(progress, *, doing: str) -> None:
+    """409 `league_not_final`, saying what is missing, unless every league sheet is
+    confirmed and every round released."""
+    if progress.final:
+        return
+    waiting = []
+    if progress.matches == 0:
+        waiting.append("the league has no matches yet")
+    elif progress.confirmed < progress.matches:
+        waiting.append(
+            f"{progress.matches - progress.confirmed} of {progress.matches} "
+            "league sheets are not confirmed yet"
+        )
+    if progress.draft_rounds:
+        waiting.append(f"{progress.draft_rounds} drawn rounds are not released")
+    raise ConflictError(
+        "league_not_final",
+        f"{doing} on the final standings, and "
+        + " and ".join(waiting)
+        + " (RULES.md §5).",
+    )
+
+
 @transaction.atomic
 def standings_lots_draw(
     *, tournament: Tournament, user, seed: int | None = None
@@ -870,24 +894,7 @@ def standings_lots_draw(
             seed=drawn.seed,
         )
     standings = standings_get(tournament=tournament)
-    progress = standings.progress
-    if not progress.final:
-        waiting = []
-        if progress.matches == 0:
-            waiting.append("the league has no matches yet")
-        elif progress.confirmed < progress.matches:
-            waiting.append(
-                f"{progress.matches - progress.confirmed} of {progress.matches} "
-                "league sheets are not confirmed yet"
-            )
-        if progress.draft_rounds:
-            waiting.append(f"{progress.draft_rounds} drawn rounds are not released")
-        raise ConflictError(
-            "league_not_final",
-            "Lots are drawn on the final standings, and "
-            + " and ".join(waiting)
-            + " (RULES.md §5).",
-        )
+    league_final_check(standings.progress, doing="Lots are drawn")
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     ordered = ranking.draw_lots(

@@ -15,6 +15,7 @@ urlpatterns = [
     ),
     path("api/v1/", include("tournament.urls_api")),
     path("api/v1/", include("scoring.urls_api")),
+    path("api/v1/", include("brackets.urls_api")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
 ]

@@ -1,0 +1,28 @@
+"""The bracket listens to its score sheets (scoring.signals), in their transaction."""
+
+from django.dispatch import receiver
+
+from scoring.domain.rules import Stage
+from scoring.signals import sheet_locked, sheet_reopening
+
+from . import services
+from .models import Game
+
+
+@receiver(sheet_locked, dispatch_uid="brackets-sheet-locked")
+def on_sheet_locked(sender, *, match, user, **kwargs):
+    if match.stage != Stage.KNOCKOUT:
+        return
+    game = Game.objects.filter(sheet=match).only("knockout_match_id").first()
+    if game is not None:
+        services.knockout_match_advance(
+            knockout_match_id=game.knockout_match_id, user=user
+        )
+
+
+@receiver(sheet_reopening, dispatch_uid="brackets-sheet-reopening")
+def on_sheet_reopening(sender, *, match, user, reason, reset_next, **kwargs):
+    if match.stage == Stage.KNOCKOUT:
+        services.knockout_sheet_reopening(
+            sheet=match, user=user, reason=reason, reset_next=reset_next
+        )

@@ -1,0 +1,280 @@
+"""Every write to the knockout: seeding the bracket, moving winners on, resets.
+
+Seeding reads the final league standings (scoring.selectors.standings_get) and the
+lots, and writes the bracket, its seeds, every match of the plan
+(domain/progression.py) and the score sheets of the matches whose teams are known.
+A winner moves on when its sheet locks (scoring.signals.sheet_locked); reopening a
+sheet whose winner already plays on is refused unless the organizer resets the later
+sheets, which are then voided, kept with their history (scoring.signals.
+sheet_reopening). All in the transaction of the write that caused it.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from scoring import services as sheets
+from scoring.domain.rules import MatchStatus, Side, Stage
+from scoring.models import Match, StandingsLot
+from scoring.selectors import standings_get
+from tournament.domain.errors import ConflictError, RuleError
+from tournament.domain.types import TournamentStatus
+from tournament.models import Tournament
+
+from .domain import progression, seeding
+from .domain.progression import Feed, Kind
+from .domain.series import FINAL_BEST_OF, series_state
+from .models import Bracket, Game, KnockoutMatch, Seed
+
+
+@transaction.atomic
+def knockout_seed(
+    *,
+    tournament: Tournament,
+    user,
+    qualifiers: int | None = None,
+    deals: dict[str, int] | None = None,
+) -> Bracket:
+    """Seed the knockout from the final league standings (RULES.md §6).
+
+    409 while the league is not final, or once seeded. Equal teams where a seed
+    depends on their order are ordered by the standings' lot, drawn now (and
+    recorded) if it was not drawn yet. `qualifiers` changes the tournament's number
+    of qualifiers (and so the standings' line); `deals` changes a stage's deals per
+    match from the defaults of RULES.md §6.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if Bracket.objects.filter(tournament=tournament).exists():
+        raise ConflictError(
+            "knockout_seeded",
+            f"The knockout of {tournament.name} is seeded already; it is seeded once.",
+        )
+    if qualifiers is None:
+        qualifiers = tournament.qualifiers
+    size = seeding.bracket_size(qualifiers)
+    tables = tournament.league_deals is None
+    if tables and deals:
+        raise RuleError(
+            "stage_deals_tables",
+            "a tables-format match runs until a team has no tables (RULES.md §8); "
+            "it has no deals per stage to set.",
+            field="deals",
+        )
+    per_stage = seeding.stage_deals(qualifiers, deals)
+    standings = standings_get(tournament=tournament)
+    sheets.league_final_check(standings.progress, doing="The knockout is seeded")
+    if len(standings.rows) < qualifiers:
+        raise RuleError(
+            "too_few_teams",
+            f"{qualifiers} teams cannot qualify: {tournament.name} has "
+            f"{len(standings.rows)}.",
+            field="qualifiers",
+            qualifiers=qualifiers,
+        )
+    if qualifiers != tournament.qualifiers:
+        tournament.qualifiers = qualifiers
+        tournament.save(update_fields=["qualifiers", "updated_at"])
+        standings = standings_get(tournament=tournament)
+    lot = StandingsLot.objects.filter(tournament=tournament).first()
+    if standings.to_decide and lot is None:
+        lot = sheets.standings_lots_draw(tournament=tournament, user=user)
+        standings = standings_get(tournament=tournament)
+    rows = sorted(standings.rows, key=lambda r: r.standing.place)[:qualifiers]
+    if any(r.qualifies is not True for r in rows):
+        raise AssertionError("a qualifier's seed is still undecided after the lot")
+
+    bracket = Bracket.objects.create(
+        tournament=tournament,
+        qualifiers=qualifiers,
+        size=size,
+        deals=per_stage if not tables else dict.fromkeys(per_stage),
+        final_best_of=FINAL_BEST_OF,
+        lot=lot,
+        seeded_by=_someone(user),
+    )
+    Seed.objects.bulk_create(
+        Seed(
+            bracket=bracket,
+            number=number,
+            team_id=row.team.id,
+            by_lot=row.standing.lot,
+        )
+        for number, row in enumerate(rows, start=1)
+    )
+    team_of = {number: row.team.id for number, row in enumerate(rows, start=1)}
+    plan = progression.plan_bracket(qualifiers)
+    made: dict[int, KnockoutMatch] = {}
+    for slot in plan.slots:
+        values: dict = {}
+        for side, source in (("a", slot.a), ("b", slot.b)):
+            values[f"feed_{side}"] = source.feed.value
+            if source.feed is Feed.SEED:
+                values[f"seed_{side}"] = source.ref
+                values[f"team_{side}_id"] = team_of[source.ref]
+            else:
+                values[f"from_{side}"] = made[source.ref]
+        knockout_match = KnockoutMatch(
+            bracket=bracket,
+            number=slot.number,
+            round=slot.round,
+            position=slot.position,
+            kind=slot.kind.value,
+            stage=slot.stage,
+            best_of=FINAL_BEST_OF if slot.kind is Kind.FINAL else 1,
+            deals_scheduled=bracket.deals[slot.stage],
+            **values,
+        )
+        knockout_match.full_clean()
+        knockout_match.save()
+        made[slot.number] = knockout_match
+        if knockout_match.team_a_id and knockout_match.team_b_id:
+            _game_open(knockout_match, number=1, user=user)
+    tournament.status = TournamentStatus.KNOCKOUT
+    tournament.save(update_fields=["status", "updated_at"])
+    return bracket
+
+
+def _someone(user):
+    return user if user is not None and user.is_authenticated else None
+
+
+def _game_open(knockout_match: KnockoutMatch, *, number: int, user) -> Game:
+    """A new score sheet for game `number` of a knockout match whose teams are known.
+    Its table is the next free one of its knockout round (void sheets keep theirs)."""
+    tournament = knockout_match.bracket.tournament
+    used = Match.objects.filter(
+        tournament=tournament, stage=Stage.KNOCKOUT, round=knockout_match.round
+    ).aggregate(m=Max("table"))["m"]
+    sheet = sheets.match_create(
+        tournament=tournament,
+        user=user,
+        team_a=knockout_match.team_a_id,
+        team_b=knockout_match.team_b_id,
+        round=knockout_match.round,
+        table=(used or 0) + 1,
+        stage=Stage.KNOCKOUT,
+        deals_scheduled=knockout_match.deals_scheduled,
+    )
+    return Game.objects.create(
+        knockout_match=knockout_match, number=number, sheet=sheet
+    )
+
+
+def _live_games(knockout_match: KnockoutMatch) -> list[Game]:
+    return list(
+        Game.objects.filter(knockout_match=knockout_match, voided_at__isnull=True)
+        .select_related("sheet")
+        .order_by("number")
+    )
+
+
+def _dependents(knockout_match: KnockoutMatch) -> list[tuple[KnockoutMatch, str]]:
+    """The later matches whose place `knockout_match`'s result fills, with the side."""
+    later = KnockoutMatch.objects.select_for_update().filter(
+        Q(from_a=knockout_match) | Q(from_b=knockout_match)
+    )
+    return [
+        (m, side)
+        for m in later.order_by("number")
+        for side in "ab"
+        if getattr(m, f"from_{side}_id") == knockout_match.pk
+    ]
+
+
+def knockout_match_advance(*, knockout_match_id: int, user) -> KnockoutMatch:
+    """After a sheet of this match locked: decide the match (or the series) from its
+    confirmed games, move the winner (and for a semi-final the loser) on, and open
+    the sheets whose teams are now known. Runs inside the locking transaction."""
+    knockout_match = (
+        KnockoutMatch.objects.select_for_update()
+        .select_related("bracket__tournament")
+        .get(pk=knockout_match_id)
+    )
+    games = _live_games(knockout_match)
+    decided = [g for g in games if g.sheet.status == MatchStatus.CONFIRMED]
+    state = series_state(
+        [Side(g.sheet.winner) for g in decided], best_of=knockout_match.best_of
+    )
+    if state.winner is None:
+        if state.next_game is not None and all(g.sheet.locked for g in games):
+            _game_open(knockout_match, number=state.next_game, user=user)
+        return knockout_match
+    knockout_match.winner = state.winner.value
+    knockout_match.decided_at = timezone.now()
+    knockout_match.save(update_fields=["winner", "decided_at"])
+    for later, side in _dependents(knockout_match):
+        feed = getattr(later, f"feed_{side}")
+        won = state.winner if feed == Feed.WINNER else state.winner.other
+        setattr(later, f"team_{side}_id", knockout_match.team_id(won.value))
+        later.save(update_fields=[f"team_{side}"])
+        if later.team_a_id and later.team_b_id and not _live_games(later):
+            _game_open(later, number=1, user=user)
+    tournament = knockout_match.bracket.tournament
+    open_matches = KnockoutMatch.objects.filter(
+        bracket=knockout_match.bracket, winner=""
+    )
+    if not open_matches.exists():
+        tournament.status = TournamentStatus.FINISHED
+        tournament.save(update_fields=["status", "updated_at"])
+    return knockout_match
+
+
+def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: bool):
+    """Before a confirmed knockout sheet is unlocked (RULES.md §6, docs/knockout.md).
+
+    Its result may already have filled a later place. A later match that is decided
+    refuses: reopen that one first. A later sheet (the next match's, or a later game
+    of the final) refuses unless `reset_next`; with it, those sheets are voided, kept
+    with their history, and fresh ones are opened when this one is confirmed again.
+    The places this result filled are emptied until then.
+    """
+    game = Game.objects.select_related("knockout_match").filter(sheet=sheet).first()
+    if game is None:
+        return  # a knockout match an organizer set up by hand
+    knockout_match = KnockoutMatch.objects.select_for_update().get(
+        pk=game.knockout_match_id
+    )
+    dependents = _dependents(knockout_match)
+    later_games = [g for g in _live_games(knockout_match) if g.number > game.number]
+    decided = [m for m, _ in dependents if m.winner] + [
+        g for g in later_games if g.sheet.status == MatchStatus.CONFIRMED
+    ]
+    if decided:
+        raise ConflictError(
+            "later_match_decided",
+            f"Cannot reopen {sheet}: {decided[0]} is already decided with this "
+            "result; reopen that sheet first (with reset_next if its winner has moved "
+            "on too).",
+        )
+    to_void = later_games + [g for m, _ in dependents for g in _live_games(m)]
+    if to_void and not reset_next:
+        named = ", ".join(f"sheet {g.sheet_id} ({g.sheet})" for g in to_void)
+        raise ConflictError(
+            "winner_moved_on",
+            f"Cannot reopen {sheet} alone: its result already plays on in {named}. "
+            "Reopen with reset_next to void that sheet (it is kept, with its "
+            "history); the place is filled again when this sheet is confirmed.",
+            sheets=[g.sheet_id for g in to_void],
+        )
+    now = timezone.now()
+    for g in to_void:
+        sheets.score_sheet_void(
+            match_id=g.sheet_id,
+            user=user,
+            reason=f"reset: sheet {sheet.pk} was reopened ({reason})",
+        )
+        g.voided_at = now
+        g.save(update_fields=["voided_at"])
+    for later, side in dependents:
+        setattr(later, f"team_{side}", None)
+        later.save(update_fields=[f"team_{side}"])
+    if knockout_match.winner:
+        knockout_match.winner = ""
+        knockout_match.decided_at = None
+        knockout_match.save(update_fields=["winner", "decided_at"])
+    tournament = Tournament.objects.get(pk=sheet.tournament_id)
+    if tournament.status == TournamentStatus.FINISHED:
+        tournament.status = TournamentStatus.KNOCKOUT
+        tournament.save(update_fields=["status", "updated_at"])
