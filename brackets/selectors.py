@@ -125,7 +125,7 @@ def bracket_get(*, tournament: Tournament) -> BracketView | None:
     seed_of = {s.team_id: s.number for s in seeds}
     matches = list(
         KnockoutMatch.objects.filter(bracket=bracket)
-        .select_related("team_a", "team_b")
+        .select_related("team_a", "team_b", "from_a", "from_b")
         .order_by("number")
     )
     games: dict[int, list[Game]] = {m.pk: [] for m in matches}

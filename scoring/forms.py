@@ -97,6 +97,29 @@ class ConfirmForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
+class TossForm(forms.Form):
+    """The toss of a knockout tie-break (RULES.md §6)."""
+
+    winner = forms.ChoiceField(
+        label="Toss won by",
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose the team whose captain pulled the higher card."
+        },
+    )
+    first_dealer = forms.ChoiceField(
+        label="Deals first (the winner's choice)",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose the team that deals the deciding deal."},
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, sides, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = sides
+        self.fields["first_dealer"].choices = sides
+
+
 class ReopenForm(forms.Form):
     reason = forms.CharField(
         max_length=500,

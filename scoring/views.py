@@ -25,7 +25,7 @@ from tournament.models import Team
 from tournament.views import visible_tournament
 
 from . import services
-from .domain import rules
+from .domain import rules, tiebreak
 from .domain.rules import Level, Side
 from .forms import (
     ConfirmForm,
@@ -38,6 +38,7 @@ from .forms import (
     ReopenForm,
     RowDeleteForm,
     SectionFilterForm,
+    TossForm,
 )
 from .models import Match
 from .selectors import (
@@ -122,6 +123,12 @@ class _ScoreDesk:
             initial={"version": match.version},
             prefix="penalty",
         )
+        self.toss_form = TossForm(
+            request.POST if posted == "toss" else None,
+            sides=_sides(match),
+            initial={"version": match.version},
+            prefix="toss",
+        )
 
     def _deal_form(self, data, *, edit: str | None = None) -> DealForm:
         initial = {"version": self.match.version, "number": self.view.next_number()}
@@ -143,6 +150,7 @@ class _ScoreDesk:
             "deal": self._deal,
             "penalty": self._penalty,
             "delete": self._delete,
+            "toss": self._toss,
         }.get(action)
         if handler is None:
             self.message = "Choose what to change on the sheet."
@@ -168,7 +176,11 @@ class _ScoreDesk:
         return True
 
     def _refused(self, action: str, error: RuleError) -> None:
-        form = {"deal": self.deal_form, "penalty": self.penalty_form}.get(action)
+        form = {
+            "deal": self.deal_form,
+            "penalty": self.penalty_form,
+            "toss": self.toss_form,
+        }.get(action)
         if form is None:
             self.message = error.message
         else:
@@ -242,6 +254,19 @@ class _ScoreDesk:
             return f"Out of turn by {penalty.offender}: a warning (no points)."
         return f"Penalty saved: {penalty.award_to} receives {penalty.points}."
 
+    def _toss(self) -> str | None:
+        form = self.toss_form
+        if not form.is_valid():
+            return None
+        match = services.score_sheet_toss_record(
+            match_id=self.match.pk, user=self.request.user, **form.cleaned_data
+        )
+        sudden = (match.deals_scheduled or 0) + tiebreak.TIEBREAK_DEALS
+        return (
+            f"Toss won by {match.toss_winner}; {match.first_dealer} deals deal "
+            f"{sudden}, whose winner wins the match."
+        )
+
     def _delete(self) -> str:
         form = RowDeleteForm(self.request.POST)
         if not form.is_valid():
@@ -271,6 +296,7 @@ class _ScoreDesk:
             "roles": self.roles,
             "deal_form": self.deal_form,
             "penalty_form": self.penalty_form,
+            "toss_form": self.toss_form,
             "message": self.message,
             "stale": self.stale,
             "editable": True,

@@ -18,4 +18,5 @@ urlpatterns = [
     path("api/v1/", include("brackets.urls_api")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
+    path("", include("brackets.urls")),
 ]

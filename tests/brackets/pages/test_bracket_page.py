@@ -1,0 +1,165 @@
+"""The bracket page and the knockout score sheet's tie-break, as people see them."""
+
+import pytest
+from django.test import Client
+
+from brackets.models import Bracket
+from tests.brackets.knockout import bracket, confirm, enter, final_league, play_sheet
+from tests.conftest import as_user
+from tests.factories import member
+from tests.scoring.league import deals_for
+from tournament.domain.types import Role
+
+pytestmark = pytest.mark.django_db
+
+SLUG = "page-cup"
+PAGE = f"/t/{SLUG}/bracket/"
+
+
+@pytest.fixture
+def league(db):
+    return final_league(2, 6, qualifiers=8, slug=SLUG)
+
+
+def _seed(api, organizer, **body):
+    as_user(api, organizer)
+    answer = api.post(f"/api/v1/tournaments/{SLUG}/knockout/", body, "json")
+    assert answer.status_code == 201, answer.json()
+    return answer.json()
+
+
+def test_before_seeding_everyone_sees_it_is_to_come(league):
+    page = Client().get(PAGE)
+    assert page.status_code == 200
+    assert "The knockout is not seeded yet" in page.content.decode()
+    assert "Seed the knockout" not in page.content.decode()
+
+
+def test_an_organizer_seeds_it_from_the_page(league):
+    tournament, organizer = league
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(PAGE).content.decode()
+    assert "The league is final." in page
+    answer = client.post(
+        PAGE,
+        {
+            "qualifiers": 6,
+            "early": 18,
+            "quarter_final": 12,
+            "semi_final": 20,
+            "second_runner_up": 20,
+            "final": 14,
+        },
+    )
+    assert answer.status_code == 302
+    bracket_row = Bracket.objects.get(tournament=tournament)
+    assert bracket_row.qualifiers == 6
+    assert bracket_row.deals == {
+        "quarter_final": 12,
+        "semi_final": 20,
+        "second_runner_up": 20,
+        "final": 14,
+    }
+    page = client.get(PAGE).content.decode()
+    assert "Quarter-finals" in page and "Byes" in page
+
+
+def test_a_refused_seeding_says_why_on_the_form(league):
+    tournament, organizer = league
+    client = Client()
+    client.force_login(organizer)
+    answer = client.post(
+        PAGE,
+        {
+            "qualifiers": 40,
+            "early": 18,
+            "quarter_final": 18,
+            "semi_final": 24,
+            "second_runner_up": 24,
+            "final": 18,
+        },
+    )
+    assert answer.status_code == 400
+    assert "40 teams cannot qualify" in answer.content.decode()
+    assert not Bracket.objects.exists()
+
+
+def test_a_scorer_cannot_seed(league):
+    tournament, _ = league
+    client = Client()
+    client.force_login(member(tournament, Role.SCORER))
+    assert client.post(PAGE, {"qualifiers": 8}).status_code == 403
+
+
+def test_the_bracket_shows_seeds_byes_scores_and_tiebreak_marks(api, league):
+    tournament, organizer = league
+    data = _seed(api, organizer, qualifiers=6, deals={"quarter_final": 4})
+    quarter = data["rounds"][0]["matches"][0]
+    enter(api, quarter["match"], deals_for(2, 2, 4))
+    enter(api, quarter["match"], deals_for(1, 1), first=5)
+    page = Client().get(PAGE).content.decode()
+    assert "toss due" in page
+    sheet = Client().get(f"/matches/{quarter['match']}/").content.decode()
+    assert "still equal after deal 6" in sheet
+    url = f"/api/v1/matches/{quarter['match']}/"
+    version = api.get(url).json()["version"]
+    api.post(
+        url + "toss/", {"winner": "A", "first_dealer": "B", "version": version}, "json"
+    )
+    enter(api, quarter["match"], deals_for(1, 0), first=7)
+    confirm(api, quarter["match"])
+    page = Client().get(PAGE).content.decode()
+    assert 'title="decided by the deal after the toss">toss</span>' in page
+    assert f"Winner of match {quarter['number']}" not in page  # the place is filled
+    assert data["seeds"][0]["team_name"] in page
+    assert "Second runner-up match" in page and "best of 3" in page
+
+
+def test_the_scorer_records_the_toss_on_the_score_page(api, league):
+    tournament, organizer = league
+    data = _seed(api, organizer, deals={"quarter_final": 4})
+    quarter = data["rounds"][0]["matches"][0]["match"]
+    enter(api, quarter, deals_for(2, 2, 4))
+    enter(api, quarter, deals_for(1, 1), first=5)
+    scorer = member(tournament, Role.SCORER)
+    client = Client()
+    client.force_login(scorer)
+    page = client.get(f"/matches/{quarter}/score/").content.decode()
+    assert "Record the toss below" in page and 'id="toss-form"' in page
+    version = api.get(f"/api/v1/matches/{quarter}/").json()["version"]
+    answer = client.post(
+        f"/matches/{quarter}/score/",
+        {
+            "action": "toss",
+            "toss-winner": "B",
+            "toss-first_dealer": "B",
+            "toss-version": version,
+        },
+        follow=True,
+    )
+    assert "Toss won by B; B deals deal 7" in answer.content.decode()
+    sheet = api.get(f"/api/v1/matches/{quarter}/").json()
+    assert sheet["tiebreak"]["phase"] == "sudden_death"
+    assert sheet["missing"] == [7]
+
+
+def test_query_counts_do_not_grow_with_the_bracket(api, db, django_assert_num_queries):
+    counts = []
+    for slug, sections, per_section, qualifiers in (
+        ("small-ko", 2, 4, 4),
+        ("large-ko", 2, 13, 24),
+    ):
+        tournament, organizer = final_league(
+            sections, per_section, qualifiers=qualifiers, slug=slug
+        )
+        as_user(api, organizer)
+        data = api.post(f"/api/v1/tournaments/{slug}/knockout/", {}, "json").json()
+        play_sheet(api, data["rounds"][0]["matches"][0]["match"], 20, 4, 18)
+        api.force_authenticate(None)
+        with django_assert_num_queries(5) as api_queries:
+            bracket(api, slug)
+        with django_assert_num_queries(5) as page_queries:
+            assert Client().get(f"/t/{slug}/bracket/").status_code == 200
+        counts.append((len(api_queries), len(page_queries)))
+    assert counts[0] == counts[1]
