@@ -64,7 +64,7 @@ def test_reopening_before_the_next_sheet_exists_empties_the_place(api, knockout)
 
 
 def test_reopening_when_the_result_plays_on_needs_a_reset(api, knockout):
-    tournament, semis = knockout
+    _tournament, semis = knockout
     for semi in semis:
         play_sheet(api, semi["match"], 4, 2, 4)
         confirm(api, semi["match"])
@@ -141,7 +141,7 @@ def test_a_decided_later_match_must_be_reopened_first(api, knockout):
 
 
 def test_the_final_series_and_a_reset_inside_it(api, knockout):
-    tournament, semis = knockout
+    _tournament, semis = knockout
     for semi in semis:
         play_sheet(api, semi["match"], 4, 2, 4)
         confirm(api, semi["match"])

@@ -66,7 +66,7 @@ def test_an_organizer_seeds_it_from_the_page(league):
 
 
 def test_a_refused_seeding_says_why_on_the_form(league):
-    tournament, organizer = league
+    _tournament, organizer = league
     client = Client()
     client.force_login(organizer)
     answer = client.post(
@@ -93,7 +93,7 @@ def test_a_scorer_cannot_seed(league):
 
 
 def test_the_bracket_shows_seeds_byes_scores_and_tiebreak_marks(api, league):
-    tournament, organizer = league
+    _tournament, organizer = league
     data = _seed(api, organizer, qualifiers=6, deals={"quarter_final": 4})
     quarter = data["rounds"][0]["matches"][0]
     enter(api, quarter["match"], deals_for(2, 2, 4))
@@ -150,7 +150,7 @@ def test_query_counts_do_not_grow_with_the_bracket(api, db, django_assert_num_qu
         ("small-ko", 2, 4, 4),
         ("large-ko", 2, 13, 24),
     ):
-        tournament, organizer = final_league(
+        _tournament, organizer = final_league(
             sections, per_section, qualifiers=qualifiers, slug=slug
         )
         as_user(api, organizer)
