@@ -2,14 +2,20 @@
 
 Names: `draw` (the league draw, pure Python), `deal_api` (a deal through the API on
 PostgreSQL with gunicorn), `standings` (the standings of 500 teams on SQLite
-and PostgreSQL). With no name, all of them, one after the other.
+and PostgreSQL), `knockout` (seeding, the bracket and confirming a knockout sheet, on
+both). With no name, all of them, one after the other.
 """
 
 import sys
 
-from bench import deal_api, draw, standings
+from bench import deal_api, draw, knockout, standings
 
-BENCHES = {"draw": draw.main, "deal_api": deal_api.main, "standings": standings.main}
+BENCHES = {
+    "draw": draw.main,
+    "deal_api": deal_api.main,
+    "standings": standings.main,
+    "knockout": knockout.main,
+}
 
 if __name__ == "__main__":
     names = [a for a in sys.argv[1:] if a in BENCHES]

@@ -15,10 +15,13 @@ from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixi
 from tournament.domain.types import Role
 
 from . import services
+from .domain.progression import Feed, Kind
 from .domain.seeding import QUALIFIERS_MAX, QUALIFIERS_MIN
 from .selectors import BracketView, MatchView, bracket_get, tiebreak_summary
 
 SIDE_CHOICES = ["A", "B"]
+FEED_CHOICES = [f.value for f in Feed]
+KIND_CHOICES = [k.value for k in Kind]
 
 
 class BracketTiebreakOutput(serializers.Serializer):
@@ -43,7 +46,7 @@ class BracketMatchOutput(serializers.Serializer):
     )
     number = serializers.IntegerField(help_text="In the order of play.")
     round = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["main", "final", "second_runner_up"])
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
     stage = serializers.CharField()
     seed_a = serializers.IntegerField(allow_null=True)
     seed_b = serializers.IntegerField(allow_null=True)
@@ -53,8 +56,8 @@ class BracketMatchOutput(serializers.Serializer):
     team_b_name = serializers.CharField(allow_null=True)
     from_a = serializers.IntegerField(allow_null=True)
     from_b = serializers.IntegerField(allow_null=True)
-    feed_a = serializers.ChoiceField(choices=["seed", "winner", "loser"])
-    feed_b = serializers.ChoiceField(choices=["seed", "winner", "loser"])
+    feed_a = serializers.ChoiceField(choices=FEED_CHOICES)
+    feed_b = serializers.ChoiceField(choices=FEED_CHOICES)
     deals_scheduled = serializers.IntegerField(allow_null=True)
     best_of = serializers.IntegerField()
     match = serializers.IntegerField(

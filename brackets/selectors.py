@@ -70,7 +70,9 @@ class MatchView:
         if series is not None:
             return series.wins_a, series.wins_b
         sheet = self.sheet
-        return (sheet.total_a, sheet.total_b) if sheet else (None, None)
+        if sheet is None or sheet.status == MatchStatus.SCHEDULED:
+            return None, None  # no deal yet: nothing to show
+        return sheet.total_a, sheet.total_b
 
     @property
     def status(self) -> str:

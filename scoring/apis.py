@@ -61,6 +61,9 @@ def _choices(enum) -> list[str]:
     return [m.value for m in enum]
 
 
+PENALTY_KIND_CHOICES = _choices(PenaltyKind)
+
+
 # Output
 # ----------------------------------------------------------------------------------
 
@@ -125,7 +128,7 @@ class PenaltyOutput(serializers.Serializer):
     id = serializers.IntegerField()
     deal = serializers.IntegerField(help_text="The deal number.")
     offender = serializers.ChoiceField(choices=SIDE_CHOICES)
-    kind = serializers.ChoiceField(choices=_choices(PenaltyKind))
+    kind = serializers.ChoiceField(choices=PENALTY_KIND_CHOICES)
     points = serializers.IntegerField()
     award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
     warning = serializers.BooleanField()
@@ -424,7 +427,7 @@ class PenaltyListApi(MatchScopedMixin, APIView):
             choices=SIDE_CHOICES, error_messages=_choice(Side, "team of the match")
         )
         kind = serializers.ChoiceField(
-            choices=_choices(PenaltyKind),
+            choices=PENALTY_KIND_CHOICES,
             error_messages=_choice(PenaltyKind, "kind of penalty"),
         )
         points = serializers.IntegerField(

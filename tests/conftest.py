@@ -2,8 +2,12 @@
 real Celery worker consumes the broker for the whole session; otherwise tasks run
 eagerly."""
 
+import os
+import shutil
+
 import pytest
 from django.conf import settings
+from django.db import connections
 from rest_framework.test import APIClient
 
 from tests.factories import (
@@ -94,3 +98,32 @@ def outsider(db):
 def as_user(api: APIClient, user) -> APIClient:
     api.force_authenticate(user=user)
     return api
+
+
+# The browser tests drive Debian's chromium through Playwright.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), "Debian's chromium is missing: run `make browser`"
+    # Playwright runs an event loop in this thread; the live server's database work
+    # happens in its own thread, and the test's own reads are plain and short.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+        # The test's own reads ran inside Playwright's event loop, on a connection of
+        # that context: close it, or the test database cannot be dropped.
+        connections.close_all()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]

@@ -1,0 +1,205 @@
+"""The knockout of a 500-team championship, on SQLite and on PostgreSQL.
+
+The 500-team league of bench/standings.py, every sheet confirmed; then, in the same
+process and the same run, the median time of
+
+- the baseline: a plain `SELECT count(*)` over the deals;
+- seeding a bracket of 24 and of 128 qualifiers (`knockout_seed`: the final standings,
+  the lot, the bracket, its first sheets), each rolled back and repeated;
+- the bracket API and the bracket page of the 128-qualifier bracket;
+- confirming a knockout sheet, which moves its winner on and opens the next sheet,
+  against confirming a league sheet of the same 18 deals (both through the services);
+
+printed as milliseconds and as a ratio to the baseline.
+
+Usage: python -m bench knockout [--teams 500] [--repeat 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+
+from bench.standings import PG_SERVER, ROOT, _build, _env, _median_ms
+
+PG_URL = PG_SERVER + "/fiftysix_bench_knockout"
+SLUG = "bench-standings"  # the tournament bench.standings builds
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _measure(teams: int, repeat: int) -> dict:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection, transaction
+    from django.test import Client
+    from django.utils import timezone
+
+    from brackets import services as knockout
+    from scoring import services
+    from scoring.models import Match
+    from tests.scoring.league import deals_for
+    from tournament.domain.types import Role
+    from tournament.models import Tournament
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    started = time.perf_counter()
+    stored = _build(teams)
+    Match.objects.filter(status="completed").update(
+        status="confirmed", confirmed_at=timezone.now()
+    )
+    built = time.perf_counter() - started
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    tournament = Tournament.objects.get(slug=SLUG)
+    from django.contrib.auth import get_user_model
+
+    organizer = get_user_model().objects.get(username="bench-organizer")
+    organizer_only = frozenset({Role.ORGANIZER})
+
+    def count() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM scoring_deal")
+            assert cursor.fetchone()[0] == stored["deals"]
+
+    def seed(qualifiers: int):
+        def work() -> None:
+            try:
+                with transaction.atomic():
+                    knockout.knockout_seed(
+                        tournament=tournament, user=organizer, qualifiers=qualifiers
+                    )
+                    raise _Rollback
+            except _Rollback:
+                pass
+
+        return work
+
+    seed_24 = _median_ms(seed(24), repeat)
+    seed_128 = _median_ms(seed(128), repeat)
+    bracket = knockout.knockout_seed(
+        tournament=tournament, user=organizer, qualifiers=128
+    )
+    client = Client(HTTP_HOST="127.0.0.1")
+
+    def get(path: str) -> None:
+        answer = client.get(path)
+        assert answer.status_code == 200, answer.status_code
+
+    api_ms = _median_ms(lambda: get(f"/api/v1/tournaments/{SLUG}/bracket/"), repeat)
+    page_ms = _median_ms(lambda: get(f"/t/{SLUG}/bracket/"), repeat)
+
+    # Confirming: knockout sheets of the first round, 18 deals each (each moves a
+    # winner on), against league sheets of 18 deals, reopened to be confirmed again.
+    sheets = list(
+        Match.objects.filter(
+            knockout_game__knockout_match__bracket=bracket,
+            knockout_game__knockout_match__round=1,
+        )[: repeat + 1]
+    )
+    league = list(
+        Match.objects.filter(tournament=tournament, stage="league")[: repeat + 1]
+    )
+    for match in league:  # completed again, to be confirmed again
+        services.score_sheet_reopen(match_id=match.pk, user=organizer, reason="bench")
+    for match in sheets:
+        for body in deals_for(20, 10, 18):
+            services.score_sheet_deal_record(
+                match_id=match.pk, user=organizer, version=None, **body
+            )
+
+    def confirming(matches):
+        queue = iter(matches)
+
+        def work() -> None:
+            match = Match.objects.get(pk=next(queue).pk)
+            services.score_sheet_confirm(
+                match_id=match.pk,
+                user=organizer,
+                version=match.version,
+                roles=organizer_only,
+                sides=frozenset(),
+            )
+
+        return work
+
+    return {
+        "vendor": connection.vendor,
+        "built_s": built,
+        **stored,
+        "count_ms": _median_ms(count, repeat),
+        "seed_24_ms": seed_24,
+        "seed_128_ms": seed_128,
+        "api_ms": api_ms,
+        "page_ms": page_ms,
+        "confirm_league_ms": _median_ms(confirming(league), repeat),
+        "confirm_knockout_ms": _median_ms(confirming(sheets), repeat),
+        "count_again_ms": _median_ms(count, repeat),
+    }
+
+
+def _fresh_postgres() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_SERVER + "/postgres", autocommit=True) as conn:
+        conn.execute('DROP DATABASE IF EXISTS "fiftysix_bench_knockout" WITH (FORCE)')
+        conn.execute('CREATE DATABASE "fiftysix_bench_knockout"')
+
+
+def _child(database_url: str, teams: int, repeat: int) -> dict:
+    out = subprocess.run(  # noqa: S603 - our own fixed command line
+        [sys.executable, "-m", "bench.knockout", "--child", str(teams), str(repeat)],
+        cwd=ROOT,
+        env=_env(database_url),
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode:
+        raise SystemExit(f"the {database_url.split(':')[0]} run failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teams", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args(argv)
+    print(f"bench: the knockout of a {args.teams}-team league, median of {args.repeat}")
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite = _child(f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat)
+    _fresh_postgres()
+    postgres = _child(PG_URL, args.teams, args.repeat)
+    for r in (sqlite, postgres):
+        base = (r["count_ms"] + r["count_again_ms"]) / 2
+        print(
+            f"  {r['vendor']:<10} {r['teams']} teams, {r['matches']} league matches, "
+            f"{r['deals']} deals (built in {r['built_s']:.1f} s)"
+        )
+        print(f"    {'':<44} {'median':>10}   {'x count(*)':>10}")
+        print(f"    {'SELECT count(*) over the deals':<44} {base:7.2f} ms")
+        for key, name in (
+            ("seed_24_ms", "seed 24 qualifiers (rolled back)"),
+            ("seed_128_ms", "seed 128 qualifiers (rolled back)"),
+            ("api_ms", "bracket API, 128 qualifiers"),
+            ("page_ms", "bracket page, 128 qualifiers"),
+            ("confirm_league_ms", "confirm a league sheet"),
+            ("confirm_knockout_ms", "confirm a knockout sheet (moves it on)"),
+        ):
+            print(f"    {name:<44} {r[key]:7.2f} ms   {r[key] / base:9.1f}x")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        print(json.dumps(_measure(int(sys.argv[2]), int(sys.argv[3]))))
+    else:
+        main(sys.argv[1:])
