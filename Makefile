@@ -22,6 +22,7 @@ run: venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo_load
 	$(BIN)/python manage.py demo_play
+	$(BIN)/python manage.py demo_knockout
 	@echo "Serving http://$(HOST)/ (API docs at /api/v1/docs/); Ctrl-C stops."
 	$(BIN)/python manage.py runserver $(HOST)
 

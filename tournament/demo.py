@@ -20,10 +20,12 @@ DEMO = FIXTURES / "demo-registration.json"
 
 @transaction.atomic
 def demo_load(
-    *, path: Path = DEMO, reset: bool = False
+    *, path: Path = DEMO, reset: bool = False, data: dict | None = None
 ) -> tuple[Tournament, list[dict]]:
-    """The demo tournament (created unless it exists) and its demo logins."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    """The demo tournament (created unless it exists) and its demo logins; `data`
+    instead of the file's when given."""
+    if data is None:
+        data = json.loads(path.read_text(encoding="utf-8"))
     spec = dict(data["tournament"])
     existing = Tournament.objects.filter(slug=spec["slug"]).first()
     if existing is not None and reset:
