@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.apis import TossOutput
+from scoring.apis import TossOutput, toss_data
 from scoring.domain import tiebreak
 from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
 from tournament.domain.types import Role
@@ -17,7 +17,7 @@ from tournament.domain.types import Role
 from . import services
 from .domain.progression import Feed, Kind
 from .domain.seeding import QUALIFIERS_MAX, QUALIFIERS_MIN
-from .selectors import BracketView, MatchView, bracket_get, tiebreak_summary
+from .selectors import BracketView, MatchView, bracket_get
 
 SIDE_CHOICES = ["A", "B"]
 FEED_CHOICES = [f.value for f in Feed]
@@ -110,6 +110,17 @@ class BracketOutput(serializers.Serializer):
     runner_up = PlaceOutput(allow_null=True)
     second_runner_up = PlaceOutput(allow_null=True)
     third_runner_up = PlaceOutput(allow_null=True)
+
+
+def tiebreak_summary(sheet) -> dict[str, Any] | None:
+    """Where a knockout sheet's tie-break stands, from its stored row."""
+    if not sheet.tiebreak or sheet.deals_scheduled is None:
+        return None
+    return {
+        "phase": sheet.tiebreak,
+        "decided_by": sheet.tiebreak_decided_by,
+        "toss": toss_data(sheet.toss),
+    }
 
 
 def _game_data(game) -> dict[str, Any]:

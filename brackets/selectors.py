@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.domain import tiebreak
 from scoring.domain.rules import MatchStatus, Side
 from scoring.models import Match
 from tournament.models import Team, Tournament
@@ -12,31 +11,6 @@ from tournament.models import Team, Tournament
 from .domain import progression
 from .domain.series import Series, series_state
 from .models import Bracket, Game, KnockoutMatch, Seed
-
-
-def tiebreak_summary(sheet: Match) -> dict | None:
-    """Where a knockout sheet's tie-break stands, from its stored row: the phase, what
-    decided it (the deals on the sheet tell), and the toss."""
-    if not sheet.tiebreak or sheet.deals_scheduled is None:
-        return None
-    decided_by = None
-    if sheet.tiebreak == tiebreak.Phase.DECIDED:
-        extra = sheet.deals_won_a + sheet.deals_won_b - sheet.deals_scheduled
-        decided_by = {
-            0: tiebreak.DecidedBy.TOTAL,
-            tiebreak.EXTRA_DEALS: tiebreak.DecidedBy.EXTRA_DEALS,
-            tiebreak.TIEBREAK_DEALS: tiebreak.DecidedBy.SUDDEN_DEATH,
-        }[extra].value
-    toss = sheet.toss
-    return {
-        "phase": sheet.tiebreak,
-        "decided_by": decided_by,
-        "toss": (
-            {"winner": toss.winner.value, "first_dealer": toss.first_dealer.value}
-            if toss
-            else None
-        ),
-    }
 
 
 @dataclass

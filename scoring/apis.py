@@ -147,8 +147,8 @@ class TossOutput(serializers.Serializer):
     winner = serializers.ChoiceField(
         choices=SIDE_CHOICES,
         error_messages=_choice(Side, "team of the match"),
-        help_text="The team whose captain pulled the higher card (J > 9 > A > 10 > K "
-        "> Q).",
+        help_text="The team whose captain pulled the higher card "
+        f"({tiebreak.TOSS_CARDS}).",
     )
     first_dealer = serializers.ChoiceField(
         choices=SIDE_CHOICES,
@@ -174,20 +174,21 @@ class TiebreakOutput(serializers.Serializer):
     reason = serializers.CharField(help_text="Why no later deal is accepted now.")
 
 
+def toss_data(toss: tiebreak.Toss | None) -> dict[str, str] | None:
+    if toss is None:
+        return None
+    return {"winner": toss.winner.value, "first_dealer": toss.first_dealer.value}
+
+
 def tiebreak_data(settled: tiebreak.Tiebreak | None) -> dict[str, Any] | None:
     if settled is None:
         return None
-    toss = settled.toss
     return {
         "phase": settled.phase.value,
         "decided_by": settled.decided_by.value if settled.decided_by else None,
         "deals_allowed": settled.deals_allowed,
         "equal_at": settled.equal_at,
-        "toss": (
-            {"winner": toss.winner.value, "first_dealer": toss.first_dealer.value}
-            if toss
-            else None
-        ),
+        "toss": toss_data(settled.toss),
         "reason": settled.reason,
     }
 

@@ -28,7 +28,7 @@ from .domain.rules import (
     Stage,
     Trump,
 )
-from .domain.tiebreak import Phase, Toss
+from .domain.tiebreak import Phase, Toss, decided_by_deals
 
 SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
@@ -154,6 +154,15 @@ class Match(models.Model):
     @property
     def locked(self) -> bool:
         return self.status in (MatchStatus.CONFIRMED, MatchStatus.VOID)
+
+    @property
+    def tiebreak_decided_by(self) -> str | None:
+        """What decided a decided knockout sheet: total, extra_deals or
+        sudden_death (the deals on the sheet tell); None otherwise."""
+        if self.tiebreak != Phase.DECIDED or self.deals_scheduled is None:
+            return None
+        played = self.deals_won_a + self.deals_won_b
+        return decided_by_deals(played, self.deals_scheduled).value
 
     @property
     def toss(self) -> Toss | None:

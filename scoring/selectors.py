@@ -92,12 +92,6 @@ def sheet_settle(
     return tiebreak.apply(sheet, settled), settled
 
 
-def sheet_compute(
-    match: Match, deals: list[Deal], penalties: list[Penalty]
-) -> rules.Sheet:
-    return sheet_settle(match, deals, penalties)[0]
-
-
 @dataclass(frozen=True)
 class SheetView:
     match: Match

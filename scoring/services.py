@@ -694,7 +694,7 @@ def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Matc
     if not match.toss_winner:
         raise ConflictError("no_toss", "no toss is recorded on this sheet.")
     deals, penalties = _rows(match)
-    sudden = (match.deals_scheduled or 0) + tiebreak.TIEBREAK_DEALS
+    sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
     if any(d.number == sudden for d in deals):
         raise ConflictError(
             "toss_played",

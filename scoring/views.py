@@ -261,7 +261,7 @@ class _ScoreDesk:
         match = services.score_sheet_toss_record(
             match_id=self.match.pk, user=self.request.user, **form.cleaned_data
         )
-        sudden = (match.deals_scheduled or 0) + tiebreak.TIEBREAK_DEALS
+        sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
         return (
             f"Toss won by {match.toss_winner}; {match.first_dealer} deals deal "
             f"{sudden}, whose winner wins the match."

@@ -35,6 +35,12 @@ TIEBREAK_DEALS = EXTRA_DEALS + SUDDEN_DEATH_DEALS
 # The rank of the cards for the toss (000 §5.7: "higher value card based on the 56
 # Rules"); shown to the scorer, not computed: the captains pull the cards.
 TOSS_CARD_ORDER = ("J", "9", "A", "10", "K", "Q")
+TOSS_CARDS = " > ".join(TOSS_CARD_ORDER)
+
+
+def deciding_deal(deals_scheduled: int) -> int:
+    """The number of the one deal played after the toss."""
+    return deals_scheduled + TIEBREAK_DEALS
 
 
 class Phase(StrEnum):
@@ -66,6 +72,7 @@ class Tiebreak:
     decided_by: DecidedBy | None
     toss: Toss | None
     equal_at: int | None  # the last deal after which the totals were equal, if any
+    deciding_deal: int  # the deal after the toss, if it comes to that
     reason: str  # why no deal beyond `deals_allowed` is accepted now
 
     @property
@@ -101,6 +108,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             decided_by=decided_by,
             toss=toss,
             equal_at=equal_at,
+            deciding_deal=deciding_deal(n),
             reason=reason,
         )
 
@@ -146,7 +154,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             reason=f"the extra deals decided the match, {a}-{b} after deal "
             f"{last_extra}; no further deal is played",
         )
-    sudden = last_extra + SUDDEN_DEATH_DEALS
+    sudden = deciding_deal(n)
     if toss is None:
         return state(
             Phase.TOSS,
@@ -205,6 +213,15 @@ def problems(
             )
         )
     return found
+
+
+def decided_by_deals(deals_played: int, deals_scheduled: int) -> DecidedBy:
+    """What decided a decided knockout sheet, from the number of deals it holds."""
+    return {
+        deals_scheduled: DecidedBy.TOTAL,
+        deals_scheduled + EXTRA_DEALS: DecidedBy.EXTRA_DEALS,
+        deciding_deal(deals_scheduled): DecidedBy.SUDDEN_DEATH,
+    }[deals_played]
 
 
 def apply(sheet: Sheet, tiebreak: Tiebreak) -> Sheet:

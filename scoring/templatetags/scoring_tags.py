@@ -2,6 +2,7 @@
 
 from django import template
 
+from scoring.domain import tiebreak
 from scoring.domain.standings import Points, shown
 
 register = template.Library()
@@ -11,3 +12,9 @@ register = template.Library()
 def points(value: Points) -> str:
     """R2..R4 as the standings show them (standings.shown), as in the API."""
     return str(shown(value))
+
+
+@register.simple_tag
+def toss_cards() -> str:
+    """The rank of the cards for a knockout toss (RULES.md §6)."""
+    return tiebreak.TOSS_CARDS

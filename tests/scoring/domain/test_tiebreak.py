@@ -20,6 +20,7 @@ from scoring.domain.tiebreak import (
     Phase,
     Toss,
     apply,
+    decided_by_deals,
     problems,
     settle,
     toss_due,
@@ -186,6 +187,8 @@ def test_playing_the_missing_deals_always_ends_decided(n, awards):
         deals.append(won(tb.missing[0], side, award))
     assert tb.decided
     assert len(deals) in (n, n + 2, n + 3)
+    assert decided_by_deals(len(deals), n) is tb.decided_by  # what the bracket reads
+    assert tb.deciding_deal == n + 3
     if tb.decided_by is DecidedBy.SUDDEN_DEATH:
         assert tb.winner is deals[-1].declarer
         assert toss is not None
