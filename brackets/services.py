@@ -11,6 +11,8 @@ sheet_reopening). All in the transaction of the write that caused it.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -21,7 +23,7 @@ from scoring.models import Match, StandingsLot
 from scoring.selectors import standings_get
 from tournament.domain.errors import ConflictError, RuleError
 from tournament.domain.types import TournamentStatus
-from tournament.models import Tournament
+from tournament.models import Team, Tournament
 
 from .domain import progression, seeding
 from .domain.progression import Feed, Kind
@@ -63,20 +65,21 @@ def knockout_seed(
             field="deals",
         )
     per_stage = seeding.stage_deals(qualifiers, deals)
-    standings = standings_get(tournament=tournament)
-    sheets.league_final_check(standings.progress, doing="The knockout is seeded")
-    if len(standings.rows) < qualifiers:
+    teams = Team.objects.filter(tournament=tournament).count()
+    if teams < qualifiers:
         raise RuleError(
             "too_few_teams",
-            f"{qualifiers} teams cannot qualify: {tournament.name} has "
-            f"{len(standings.rows)}.",
+            f"{qualifiers} teams cannot qualify: {tournament.name} has {teams}.",
             field="qualifiers",
             qualifiers=qualifiers,
         )
     if qualifiers != tournament.qualifiers:
+        # Saved before the standings are read, so that their line is the bracket's;
+        # a refusal below rolls it back with everything else.
         tournament.qualifiers = qualifiers
         tournament.save(update_fields=["qualifiers", "updated_at"])
-        standings = standings_get(tournament=tournament)
+    standings = standings_get(tournament=tournament)
+    sheets.league_final_check(standings.progress, doing="The knockout is seeded")
     lot = StandingsLot.objects.filter(tournament=tournament).first()
     if standings.to_decide and lot is None:
         lot = sheets.standings_lots_draw(tournament=tournament, user=user)
@@ -106,29 +109,41 @@ def knockout_seed(
     team_of = {number: row.team.id for number, row in enumerate(rows, start=1)}
     plan = progression.plan_bracket(qualifiers)
     made: dict[int, KnockoutMatch] = {}
-    for slot in plan.slots:
-        values: dict = {}
-        for side, source in (("a", slot.a), ("b", slot.b)):
-            values[f"feed_{side}"] = source.feed.value
-            if source.feed is Feed.SEED:
-                values[f"seed_{side}"] = source.ref
-                values[f"team_{side}_id"] = team_of[source.ref]
-            else:
-                values[f"from_{side}"] = made[source.ref]
-        knockout_match = KnockoutMatch(
-            bracket=bracket,
-            number=slot.number,
-            round=slot.round,
-            position=slot.position,
-            kind=slot.kind.value,
-            stage=slot.stage,
-            best_of=FINAL_BEST_OF if slot.kind is Kind.FINAL else 1,
-            deals_scheduled=bracket.deals[slot.stage],
-            **values,
-        )
-        knockout_match.full_clean()
-        knockout_match.save()
-        made[slot.number] = knockout_match
+    # Round by round in bulk: a place names an earlier round's match. The plan is
+    # checked by its own tests and the database's constraints hold each row.
+    for _, slots in groupby(plan.slots, key=lambda slot: slot.round):
+        rows = []
+        for slot in slots:
+            values: dict = {}
+            for side, source in (("a", slot.a), ("b", slot.b)):
+                values[f"feed_{side}"] = source.feed.value
+                if source.feed is Feed.SEED:
+                    values[f"seed_{side}"] = source.ref
+                    values[f"team_{side}_id"] = team_of[source.ref]
+                else:
+                    values[f"from_{side}"] = made[source.ref]
+            rows.append(
+                KnockoutMatch(
+                    bracket=bracket,
+                    number=slot.number,
+                    round=slot.round,
+                    position=slot.position,
+                    kind=slot.kind.value,
+                    stage=slot.stage,
+                    best_of=FINAL_BEST_OF if slot.kind is Kind.FINAL else 1,
+                    deals_scheduled=bracket.deals[slot.stage],
+                    **values,
+                )
+            )
+        created = KnockoutMatch.objects.bulk_create(rows)
+        if any(m.pk is None for m in created):  # SQLite before 3.35 returns no ids
+            created = list(
+                KnockoutMatch.objects.filter(
+                    bracket=bracket, number__in=[m.number for m in rows]
+                )
+            )
+        made.update((m.number, m) for m in created)
+    for knockout_match in made.values():
         if knockout_match.team_a_id and knockout_match.team_b_id:
             _game_open(knockout_match, number=1, user=user)
     tournament.status = TournamentStatus.KNOCKOUT

@@ -14,7 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 from scoring.selectors import league_progress
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role, TournamentStatus
-from tournament.views import visible_tournament
+from tournament.views import htmx_request, visible_tournament
 
 from . import services
 from .forms import KnockoutForm
@@ -64,7 +64,7 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
         "live": view is not None and tournament.status == TournamentStatus.KNOCKOUT,
         "poll": settings.STANDINGS_POLL_SECONDS,
     }
-    if request.headers.get("HX-Request") == "true":
+    if htmx_request(request):
         return render(request, "brackets/_bracket.html", context)
     return render(
         request, "brackets/bracket.html", context, status=400 if form.errors else 200

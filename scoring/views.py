@@ -22,7 +22,7 @@ from tournament.domain.errors import ConflictError, RuleError, RuleErrors
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
 from tournament.models import Team
-from tournament.views import visible_tournament
+from tournament.views import htmx_request, visible_tournament
 
 from . import services
 from .domain import rules, tiebreak
@@ -83,11 +83,6 @@ def _levels(match: Match) -> dict[str, str]:
         Level.DOUBLED.value: f"Double {sign}{rs.doubled}",
         Level.REDOUBLED.value: f"Redouble {sign}{rs.redoubled}",
     }
-
-
-def _htmx(request: HttpRequest) -> bool:
-    """An htmx request (a poll or a swap) wants only the part it replaces."""
-    return request.headers.get("HX-Request") == "true"
 
 
 # The scorer's page
@@ -315,7 +310,7 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, "This sheet is confirmed and locked.")
         return redirect("scoring:match", pk=pk)
     desk = _ScoreDesk(request, match, roles)
-    htmx = _htmx(request)
+    htmx = htmx_request(request)
     status = 200
     if request.method == "POST":
         changed = desk.handle(request.POST.get("action", ""))
@@ -566,7 +561,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "live": any(r.open for r in rows),
         "poll": settings.STANDINGS_POLL_SECONDS,
     }
-    if _htmx(request):
+    if htmx_request(request):
         return render(request, "scoring/_team_live.html", context)
     return render(request, "scoring/team.html", context)
 
@@ -617,7 +612,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "live": standings.live,
         "poll": settings.STANDINGS_POLL_SECONDS,
     }
-    if _htmx(request):
+    if htmx_request(request):
         return render(request, "scoring/_standings.html", context)
     return render(
         request,

@@ -34,6 +34,11 @@ from .selectors import (
 from .spreadsheets import team_rows_read
 
 
+def htmx_request(request: HttpRequest) -> bool:
+    """An htmx request (a poll or a swap) wants only the part it replaces."""
+    return request.headers.get("HX-Request") == "true"
+
+
 def visible_tournament(
     request: HttpRequest, slug: str
 ) -> tuple[Tournament, frozenset[Role]]:
