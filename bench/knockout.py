@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
 
-from bench.standings import PG_SERVER, ROOT, _build, _env, _median_ms
+from bench.standings import (
+    PG_SERVER,
+    _build,
+    _median_ms,
+    fresh_postgres,
+    run_child,
+)
 
 PG_URL = PG_SERVER + "/fiftysix_bench_knockout"
 SLUG = "bench-standings"  # the tournament bench.standings builds
@@ -148,27 +153,6 @@ def _measure(teams: int, repeat: int) -> dict:
     }
 
 
-def _fresh_postgres() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_SERVER + "/postgres", autocommit=True) as conn:
-        conn.execute('DROP DATABASE IF EXISTS "fiftysix_bench_knockout" WITH (FORCE)')
-        conn.execute('CREATE DATABASE "fiftysix_bench_knockout"')
-
-
-def _child(database_url: str, teams: int, repeat: int) -> dict:
-    out = subprocess.run(  # noqa: S603 - our own fixed command line
-        [sys.executable, "-m", "bench.knockout", "--child", str(teams), str(repeat)],
-        cwd=ROOT,
-        env=_env(database_url),
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode:
-        raise SystemExit(f"the {database_url.split(':')[0]} run failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--teams", type=int, default=500)
@@ -176,9 +160,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"bench: the knockout of a {args.teams}-team league, median of {args.repeat}")
     with tempfile.TemporaryDirectory() as tmp:
-        sqlite = _child(f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat)
-    _fresh_postgres()
-    postgres = _child(PG_URL, args.teams, args.repeat)
+        sqlite = run_child(
+            "bench.knockout", f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat
+        )
+    fresh_postgres(PG_URL)
+    postgres = run_child("bench.knockout", PG_URL, args.teams, args.repeat)
     for r in (sqlite, postgres):
         base = (r["count_ms"] + r["count_again_ms"]) / 2
         print(

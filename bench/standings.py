@@ -262,17 +262,21 @@ def _measure(teams: int, repeat: int) -> dict:
     }
 
 
-def _fresh_postgres() -> None:
+def fresh_postgres(url: str) -> None:
+    """Drop and create the database of `url` on the bench's server."""
     import psycopg
 
+    name = url.rsplit("/", 1)[1]
     with psycopg.connect(PG_SERVER + "/postgres", autocommit=True) as conn:
-        conn.execute('DROP DATABASE IF EXISTS "fiftysix_bench_standings" WITH (FORCE)')
-        conn.execute('CREATE DATABASE "fiftysix_bench_standings"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def _child(database_url: str, teams: int, repeat: int) -> dict:
+def run_child(module: str, database_url: str, teams: int, repeat: int) -> dict:
+    """`python -m <module> --child teams repeat` on `database_url`; its last line
+    of output, as JSON."""
     out = subprocess.run(  # noqa: S603 - our own fixed command line
-        [sys.executable, "-m", "bench.standings", "--child", str(teams), str(repeat)],
+        [sys.executable, "-m", module, "--child", str(teams), str(repeat)],
         cwd=ROOT,
         env=_env(database_url),
         capture_output=True,
@@ -293,9 +297,11 @@ def main(argv: list[str] | None = None) -> None:
         f"median of {args.repeat}"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        sqlite = _child(f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat)
-    _fresh_postgres()
-    postgres = _child(PG_URL, args.teams, args.repeat)
+        sqlite = run_child(
+            "bench.standings", f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat
+        )
+    fresh_postgres(PG_URL)
+    postgres = run_child("bench.standings", PG_URL, args.teams, args.repeat)
     for r in (sqlite, postgres):
         base = (r["count_ms"] + r["count_again_ms"]) / 2
         print(

@@ -14,7 +14,7 @@ from pathlib import Path
 from django.db import transaction
 
 from scoring import services as sheets
-from scoring.demo import _deal, _play
+from scoring.demo import confirm_as_organizer, play_randomly, random_deal
 from scoring.domain.rules import MatchStatus, Side
 from scoring.domain.tiebreak import Phase
 from scoring.models import Match
@@ -27,18 +27,6 @@ from . import services
 from .models import Bracket, Game
 
 DEMO_KNOCKOUT = FIXTURES / "demo-knockout.json"
-ORGANIZER_ONLY = frozenset({Role.ORGANIZER})
-
-
-def _confirm(match: Match, user) -> None:
-    match = Match.objects.get(pk=match.pk)
-    sheets.score_sheet_confirm(
-        match_id=match.pk,
-        user=user,
-        version=match.version,
-        roles=ORGANIZER_ONLY,
-        sides=frozenset(),
-    )
 
 
 def _settle(match: Match, user, rng: random.Random) -> None:
@@ -59,7 +47,10 @@ def _settle(match: Match, user, rng: random.Random) -> None:
             )
             continue
         sheets.score_sheet_deal_record(
-            match_id=match.pk, user=user, version=None, **_deal(rng, tb.missing[0])
+            match_id=match.pk,
+            user=user,
+            version=None,
+            **random_deal(rng, tb.missing[0]),
         )
 
 
@@ -99,8 +90,8 @@ def demo_knockout_play(*, path: Path = DEMO_KNOCKOUT) -> tuple[Tournament, bool]
         )
         sheets.league_rounds_release_all(tournament=tournament, user=organizer)
     for match in Match.objects.filter(tournament=tournament).order_by("round", "table"):
-        match = _play(match, scorer, rng, tournament.league_deals)
-        _confirm(match, organizer)
+        match = play_randomly(match, scorer, rng, tournament.league_deals)
+        confirm_as_organizer(match, organizer)
     bracket = services.knockout_seed(
         tournament=tournament, user=organizer, deals=spec["deals"]
     )
@@ -116,17 +107,17 @@ def demo_knockout_play(*, path: Path = DEMO_KNOCKOUT) -> tuple[Tournament, bool]
         if number == spec["tossed_match"]:
             _level_deals(match, scorer, deals + 2)  # equal after the extra deals too
         else:
-            _play(match, scorer, rng, deals)
+            play_randomly(match, scorer, rng, deals)
         _settle(match, scorer, rng)
-        _confirm(match, organizer)
+        confirm_as_organizer(match, organizer)
     quarters = sheets_of(2)
     confirmed = spec["quarter_finals_confirmed"]
     for match in quarters[:confirmed]:
-        _play(match, scorer, rng, match.deals_scheduled or 0)
+        play_randomly(match, scorer, rng, match.deals_scheduled or 0)
         _settle(match, scorer, rng)
-        _confirm(match, organizer)
+        confirm_as_organizer(match, organizer)
     for match in quarters[confirmed : confirmed + spec["quarter_finals_in_progress"]]:
-        _play(match, scorer, rng, (match.deals_scheduled or 0) // 2)
+        play_randomly(match, scorer, rng, (match.deals_scheduled or 0) // 2)
     if Match.objects.filter(tournament=tournament, status=MatchStatus.VOID).exists():
         raise AssertionError("the demo voids no sheet")
     tournament.refresh_from_db()

@@ -28,7 +28,7 @@ DEMO_LEAGUE = FIXTURES / "demo-league.json"
 BIDS = [28, 28, 29, 30, 30, 31, 32, 33, 34, 35, 36, 38, 40, 40, 44, 48, 52, 56]
 
 
-def _deal(rng: random.Random, number: int) -> dict:
+def random_deal(rng: random.Random, number: int) -> dict:
     value = rng.choice(BIDS)
     taken = max(0, min(56, value + rng.randint(-10, 8)))
     return {
@@ -41,11 +41,12 @@ def _deal(rng: random.Random, number: int) -> dict:
     }
 
 
-def _play(match: Match, user, rng: random.Random, deals: int) -> Match:
+def play_randomly(match: Match, user, rng: random.Random, deals: int) -> Match:
+    """Deals 1..`deals` at random, now and then penalties; the match after them."""
     version = match.version
     for number in range(1, deals + 1):
         _, match = services.score_sheet_deal_record(
-            match_id=match.pk, user=user, version=version, **_deal(rng, number)
+            match_id=match.pk, user=user, version=version, **random_deal(rng, number)
         )
         version = match.version
     if rng.random() < 0.3:  # out of turn twice: a warning, then a point
@@ -74,6 +75,18 @@ def _play(match: Match, user, rng: random.Random, deals: int) -> Match:
     return match
 
 
+def confirm_as_organizer(match: Match, user) -> None:
+    """Lock the sheet at the version it is at now, as an organizer does."""
+    version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
+    services.score_sheet_confirm(
+        match_id=match.pk,
+        user=user,
+        version=version,
+        roles=frozenset({Role.ORGANIZER}),
+        sides=frozenset(),
+    )
+
+
 @transaction.atomic
 def demo_league_play(*, path: Path = DEMO_LEAGUE) -> tuple[Tournament, bool]:
     """The demo league played as fixtures/demo-league.json says; False when its
@@ -99,19 +112,14 @@ def demo_league_play(*, path: Path = DEMO_LEAGUE) -> tuple[Tournament, bool]:
     deals = tournament.league_deals
     matches = Match.objects.filter(tournament=tournament).order_by("round", "table")
     for match in matches.filter(round__lte=spec["confirmed_rounds"]):
-        match = _play(match, scorer.user, rng, deals)
-        services.score_sheet_confirm(
-            match_id=match.pk,
-            user=organizer.user,
-            version=match.version,
-            roles=frozenset({Role.ORGANIZER}),
-            sides=frozenset(),
+        confirm_as_organizer(
+            play_randomly(match, scorer.user, rng, deals), organizer.user
         )
     in_play = spec["round_in_play"]
     playing = list(matches.filter(round=in_play["round"]))
     for match in playing[: in_play["completed"]]:
-        _play(match, scorer.user, rng, deals)
+        play_randomly(match, scorer.user, rng, deals)
     started = in_play["completed"] + in_play["in_progress"]
     for match in playing[in_play["completed"] : started]:
-        _play(match, scorer.user, rng, in_play["deals_in_progress"])
+        play_randomly(match, scorer.user, rng, in_play["deals_in_progress"])
     return tournament, True

@@ -3,13 +3,10 @@ API as a scorer would (tests/scoring/league.py gives the deals)."""
 
 from __future__ import annotations
 
-from scoring import services
-from scoring.models import Match
+from scoring.demo import confirm_as_organizer
 from tests.factories import TournamentFactory, member
-from tests.scoring.league import deals_for, drawn_league, play_quickly
+from tests.scoring.league import deals_for, drawn_league, enter, play_quickly
 from tournament.domain.types import Role
-
-ORGANIZER_ONLY = frozenset({Role.ORGANIZER})
 
 
 def final_league(
@@ -27,40 +24,13 @@ def final_league(
     )
     for n, match in enumerate(matches):
         play_quickly(match.pk, organizer, 12 + n % 7, 10 + n % 5, deals=6)
-        version = Match.objects.get(pk=match.pk).version
-        services.score_sheet_confirm(
-            match_id=match.pk,
-            user=organizer,
-            version=version,
-            roles=ORGANIZER_ONLY,
-            sides=frozenset(),
-        )
+        confirm_as_organizer(match, organizer)
     return tournament, organizer
 
 
-def enter(api, match_id: int, bodies: list[dict], *, first: int = 1) -> dict:
-    """Enter deal bodies from deal number `first` on; the sheet after them."""
-    url = f"/api/v1/matches/{match_id}/"
-    version = api.get(url).json()["version"]
-    for n, body in enumerate(bodies, start=first):
-        answer = api.post(
-            url + "deals/", {**body, "number": n, "version": version}, "json"
-        )
-        assert answer.status_code == 201, answer.json()
-        version = answer.json()["version"]
-    return api.get(url).json()
-
-
 def play_sheet(api, match_id: int, total_a: int, total_b: int, deals: int) -> dict:
+    """Exactly `deals` deals giving these totals; the sheet after them."""
     return enter(api, match_id, deals_for(total_a, total_b, deals))
-
-
-def confirm(api, match_id: int) -> dict:
-    url = f"/api/v1/matches/{match_id}/"
-    version = api.get(url).json()["version"]
-    answer = api.post(url + "confirm/", {"version": version}, "json")
-    assert answer.status_code == 200, answer.json()
-    return answer.json()
 
 
 def bracket(api, slug: str) -> dict:

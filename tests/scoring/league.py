@@ -74,15 +74,22 @@ def deal_count(total_a: int, total_b: int) -> int:
     return len(_chunks(total_a)) + len(_chunks(total_b))
 
 
-def play(api, match_id: int, total_a: int, total_b: int) -> int:
-    """Enter the deals giving these totals; the sheet's version after them."""
+def enter(api, match_id: int, bodies: list[dict], *, first: int = 1) -> dict:
+    """Enter deal bodies as deals `first`, `first` + 1, ...; the sheet after them."""
     url = f"/api/v1/matches/{match_id}/"
     version = api.get(url).json()["version"]
-    for body in deals_for(total_a, total_b):
-        answer = api.post(url + "deals/", {**body, "version": version}, "json")
+    for n, body in enumerate(bodies, start=first):
+        answer = api.post(
+            url + "deals/", {**body, "number": n, "version": version}, "json"
+        )
         assert answer.status_code == 201, answer.json()
         version = answer.json()["version"]
-    return version
+    return api.get(url).json()
+
+
+def play(api, match_id: int, total_a: int, total_b: int) -> int:
+    """Enter the deals giving these totals; the sheet's version after them."""
+    return enter(api, match_id, deals_for(total_a, total_b))["version"]
 
 
 def confirm(api, match_id: int) -> None:

@@ -6,17 +6,10 @@ import pytest
 
 from brackets.models import Bracket, KnockoutMatch
 from scoring.models import Match
-from tests.brackets.knockout import (
-    bracket,
-    confirm,
-    enter,
-    final_league,
-    matches_of,
-    play_sheet,
-)
+from tests.brackets.knockout import bracket, final_league, matches_of, play_sheet
 from tests.conftest import as_user
 from tests.factories import member
-from tests.scoring.league import deals_for
+from tests.scoring.league import confirm, deals_for, enter
 from tournament.domain.types import Role
 from tournament.models import Tournament
 

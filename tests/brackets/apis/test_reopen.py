@@ -5,15 +5,9 @@ result already plays on needs a reset, which voids the later sheets and keeps th
 import pytest
 
 from scoring.models import Match
-from tests.brackets.knockout import (
-    bracket,
-    confirm,
-    final_league,
-    matches_of,
-    play_sheet,
-)
+from tests.brackets.knockout import bracket, final_league, matches_of, play_sheet
 from tests.conftest import as_user
-from tests.scoring.league import deals_for
+from tests.scoring.league import confirm, deals_for
 
 pytestmark = pytest.mark.django_db
 

@@ -4,10 +4,10 @@ import pytest
 from django.test import Client
 
 from brackets.models import Bracket
-from tests.brackets.knockout import bracket, confirm, enter, final_league, play_sheet
+from tests.brackets.knockout import bracket, final_league, play_sheet
 from tests.conftest import as_user
 from tests.factories import member
-from tests.scoring.league import deals_for
+from tests.scoring.league import confirm, deals_for, enter
 from tournament.domain.types import Role
 
 pytestmark = pytest.mark.django_db

@@ -3,8 +3,9 @@ gives the browser)."""
 
 import pytest
 
-from tests.brackets.knockout import confirm, final_league, play_sheet
+from tests.brackets.knockout import final_league, play_sheet
 from tests.conftest import as_user
+from tests.scoring.league import confirm
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
