@@ -3,9 +3,9 @@
 from django.dispatch import receiver
 
 from scoring.domain.rules import Stage
-from scoring.signals import sheet_locked, sheet_reopening
+from scoring.signals import export_bracket, sheet_locked, sheet_reopening
 
-from . import services
+from . import selectors, services
 from .models import Game
 
 
@@ -26,3 +26,8 @@ def on_sheet_reopening(sender, *, match, user, reason, reset_next, **kwargs):
         services.knockout_sheet_reopening(
             sheet=match, user=user, reason=reason, reset_next=reset_next
         )
+
+
+@receiver(export_bracket, dispatch_uid="brackets-export")
+def on_export_bracket(sender, *, tournament, **kwargs):
+    return selectors.bracket_export(tournament=tournament)

@@ -150,3 +150,118 @@ def bracket_get(*, tournament: Tournament) -> BracketView | None:
         rounds=rounds,
         podium=progression.podium(plan, filled, winners),
     )
+
+
+# The Bracket sheet of the tournament workbook (scoring/exports.py)
+# ----------------------------------------------------------------------------------
+
+
+def _tiebreak_deals(sheet: Match) -> str | None:
+    """The deals played past the stipulated ones: "19–20" or "19–21"."""
+    scheduled = sheet.deals_scheduled
+    played = sheet.deals_won_a + sheet.deals_won_b
+    if scheduled is None or played <= scheduled:
+        return None
+    first = scheduled + 1
+    return f"{first}" if played == first else f"{first}–{played}"
+
+
+def _sheet_line(sheet: Match) -> list:
+    """Deals, totals and the tie-break of one sheet, in BRACKET_COLUMNS' order from
+    "Deals played" to "First dealer"."""
+    return [
+        sheet.deals_won_a + sheet.deals_won_b,
+        _tiebreak_deals(sheet),
+        sheet.tiebreak_decided_by,
+        sheet.toss_winner or None,
+        sheet.first_dealer or None,
+    ]
+
+
+def bracket_export(*, tournament: Tournament) -> tuple[list[list], str] | None:
+    """The Bracket sheet's rows (exports.BRACKET_COLUMNS) and its note: every match
+    with seeds, totals, tie-break and winner; the final's games below it; the byes;
+    then the places."""
+    view = bracket_get(tournament=tournament)
+    if view is None:
+        return None
+    rows: list[list] = []
+    for rnd in view.rounds:
+        for bye in rnd.byes:
+            rows.append(
+                [rnd.name, None, None, bye.number, bye.team.name, None, "(bye)"]
+                + [None] * 8
+                + [bye.team.name, "bye", None]
+            )
+        for mv in rnd.matches:
+            m = mv.match
+            total_a, total_b = mv.totals
+            sheet = mv.sheet
+            line = (
+                _sheet_line(sheet)
+                if sheet is not None and m.best_of == 1
+                else [None] * 5
+            )
+            winner = m.team_a if m.winner == "A" else m.team_b if m.winner else None
+            rows.append(
+                [
+                    rnd.name,
+                    m.number,
+                    None,
+                    mv.seed_a,
+                    m.team_a.name if m.team_a_id else None,
+                    mv.seed_b,
+                    m.team_b.name if m.team_b_id else None,
+                    m.deals_scheduled,
+                    total_a,
+                    total_b,
+                    *line,
+                    winner.name if winner else None,
+                    mv.status,
+                    sheet.pk if sheet is not None and m.best_of == 1 else None,
+                ]
+            )
+            if m.best_of > 1:
+                for game in mv.games:
+                    g = game.sheet
+                    played = g.status != MatchStatus.SCHEDULED
+                    rows.append(
+                        [
+                            rnd.name,
+                            m.number,
+                            game.number,
+                            mv.seed_a,
+                            m.team_a.name,
+                            mv.seed_b,
+                            m.team_b.name,
+                            g.deals_scheduled,
+                            g.total_a if played else None,
+                            g.total_b if played else None,
+                            *_sheet_line(g),
+                            g.team(g.winner).name if g.winner else None,
+                            g.status,
+                            g.pk,
+                        ]
+                    )
+    podium = view.podium
+    seeds = {s.team_id: s.number for s in view.seeds}
+    places = [
+        ("Champion", podium.champion),
+        ("Runner-up", podium.runner_up),
+        ("Second runner-up", podium.second_runner_up),
+        ("Third runner-up", podium.third_runner_up),
+    ]
+    rows.append([None] * 18)
+    for name, team in places:
+        if team is not None:
+            rows.append(
+                [name, None, None, seeds.get(team.pk), team.name]
+                + [None] * 10
+                + [team.name, "place", None]
+            )
+    bracket = view.bracket
+    note = (
+        f"{bracket.qualifiers} qualifiers, a bracket of {bracket.size}; the final is "
+        f"best of {bracket.final_best_of}. Totals of the final are games won."
+    )
+    return rows, note

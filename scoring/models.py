@@ -360,6 +360,13 @@ class SheetChange(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    source = models.CharField(
+        max_length=10,
+        choices=[("app", "app"), ("file", "file")],
+        default="app",
+        help_text="file: recorded by an import of a filled score sheet (reason names "
+        "the file and row).",
+    )
 
     class Meta:
         ordering = ["match", "pk"]
@@ -371,6 +378,10 @@ class SheetChange(models.Model):
             models.CheckConstraint(
                 condition=~Q(action="reopen") | ~Q(reason=""),
                 name="scoring_sheet_change_reopen_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(source__in=["app", "file"]),
+                name="scoring_sheet_change_source_known",
             ),
         ]
         indexes = [models.Index(fields=["match", "at"], name="scoring_change_match_at")]
@@ -431,3 +442,79 @@ class StandingsLot(models.Model):
 
     def __str__(self) -> str:
         return f"lots of {self.tournament} (seed {self.seed})"
+
+
+class ExportStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class ExportJob(models.Model):
+    """One build of a tournament's workbook (docs/exports.md).
+
+    The file is kept in the row itself: it is written in the same transaction that
+    marks the job done, so a worker killed mid-build leaves a job that is not done and
+    offers no file, whatever storage the web and worker processes share.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="exports"
+    )
+    requested_by = someone()
+    status = models.CharField(
+        max_length=10, choices=ExportStatus.choices, default=ExportStatus.QUEUED
+    )
+    progress = models.PositiveIntegerField(
+        default=0, help_text="Score sheets written so far."
+    )
+    total = models.PositiveIntegerField(default=0, help_text="Score sheets to write.")
+    content = models.BinaryField(null=True, blank=True, editable=False)
+    size = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in ExportStatus]),
+                name="scoring_export_status_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="done")
+                | (Q(content__isnull=False) & Q(finished_at__isnull=False)),
+                name="scoring_export_done_has_file",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="done") | Q(content__isnull=True),
+                name="scoring_export_file_only_when_done",
+            ),
+            models.CheckConstraint(
+                condition=Q(progress__lte=F("total")),
+                name="scoring_export_progress_within_total",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["tournament", "status"], name="scoring_export_t_status"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} of {self.tournament_id}: {self.status}"
+
+    @property
+    def filename(self) -> str:
+        stamp = (self.finished_at or self.created_at).strftime("%Y%m%d-%H%M")
+        return f"{self.tournament.slug}-{stamp}.xlsx"
+
+    @property
+    def percent(self) -> int:
+        if self.status == ExportStatus.DONE:
+            return 100
+        return (100 * self.progress // self.total) if self.total else 0

@@ -13,3 +13,8 @@ sheet_locked = Signal()
 # Arguments: match, user, reason, reset_next (the organizer also resets the match the
 # winner went on to).
 sheet_reopening = Signal()
+
+# Sent while the tournament workbook is built, for its Bracket sheet. Arguments:
+# tournament. A receiver answers (rows, note): the rows in exports.BRACKET_COLUMNS'
+# order, and a line for the sheet's title block.
+export_bracket = Signal()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import apis
+from . import apis, apis_excel
 
 app_name = "scoring-api"
 
@@ -63,5 +63,39 @@ urlpatterns = [
         "matches/<int:pk>/history/",
         apis.MatchHistoryApi.as_view(),
         name="match-history",
+    ),
+    # Excel (docs/exports.md)
+    path(
+        "tournaments/<slug:slug>/export.xlsx",
+        apis_excel.TournamentExportApi.as_view(),
+        name="export",
+    ),
+    path(
+        "tournaments/<slug:slug>/exports/",
+        apis_excel.ExportListApi.as_view(),
+        name="export-list",
+    ),
+    path(
+        "exports/<int:pk>/", apis_excel.ExportDetailApi.as_view(), name="export-detail"
+    ),
+    path(
+        "exports/<int:pk>/export.xlsx",
+        apis_excel.ExportFileApi.as_view(),
+        name="export-file",
+    ),
+    path(
+        "matches/<int:pk>/sheet.xlsx",
+        apis_excel.MatchSheetFileApi.as_view(),
+        name="match-sheet-xlsx",
+    ),
+    path(
+        "tournaments/<slug:slug>/score-sheets.xlsx",
+        apis_excel.RoundSheetsFileApi.as_view(),
+        name="round-sheets-xlsx",
+    ),
+    path(
+        "tournaments/<slug:slug>/score-sheets/import/",
+        apis_excel.ScoreSheetImportApi.as_view(),
+        name="score-sheets-import",
     ),
 ]

@@ -188,6 +188,10 @@ SPECTACULAR_SETTINGS = {
 # (htmx polling; docs/standings.md says why not server-sent events).
 STANDINGS_POLL_SECONDS = env.int("STANDINGS_POLL_SECONDS", default=20)
 
+# The tournament workbook is built in the request up to this many deals; above it
+# (with a real broker) in the background, with progress (docs/exports.md).
+EXPORT_INLINE_MAX_DEALS = env.int("EXPORT_INLINE_MAX_DEALS", default=10000)
+
 # Celery: eager in the embedded default; a real broker (Redis) in production.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

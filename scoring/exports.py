@@ -1,0 +1,926 @@
+"""Tournaments and score sheets as Excel workbooks: plain values in, bytes out.
+
+Two layouts live here, and nothing else (no Django, no database):
+
+- **The tournament workbook** (`tournament_workbook_build`): the sheets Teams, Draw,
+  Standings, Score sheets and Bracket of API.md, each a table under a title row that
+  names the tournament and when it was exported. It is written with openpyxl's
+  write-only mode from iterables, so a 36,000-deal tournament streams through with flat
+  memory: rows are produced by the caller's generators while the file is written.
+- **The score sheet of one match** (`score_sheet_build`, `score_sheets_read`): the
+  form a table fills on paper, pre-filled with the match and one row per scheduled
+  deal, and the reader that takes a filled one back. A workbook may hold several
+  (one worksheet per match: a whole round). The reader checks the layout and turns
+  cells into raw values; the rules (RULES.md §2–§3, §6) are applied by the services
+  that record them, which report every bad row with its worksheet and row number.
+
+Vocabulary: a *column* has a title, a width and a kind; a *table sheet* is a titled
+worksheet of rows; a *file sheet* is what the reader found on one worksheet.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from openpyxl import Workbook, load_workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Border, Font, PatternFill, Side
+from openpyxl.utils import get_column_letter
+from openpyxl.utils.exceptions import InvalidFileException
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .domain.rules import PenaltyKind, Trump
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+# Where every table sheet puts things (1-based rows).
+TITLE_ROW, STAMP_ROW, HEADER_ROW = 1, 2, 4
+FIRST_DATA_ROW = HEADER_ROW + 1
+
+_TITLE_FONT = Font(bold=True, size=14)
+_HEADER_FONT = Font(bold=True, color="FFFFFF")
+_HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
+_KEY_FILL = PatternFill("solid", fgColor="D9D9D9")
+_THIN = Side(style="thin", color="808080")
+_BOX = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
+PAPER_A4 = "9"  # the page-setup code of A4 paper
+DATE_FORMAT = "yyyy-mm-dd"
+DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
+DECIMAL_FORMAT = "0.##"
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    width: float = 12
+    kind: str = "text"  # text | int | decimal | date | datetime | yes_no
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    """One worksheet of the tournament workbook: a table under a title."""
+
+    name: str  # the worksheet's name (at most 31 characters)
+    columns: tuple[Column, ...]
+    rows: Iterable[Sequence[Any]]
+    note: str = ""  # one line beside the export time (say, "Provisional")
+    landscape: bool = True
+
+
+def _styled(ws: Any, value: Any, *, font=None, fill=None, number_format=None) -> Any:
+    cell = WriteOnlyCell(ws, value=value)
+    if font is not None:
+        cell.font = font
+    if fill is not None:
+        cell.fill = fill
+    if number_format is not None:
+        cell.number_format = number_format
+    return cell
+
+
+def _cell_value(value: Any, kind: str) -> Any:
+    if value is None or value == "":
+        return None
+    if kind == "yes_no":
+        return "yes" if value else "no"
+    return value
+
+
+def _table_write(
+    ws: Any, table: TableSheet, *, title: str, exported_at: datetime
+) -> int:
+    """Write one table sheet; answers the number of data rows written."""
+    columns = table.columns
+    # Column widths and frozen panes are written before the first row.
+    for i, column in enumerate(columns, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = column.width
+    ws.freeze_panes = f"A{FIRST_DATA_ROW}"
+    ws.append([_styled(ws, f"{title} — {table.name}", font=_TITLE_FONT)])
+    ws.append(
+        [
+            "Exported",
+            _styled(ws, exported_at, number_format=DATETIME_FORMAT),
+            table.note or None,
+        ]
+    )
+    ws.append([])
+    ws.append(
+        [_styled(ws, c.title, font=_HEADER_FONT, fill=_HEADER_FILL) for c in columns]
+    )
+    formats = {
+        "date": DATE_FORMAT,
+        "datetime": DATETIME_FORMAT,
+        "decimal": DECIMAL_FORMAT,
+    }
+    count = 0
+    for row in table.rows:
+        cells: list[Any] = []
+        for column, value in zip(columns, row, strict=True):
+            shown = _cell_value(value, column.kind)
+            number_format = formats.get(column.kind)
+            if shown is not None and number_format is not None:
+                cells.append(_styled(ws, shown, number_format=number_format))
+            else:
+                cells.append(shown)
+        ws.append(cells)
+        count += 1
+    last = get_column_letter(len(columns))
+    ws.auto_filter.ref = f"A{HEADER_ROW}:{last}{HEADER_ROW + max(count, 1)}"
+    ws.print_title_rows = f"{HEADER_ROW}:{HEADER_ROW}"
+    ws.page_setup.orientation = "landscape" if table.landscape else "portrait"
+    ws.page_setup.paperSize = PAPER_A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.oddFooter.center.text = f"{title} — {table.name} — page &P of &N"
+    return count
+
+
+def tournament_workbook_build(
+    *,
+    title: str,
+    exported_at: datetime,
+    sheets: Iterable[TableSheet],
+) -> bytes:
+    """The workbook of `sheets`, in order, in write-only mode. `exported_at` is a naive
+    local time (Excel has no time zones)."""
+    workbook = Workbook(write_only=True)
+    for table in sheets:
+        ws = workbook.create_sheet(table.name[:31])
+        _table_write(ws, table, title=title, exported_at=exported_at)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+# The tournament workbook's sheets
+# ----------------------------------------------------------------------------------
+
+
+def teams_columns(players: int) -> tuple[Column, ...]:
+    """`players` per team: the captain, then players 2..players."""
+    return (
+        Column("Team", 28),
+        Column("Section", 18),
+        Column("Captain", 24),
+        Column("City", 16),
+        Column("State", 7),
+        Column("Country", 14),
+        *(Column(f"Player {n}", 22) for n in range(2, players + 1)),
+        Column("Team id", 9, "int"),
+    )
+
+
+DRAW_COLUMNS = (
+    Column("Round", 8, "int"),
+    Column("Table", 8, "int"),
+    Column("Team A", 28),
+    Column("Section A", 16),
+    Column("Team B", 28),
+    Column("Section B", 16),
+    Column("Released", 10, "yes_no"),
+    Column("Status", 12),
+    Column("Total A", 9, "int"),
+    Column("Total B", 9, "int"),
+    Column("Winner", 28),
+    Column("Confirmed at", 17, "datetime"),
+    Column("Match id", 10, "int"),
+)
+
+STANDINGS_COLUMNS = (
+    Column("Place", 7, "int"),
+    Column("Rank", 7, "int"),
+    Column("Team", 28),
+    Column("Section", 16),
+    Column("Played", 8, "int"),
+    Column("Won", 7, "int"),
+    Column("Tied", 7, "int"),
+    Column("Lost", 7, "int"),
+    Column("Byes", 7, "int"),
+    Column("R1", 7, "int"),
+    Column("R2", 8, "decimal"),
+    Column("R3", 8, "decimal"),
+    Column("R4", 8, "decimal"),
+    Column("Provisional", 12, "yes_no"),
+    Column("Shared rank", 12, "yes_no"),
+    Column("By lot", 8, "yes_no"),
+    Column("Qualifies", 10),
+    Column("Team id", 9, "int"),
+)
+
+SCORE_SHEET_COLUMNS = (
+    Column("Stage", 10),
+    Column("Round", 8, "int"),
+    Column("Table", 7, "int"),
+    Column("Match id", 9, "int"),
+    Column("Team A", 24),
+    Column("Team B", 24),
+    Column("Status", 11),
+    Column("Line", 9),
+    Column("Deal", 6, "int"),
+    Column("Declarer", 9),
+    Column("Value", 7, "int"),
+    Column("Trump", 10),
+    Column("Level", 10),
+    Column("Taken", 7, "int"),
+    Column("Made", 7, "yes_no"),
+    Column("Award to", 9),
+    Column("Award", 7, "int"),
+    Column("Awarded by", 18),
+    Column("Received A", 10, "int"),
+    Column("Received B", 10, "int"),
+    Column("Total A", 8, "int"),
+    Column("Total B", 8, "int"),
+    Column("Penalty", 18),
+    Column("Offender", 9),
+    Column("Points", 7, "int"),
+    Column("Warning", 9, "yes_no"),
+    Column("Note", 30),
+)
+
+BRACKET_COLUMNS = (
+    Column("Round", 22),
+    Column("Match", 7, "int"),
+    Column("Game", 7, "int"),
+    Column("Seed A", 7, "int"),
+    Column("Team A", 26),
+    Column("Seed B", 7, "int"),
+    Column("Team B", 26),
+    Column("Deals", 7, "int"),
+    Column("Total A", 8, "int"),
+    Column("Total B", 8, "int"),
+    Column("Deals played", 12, "int"),
+    Column("Tie-break deals", 15),
+    Column("Decided by", 12),
+    Column("Toss won by", 12),
+    Column("First dealer", 12),
+    Column("Winner", 26),
+    Column("Status", 12),
+    Column("Sheet id", 9, "int"),
+)
+
+
+@dataclass(frozen=True)
+class SheetBlock:
+    """One match's score sheet for the Score sheets table: the match, then each deal
+    with its penalties."""
+
+    stage: str
+    round: int
+    table: int
+    match: int
+    team_a: str
+    team_b: str
+    status: str
+    deals: Sequence[DealLine]
+
+
+@dataclass(frozen=True)
+class PenaltyLine:
+    kind: str
+    offender: str
+    award_to: str
+    points: int
+    warning: bool
+    note: str
+
+
+@dataclass(frozen=True)
+class DealLine:
+    number: int
+    declarer: str
+    value: int
+    trump: str
+    level: str
+    taken: int
+    made: bool
+    award_to: str
+    award: int
+    awarded_by: str
+    received_a: int
+    received_b: int
+    total_a: int
+    total_b: int
+    penalties: Sequence[PenaltyLine] = field(default_factory=tuple)
+
+
+def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
+    """The Score sheets table: a line per deal, each followed by its penalties."""
+    for b in blocks:
+        head = [b.stage, b.round, b.table, b.match, b.team_a, b.team_b, b.status]
+        if not b.deals:
+            yield [*head, "no deals", *([None] * 19)]
+        for d in b.deals:
+            yield [
+                *head,
+                "deal",
+                d.number,
+                d.declarer,
+                d.value,
+                d.trump,
+                d.level,
+                d.taken,
+                d.made,
+                d.award_to,
+                d.award,
+                d.awarded_by,
+                d.received_a,
+                d.received_b,
+                d.total_a,
+                d.total_b,
+                None,
+                None,
+                None,
+                None,
+                None,
+            ]
+            for p in d.penalties:
+                yield [
+                    *head,
+                    "penalty",
+                    d.number,
+                    *([None] * 6),
+                    p.award_to,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    p.kind,
+                    p.offender,
+                    p.points,
+                    p.warning,
+                    p.note,
+                ]
+
+
+# The score sheet of one match
+# ----------------------------------------------------------------------------------
+
+# Labels in column A (and D, G) of the header block; the reader finds them anywhere in
+# the first rows, so an inserted row or a moved block does not break a filled sheet.
+LABEL_MATCH, LABEL_VERSION = "Match id", "Version"
+DEAL_HEADERS = (
+    "Deal",
+    "Declarer",
+    "Value",
+    "Trump",
+    "Level",
+    "Taken",
+    "Award to",
+    "Award",
+    "Total A",
+    "Total B",
+)
+PENALTY_HEADERS = ("Deal", "Offender", "Kind", "Points", "Note")
+PENALTY_ROWS = 8
+TABLES_FORMAT_ROWS = 40  # the tables format has no scheduled deals (RULES.md §8)
+MAX_SHEETS = 500  # worksheets read from one file
+
+_TRUMP_WORDS = {
+    "c": Trump.CLUBS,
+    "♣": Trump.CLUBS,
+    "club": Trump.CLUBS,
+    "d": Trump.DIAMONDS,
+    "♦": Trump.DIAMONDS,
+    "diamond": Trump.DIAMONDS,
+    "h": Trump.HEARTS,
+    "♥": Trump.HEARTS,
+    "heart": Trump.HEARTS,
+    "s": Trump.SPADES,
+    "♠": Trump.SPADES,
+    "spade": Trump.SPADES,
+    "nt": Trump.NO_TRUMP,
+    "no trump": Trump.NO_TRUMP,
+    "no trumps": Trump.NO_TRUMP,
+    "noes": Trump.NO_TRUMP,
+    "pass": Trump.NO_TRUMP,
+}
+_LEVEL_WORDS = {
+    "": "none",
+    "-": "none",
+    "x": "doubled",
+    "double": "doubled",
+    "d": "doubled",
+    "xx": "redoubled",
+    "redouble": "redoubled",
+    "rd": "redoubled",
+}
+
+
+@dataclass(frozen=True)
+class MatchHeading:
+    """What the printed sheet says about its match."""
+
+    tournament: str
+    match: int
+    version: int
+    stage: str
+    round: int
+    table: int
+    team_a: str
+    team_b: str
+    deals_scheduled: int | None  # None: the tables format
+    tiebreak_deals: int = 0  # knockout: the rows the tie-break may add (RULES.md §6)
+    toss_winner: str = ""
+    first_dealer: str = ""
+
+
+@dataclass(frozen=True)
+class PrintedDeal:
+    number: int
+    declarer: str
+    value: int
+    trump: str
+    level: str
+    taken: int
+    award_to: str
+    award: int
+    total_a: int
+    total_b: int
+
+
+@dataclass(frozen=True)
+class PrintedPenalty:
+    deal: int
+    offender: str
+    kind: str
+    points: int | None
+    note: str
+
+
+def _sheet_title(heading: MatchHeading, taken: set[str]) -> str:
+    base = f"R{heading.round} T{heading.table}"
+    if heading.stage != "league":
+        base = f"K{heading.round} T{heading.table}"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base} ({n})", n + 1
+    taken.add(name)
+    return name[:31]
+
+
+def _label(ws: Worksheet, row: int, column: int, text: str, value: Any) -> None:
+    ws.cell(row=row, column=column, value=text).font = Font(bold=True)
+    cell = ws.cell(row=row, column=column + 1, value=value)
+    cell.fill = _KEY_FILL
+
+
+def _score_sheet_write(
+    ws: Worksheet,
+    heading: MatchHeading,
+    deals: Sequence[PrintedDeal],
+    penalties: Sequence[PrintedPenalty],
+) -> None:
+    ws.cell(
+        row=1, column=1, value=f"{heading.tournament} — score sheet"
+    ).font = _TITLE_FONT
+    _label(ws, 2, 1, LABEL_MATCH, heading.match)
+    _label(ws, 2, 4, LABEL_VERSION, heading.version)
+    ws.cell(row=2, column=7, value="Grey cells identify the sheet: leave them.")
+    _label(ws, 3, 1, "Stage", heading.stage)
+    _label(ws, 3, 4, "Round", heading.round)
+    _label(ws, 3, 7, "Table", heading.table)
+    _label(ws, 4, 1, "Team A", heading.team_a)
+    _label(ws, 5, 1, "Team B", heading.team_b)
+    _label(
+        ws,
+        4,
+        4,
+        "Deals",
+        heading.deals_scheduled if heading.deals_scheduled is not None else "tables",
+    )
+    if heading.tiebreak_deals:
+        ws.cell(row=6, column=1, value="Toss won by").font = Font(bold=True)
+        ws.cell(row=6, column=2, value=heading.toss_winner or None)
+        ws.cell(row=6, column=4, value="First dealer").font = Font(bold=True)
+        ws.cell(row=6, column=5, value=heading.first_dealer or None)
+        ws.cell(
+            row=6,
+            column=7,
+            value="Toss: only after a tie at the end of the extra deals (RULES.md §6).",
+        )
+    ws.cell(
+        row=7,
+        column=1,
+        value="Declarer, Offender: A or B. Trump: C D H S or NT. Level: blank, X "
+        "(doubled) or XX (redoubled). Award and totals are computed: leave them.",
+    ).font = Font(italic=True)
+
+    header_row = 9
+    for i, text in enumerate(DEAL_HEADERS, start=1):
+        cell = ws.cell(row=header_row, column=i, value=text)
+        cell.font, cell.fill, cell.border = _HEADER_FONT, _HEADER_FILL, _BOX
+    scheduled = heading.deals_scheduled
+    rows = (
+        scheduled + heading.tiebreak_deals
+        if scheduled is not None
+        else max(TABLES_FORMAT_ROWS, len(deals))
+    )
+    rows = max([rows, *(d.number for d in deals)])
+    by_number = {d.number: d for d in deals}
+    first = header_row + 1
+    for n in range(1, rows + 1):
+        r = first + n - 1
+        d = by_number.get(n)
+        values: list[Any] = [n]
+        if d is not None:
+            values += [
+                d.declarer,
+                d.value,
+                d.trump,
+                "" if d.level == "none" else d.level,
+                d.taken,
+                d.award_to,
+                d.award,
+                d.total_a,
+                d.total_b,
+            ]
+        for i, value in enumerate(values, start=1):
+            ws.cell(row=r, column=i, value=value if value != "" else None)
+        for i in range(1, len(DEAL_HEADERS) + 1):
+            ws.cell(row=r, column=i).border = _BOX
+        ws.cell(row=r, column=1).fill = _KEY_FILL
+        if scheduled is not None and n > scheduled:
+            ws.cell(row=r, column=11, value="tie-break only")
+    last = first + rows - 1
+
+    declarers = DataValidation(type="list", formula1='"A,B"', allow_blank=True)
+    declarers.error = "A or B: team A or team B of this match."
+    declarers.add(f"B{first}:B{last}")
+    values_rule = DataValidation(
+        type="whole", operator="between", formula1="28", formula2="56", allow_blank=True
+    )
+    values_rule.error = "A contract is 28 to 56 (RULES.md §2)."
+    values_rule.add(f"C{first}:C{last}")
+    taken_rule = DataValidation(
+        type="whole", operator="between", formula1="0", formula2="56", allow_blank=True
+    )
+    taken_rule.error = "The tricks of a deal hold 56 points: 0 to 56."
+    taken_rule.add(f"F{first}:F{last}")
+
+    pen_header = last + 2
+    for i, text in enumerate(PENALTY_HEADERS, start=1):
+        cell = ws.cell(row=pen_header, column=i, value=text)
+        cell.font, cell.fill, cell.border = _HEADER_FONT, _HEADER_FILL, _BOX
+    kinds = ", ".join(k.value for k in PenaltyKind)
+    ws.cell(row=pen_header, column=7, value=f"Kind: {kinds}").font = Font(italic=True)
+    pen_rows = max(PENALTY_ROWS, len(penalties) + 2)
+    for i in range(pen_rows):
+        r = pen_header + 1 + i
+        if i < len(penalties):
+            p = penalties[i]
+            for c, value in enumerate(
+                (p.deal, p.offender, p.kind, p.points, p.note or None), start=1
+            ):
+                ws.cell(row=r, column=c, value=value)
+        for c in range(1, len(PENALTY_HEADERS) + 1):
+            ws.cell(row=r, column=c).border = _BOX
+    offenders = DataValidation(type="list", formula1='"A,B"', allow_blank=True)
+    offenders.add(f"B{pen_header + 1}:B{pen_header + pen_rows}")
+    kind_rule = DataValidation(
+        type="list",
+        formula1='"' + ",".join(k.value for k in PenaltyKind) + '"',
+        allow_blank=True,
+    )
+    kind_rule.add(f"C{pen_header + 1}:C{pen_header + pen_rows}")
+    for rule in (declarers, values_rule, taken_rule, offenders, kind_rule):
+        rule.showErrorMessage = True
+        ws.add_data_validation(rule)
+
+    sign = pen_header + pen_rows + 2
+    ws.cell(row=sign, column=1, value="Captain A").font = Font(bold=True)
+    ws.cell(row=sign, column=4, value="Captain B").font = Font(bold=True)
+    ws.cell(row=sign, column=7, value="Scorer").font = Font(bold=True)
+    for letter, width in zip(
+        "ABCDEFGHIJK", (10, 10, 8, 10, 11, 8, 9, 8, 9, 9, 14), strict=True
+    ):
+        ws.column_dimensions[letter].width = width
+    ws.freeze_panes = f"A{first}"
+    ws.print_title_rows = f"{header_row}:{header_row}"
+    ws.page_setup.orientation = "portrait"
+    ws.page_setup.paperSize = PAPER_A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.print_area = f"A1:K{sign}"
+
+
+PrintedSheet = tuple[MatchHeading, Sequence["PrintedDeal"], Sequence["PrintedPenalty"]]
+
+
+def score_sheet_build(sheets: Iterable[PrintedSheet]) -> bytes:
+    """A workbook with one worksheet per match, each the paper score sheet pre-filled
+    with the match and whatever the sheet already holds."""
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    taken: set[str] = set()
+    for heading, deals, penalties in sheets:
+        ws = workbook.create_sheet(_sheet_title(heading, taken))
+        _score_sheet_write(ws, heading, deals, penalties)
+    if not workbook.worksheets:
+        raise AssertionError("a score-sheet workbook needs at least one match")
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+# Reading filled score sheets back
+# ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    worksheet: str
+    row: int | None
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class FileDeal:
+    row: int
+    number: object
+    declarer: object
+    value: object
+    trump: object
+    level: object
+    taken: object
+
+
+@dataclass(frozen=True)
+class FilePenalty:
+    row: int
+    deal: object
+    offender: object
+    kind: object
+    points: object
+    note: str
+
+
+@dataclass(frozen=True)
+class FileSheet:
+    worksheet: str
+    match: int
+    version: int | None
+    deals: tuple[FileDeal, ...]
+    penalties: tuple[FilePenalty, ...]
+    toss_winner: str = ""
+    first_dealer: str = ""
+    toss_row: int | None = None
+
+
+class FileRefused(Exception):
+    """A file the reader cannot take: every problem found, with where it is."""
+
+    def __init__(self, problems: list[FileProblem]) -> None:
+        super().__init__(f"{len(problems)} problem(s) in the file")
+        self.problems = problems
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+def _number(value: Any) -> object:
+    """A cell as a whole number where it is one (Excel keeps numbers as floats); other
+    text is passed on for the rules to refuse with its own message."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    text = _text(value)
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def _side(value: Any) -> object:
+    text = _text(value).upper()
+    return {"TEAM A": "A", "TEAM B": "B"}.get(text, text)
+
+
+def _trump(value: Any) -> object:
+    text = _text(value).casefold()
+    found = _TRUMP_WORDS.get(text) or _TRUMP_WORDS.get(text.rstrip("s"))
+    if found is not None:
+        return found.value
+    return text.replace(" ", "_")
+
+
+def _level(value: Any) -> object:
+    text = _text(value).casefold()
+    return _LEVEL_WORDS.get(text, text)
+
+
+def _kind(value: Any) -> object:
+    return _text(value).casefold().replace(" ", "_").replace("-", "_")
+
+
+def _find(rows: list[tuple[Any, ...]], label: str) -> tuple[int, int] | None:
+    want = label.casefold()
+    for r, values in enumerate(rows[:12]):
+        for c, value in enumerate(values):
+            if _text(value).casefold() == want:
+                return r, c
+    return None
+
+
+def _beside(rows: list[tuple[Any, ...]], at: tuple[int, int] | None) -> Any:
+    if at is None:
+        return None
+    r, c = at
+    values = rows[r]
+    return values[c + 1] if c + 1 < len(values) else None
+
+
+def _header_row(rows: list[tuple[Any, ...]], headers: tuple[str, ...], start: int):
+    want = [h.casefold() for h in headers[:2]]
+    for r in range(start, len(rows)):
+        got = [_text(v).casefold() for v in rows[r][:2]]
+        if got == want:
+            return r
+    return None
+
+
+def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None:
+    """One worksheet, or None when it is not a score sheet (no Match id label)."""
+    at_match = _find(rows, LABEL_MATCH)
+    if at_match is None:
+        return None
+    problems: list[FileProblem] = []
+    match = _number(_beside(rows, at_match))
+    if not isinstance(match, int) or isinstance(match, bool):
+        problems.append(
+            FileProblem(
+                title,
+                at_match[0] + 1,
+                "match",
+                "the Match id beside its label is not a number: the sheet must be "
+                "one this site printed.",
+            )
+        )
+    version = _number(_beside(rows, _find(rows, LABEL_VERSION)))
+    deal_header = _header_row(rows, DEAL_HEADERS, 0)
+    if deal_header is None:
+        problems.append(
+            FileProblem(
+                title,
+                None,
+                "file",
+                "no deal table: a header row starting Deal, Declarer is missing.",
+            )
+        )
+        raise FileRefused(problems)
+    toss_at = _find(rows, "Toss won by")
+    toss_winner = _text(_beside(rows, toss_at)).upper() if toss_at else ""
+    first_dealer = _text(_beside(rows, _find(rows, "First dealer"))).upper()
+
+    deals: list[FileDeal] = []
+    r = deal_header + 1
+    while r < len(rows):
+        values = (*rows[r], *([None] * len(DEAL_HEADERS)))
+        if _text(values[0]).casefold() == "deal":
+            break  # the penalties' header
+        filled = [_text(v) for v in values[1:6]]
+        if any(filled):
+            deals.append(
+                FileDeal(
+                    row=r + 1,
+                    number=_number(values[0]),
+                    declarer=_side(values[1]),
+                    value=_number(values[2]),
+                    trump=_trump(values[3]),
+                    level=_level(values[4]),
+                    taken=_number(values[5]),
+                )
+            )
+        r += 1
+    penalties: list[FilePenalty] = []
+    pen_header = _header_row(rows, PENALTY_HEADERS, deal_header + 1)
+    if pen_header is not None:
+        for r in range(pen_header + 1, len(rows)):
+            values = (*rows[r], *([None] * len(PENALTY_HEADERS)))
+            if _text(values[0]).casefold().startswith("captain"):
+                break
+            if not any(_text(v) for v in values[:5]):
+                continue
+            points = values[3]
+            penalties.append(
+                FilePenalty(
+                    row=r + 1,
+                    deal=_number(values[0]),
+                    offender=_side(values[1]),
+                    kind=_kind(values[2]),
+                    points=None if _text(points) == "" else _number(points),
+                    note=_text(values[4]),
+                )
+            )
+    if problems:
+        raise FileRefused(problems)
+    return FileSheet(
+        worksheet=title,
+        match=match,  # type: ignore[arg-type]
+        version=version if isinstance(version, int) else None,
+        deals=tuple(deals),
+        penalties=tuple(penalties),
+        toss_winner=toss_winner,
+        first_dealer=first_dealer,
+        toss_row=toss_at[0] + 1 if toss_at else None,
+    )
+
+
+def score_sheets_read(content: bytes) -> list[FileSheet]:
+    """Every score sheet in a workbook (worksheets without a Match id are skipped);
+    FileRefused lists what is wrong with the file's layout."""
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError):
+        raise FileRefused(
+            [FileProblem("", None, "file", "the file is not an .xlsx workbook.")]
+        ) from None
+    found: list[FileSheet] = []
+    problems: list[FileProblem] = []
+    try:
+        for ws in workbook.worksheets[:MAX_SHEETS]:
+            rows = [tuple(r) for r in ws.iter_rows(values_only=True)]
+            try:
+                sheet = _worksheet_read(ws.title, rows)
+            except FileRefused as refused:
+                problems += refused.problems
+                continue
+            if sheet is not None:
+                found.append(sheet)
+    finally:
+        workbook.close()
+    if problems:
+        raise FileRefused(problems)
+    if not found:
+        raise FileRefused(
+            [
+                FileProblem(
+                    "",
+                    None,
+                    "file",
+                    f"no score sheet in the file: no worksheet has a '{LABEL_MATCH}' "
+                    "label. Download the sheet from the match's page, fill it and "
+                    "import that.",
+                )
+            ]
+        )
+    seen: dict[int, str] = {}
+    for sheet in found:
+        if sheet.match in seen:
+            problems.append(
+                FileProblem(
+                    sheet.worksheet,
+                    None,
+                    "match",
+                    f"match {sheet.match} is also on the worksheet "
+                    f"'{seen[sheet.match]}': one sheet per match.",
+                )
+            )
+        seen[sheet.match] = sheet.worksheet
+    if problems:
+        raise FileRefused(problems)
+    return found
+
+
+__all__ = [
+    "BRACKET_COLUMNS",
+    "DRAW_COLUMNS",
+    "SCORE_SHEET_COLUMNS",
+    "STANDINGS_COLUMNS",
+    "XLSX",
+    "Column",
+    "DealLine",
+    "FileDeal",
+    "FilePenalty",
+    "FileProblem",
+    "FileRefused",
+    "FileSheet",
+    "MatchHeading",
+    "PenaltyLine",
+    "PrintedDeal",
+    "PrintedPenalty",
+    "SheetBlock",
+    "TableSheet",
+    "score_sheet_build",
+    "score_sheet_rows",
+    "score_sheets_read",
+    "teams_columns",
+    "tournament_workbook_build",
+]
