@@ -566,6 +566,11 @@ class SheetChangeOutput(serializers.Serializer):
     before = serializers.JSONField(allow_null=True)
     after = serializers.JSONField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
+    source = serializers.ChoiceField(
+        choices=["app", "file"],
+        help_text="file: recorded by importing a filled score sheet (the reason names "
+        "the file and row).",
+    )
 
 
 class MatchHistoryApi(MatchScopedMixin, GenericAPIView):
