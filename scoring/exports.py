@@ -49,7 +49,7 @@ _HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
 _KEY_FILL = PatternFill("solid", fgColor="D9D9D9")
 _THIN = Side(style="thin", color="808080")
 _BOX = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
-PAPER_A4 = "9"  # the page-setup code of A4 paper
+PAPER_A4 = 9  # the page-setup code of A4 paper
 DATE_FORMAT = "yyyy-mm-dd"
 DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
 DECIMAL_FORMAT = "0.##"
