@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_excel
 
 app_name = "scoring"
 
@@ -14,4 +14,17 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_page, name="match"),
     path("matches/<int:pk>/score/", views.score_page, name="score"),
     path("matches/<int:pk>/score/preview/", views.score_preview, name="score-preview"),
+    path("t/<slug:slug>/excel/", views_excel.excel_page, name="excel"),
+    path(
+        "t/<slug:slug>/excel/exports/<int:pk>/",
+        views_excel.export_job_page,
+        name="export-job",
+    ),
+    path(
+        "t/<slug:slug>/excel/exports/<int:pk>/download/",
+        views_excel.export_download,
+        name="export-download",
+    ),
+    path("t/<slug:slug>/print/", views_excel.round_print_page, name="round-print"),
+    path("matches/<int:pk>/print/", views_excel.match_print_page, name="match-print"),
 ]

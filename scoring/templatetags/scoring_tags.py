@@ -3,6 +3,7 @@
 from django import template
 
 from scoring.domain import tiebreak
+from scoring.domain.rules import TRUMP_SYMBOLS, Trump
 from scoring.domain.standings import Points, shown
 
 register = template.Library()
@@ -18,3 +19,12 @@ def points(value: Points) -> str:
 def toss_cards() -> str:
     """The rank of the cards for a knockout toss (RULES.md §6)."""
     return tiebreak.TOSS_CARDS
+
+
+@register.filter
+def trump_symbol(value: str) -> str:
+    """A trump as a scorer writes it: ♣ ♦ ♥ ♠ or NT."""
+    try:
+        return TRUMP_SYMBOLS[Trump(value)]
+    except ValueError:
+        return value

@@ -1,0 +1,220 @@
+"""Pages of Excel (docs/exports.md): the organizers' Excel tab (the tournament
+workbook built with progress, a round's paper sheets, the import of filled ones) and
+the print-ready paper score sheets.
+
+Interfaces only: the workbook is built by services.export_request (a Celery task,
+eager in the embedded default), the import by services.score_sheets_import.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournament.domain.types import Role
+from tournament.models import LeagueRound
+from tournament.views import htmx_request, visible_tournament
+
+from . import exports, services
+from .apis_excel import xlsx_response
+from .domain.rules import Stage
+from .models import ExportJob, ExportStatus
+from .selectors import (
+    match_get_visible,
+    match_list,
+    sees_drafts,
+    sheet_printed,
+    sheet_read,
+    sheets_printed,
+)
+
+STAFF = frozenset({Role.ORGANIZER, Role.SCORER})
+
+
+def _staff_tournament(request: HttpRequest, slug: str):
+    tournament, roles = visible_tournament(request, slug)
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Sign in as the tournament's organizer or scorer.")
+    if not roles & STAFF:
+        raise PermissionDenied("Only the tournament's organizers and scorers.")
+    return tournament, roles
+
+
+@require_http_methods(["GET", "POST"])
+def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The Excel tab: build the workbook, print a round, import filled sheets."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, roles = _staff_tournament(request, slug)
+    imported = problems = None
+    import_error = ""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "export":
+            job, _ = services.export_request(tournament=tournament, user=request.user)
+            if htmx_request(request):
+                return _job_fragment(request, tournament, job.pk)
+            return redirect("scoring:excel", slug=slug)
+        if action == "import":
+            if Role.ORGANIZER not in roles:
+                raise PermissionDenied("Only the tournament's organizers import.")
+            upload = request.FILES.get("file")
+            if upload is None:
+                import_error = "file: choose the filled score sheet (.xlsx) to import."
+            else:
+                try:
+                    imported = services.score_sheets_import(
+                        tournament=tournament,
+                        user=request.user,
+                        sheets=exports.score_sheets_read(upload.read()),
+                        filename=upload.name,
+                    )
+                except (exports.FileRefused, services.SheetImportRefused) as refused:
+                    problems = refused.problems
+                    import_error = getattr(
+                        refused,
+                        "message",
+                        "Nothing was imported: the file is not a "
+                        "filled score sheet of this site.",
+                    )
+    jobs = list(
+        ExportJob.objects.filter(tournament=tournament)
+        .defer("content")
+        .select_related("tournament")[:6]
+    )
+    rounds = list(
+        LeagueRound.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    return render(
+        request,
+        "scoring/excel.html",
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "jobs": jobs,
+            "live": next((j for j in jobs if j.status in services.LIVE_EXPORT), None),
+            "rounds": rounds,
+            "imported": imported,
+            "problems": problems,
+            "import_error": import_error,
+        },
+        status=400 if import_error else 200,
+    )
+
+
+def _job_fragment(request: HttpRequest, tournament, pk: int) -> HttpResponse:
+    job = (
+        ExportJob.objects.defer("content")
+        .select_related("tournament")
+        .filter(tournament=tournament, pk=pk)
+        .first()
+    )
+    if job is None:
+        raise Http404("No such export")
+    return render(
+        request,
+        "scoring/_export_job.html",
+        {
+            "tournament": tournament,
+            "job": job,
+            "live": job.status in services.LIVE_EXPORT,
+        },
+    )
+
+
+@require_GET
+def export_job_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """One build's progress (the fragment htmx polls while it runs)."""
+    tournament, _ = _staff_tournament(request, slug)
+    return _job_fragment(request, tournament, pk)
+
+
+@require_GET
+def export_download(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament, _ = _staff_tournament(request, slug)
+    job = (
+        ExportJob.objects.select_related("tournament")
+        .filter(tournament=tournament, pk=pk, status=ExportStatus.DONE)
+        .first()
+    )
+    if job is None:
+        raise Http404("This workbook is not ready, or no longer kept.")
+    return xlsx_response(bytes(job.content), job.filename)
+
+
+@require_GET
+def match_print_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The paper score sheet of one match, ready to print (A4 portrait)."""
+    found = match_get_visible(user=request.user, pk=pk)
+    if found is None:
+        raise Http404("No such match")
+    match, _ = found
+    sheet = sheet_printed(sheet_read(match=match))
+    return render(
+        request,
+        "scoring/print.html",
+        {"tournament": match.tournament, "sheets": [_printable(sheet)]},
+    )
+
+
+@require_GET
+def round_print_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The paper score sheets of a round, one page per table (`?round=`,
+    `&stage=knockout` for the knockout's)."""
+    tournament, roles = _staff_tournament(request, slug)
+    try:
+        number = int(request.GET.get("round", ""))
+    except ValueError:
+        raise Http404("round: give the round's number, as ?round=3") from None
+    stage = request.GET.get("stage", Stage.LEAGUE.value)
+    matches = list(
+        match_list(
+            tournament=tournament,
+            round=number,
+            stage=stage,
+            drafts=sees_drafts(roles),
+        )
+    )
+    if not matches:
+        raise Http404(f"No {stage} matches in round {number}")
+    return render(
+        request,
+        "scoring/print.html",
+        {
+            "tournament": tournament,
+            "sheets": [_printable(s) for s in sheets_printed(matches=matches)],
+        },
+    )
+
+
+def _printable(sheet: exports.PrintedSheet) -> dict:
+    """The rows of a paper sheet for the template: one per deal it can hold."""
+    heading, deals, penalties = sheet
+    scheduled = heading.deals_scheduled
+    count = (
+        scheduled + heading.tiebreak_deals
+        if scheduled is not None
+        else max(exports.TABLES_FORMAT_ROWS, len(deals))
+    )
+    by_number = {d.number: d for d in deals}
+    rows = [
+        {
+            "number": n,
+            "deal": by_number.get(n),
+            "tiebreak": scheduled is not None and n > scheduled,
+            "checkpoint": n % 6 == 0,
+        }
+        for n in range(1, max([count, *by_number]) + 1)
+    ]
+    blank = max(0, exports.PENALTY_ROWS - len(penalties))
+    return {
+        "heading": heading,
+        "rows": rows,
+        "penalties": penalties,
+        "blank_penalties": range(blank),
+    }

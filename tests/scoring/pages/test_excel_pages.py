@@ -1,0 +1,140 @@
+"""The Excel tab and the paper score sheets, as organizers and scorers use them."""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Match
+from tests.brackets.knockout import final_league
+from tests.factories import TeamFactory, member
+from tournament.domain.types import Role
+
+SLUG = "page-cup"
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def league(db):
+    return final_league(2, 3, qualifiers=4, slug=SLUG)
+
+
+@pytest.mark.django_db
+def test_the_excel_tab_is_for_the_tournaments_staff(client, league):
+    tournament, organizer = league
+    url = reverse("scoring:excel", args=[SLUG])
+    assert client.get(url).status_code == 302  # to the login page
+    team = TeamFactory(section=tournament.sections.first())
+    captain = member(tournament, Role.CAPTAIN, team=team)
+    assert _client(captain).get(url).status_code == 403
+    page = _client(member(tournament, Role.SCORER)).get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Build the workbook" in html
+    assert "Print the round" in html
+    assert "Import filled score sheets" not in html  # organizers only
+    html = _client(organizer).get(url).content.decode()
+    assert "Import filled score sheets" in html
+    assert ">Excel</a>" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_build_shows_its_progress_then_offers_the_file(celery_worker_running):
+    tournament, organizer = final_league(2, 3, qualifiers=4, slug=SLUG)
+    client = _client(organizer)
+    url = reverse("scoring:excel", args=[SLUG])
+    answer = client.post(url, {"action": "export"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    fragment = answer.content.decode()
+    deadline = time.monotonic() + 30
+    while "Download" not in fragment:
+        assert "Building the workbook" in fragment
+        assert 'hx-trigger="every 1s"' in fragment
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+        job = re.search(r'id="export-job-(\d+)"', fragment).group(1)
+        fragment = client.get(
+            reverse("scoring:export-job", args=[SLUG, job])
+        ).content.decode()
+    assert "hx-trigger" not in fragment  # done: the polling stops
+    link = re.search(r'href="([^"]+/download/)"', fragment).group(1)
+    download = client.get(link)
+    assert download.status_code == 200
+    assert download["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert f"{SLUG}-" in download["Content-Disposition"]
+    assert _client(member(tournament, Role.SCORER)).get(link).status_code == 200
+    other = final_league(2, 3, qualifiers=4, slug="other-cup")[1]
+    foreign = reverse("scoring:export-download", args=["other-cup", 1])
+    assert _client(other).get(foreign).status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_organizer_imports_a_round_from_the_page(league):
+    tournament, organizer = league
+    client = _client(organizer)
+    content = client.get(
+        reverse("scoring-api:round-sheets-xlsx", args=[SLUG]) + "?round=1"
+    ).content
+    upload = io.BytesIO(content)
+    upload.name = "round-1.xlsx"
+    page = client.post(
+        reverse("scoring:excel", args=[SLUG]), {"action": "import", "file": upload}
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    tables = Match.objects.filter(tournament=tournament, round=1).count()
+    assert f"Imported {tables} sheets." in html
+    assert "unchanged" in html
+
+    bad = io.BytesIO(b"not a workbook")
+    bad.name = "notes.txt"
+    page = client.post(
+        reverse("scoring:excel", args=[SLUG]), {"action": "import", "file": bad}
+    )
+    assert page.status_code == 400
+    assert "not an .xlsx workbook" in page.content.decode()
+    scorer = _client(member(tournament, Role.SCORER))
+    upload.seek(0)
+    refused = scorer.post(
+        reverse("scoring:excel", args=[SLUG]), {"action": "import", "file": upload}
+    )
+    assert refused.status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_paper_sheet_prints_with_a_row_per_deal(
+    client, league, django_assert_max_num_queries
+):
+    tournament, organizer = league
+    match = Match.objects.filter(tournament=tournament).order_by("pk").first()
+    page = client.get(reverse("scoring:match-print", args=[match.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert match.team_a.name in html and match.team_b.name in html
+    assert html.count('<article class="paper-sheet">') == 1
+    rows = re.findall(r"<tr class=\"[^\"]*\">\s*<th>(\d+)", html)
+    assert rows == [str(n) for n in range(1, match.deals_scheduled + 1)]
+    assert "Captain A" in html
+    match_page = client.get(reverse("scoring:match", args=[match.pk])).content.decode()
+    assert reverse("scoring:match-print", args=[match.pk]) in match_page
+
+    staff = _client(organizer)
+    url = reverse("scoring:round-print", args=[SLUG]) + "?round=2"
+    with django_assert_max_num_queries(12):
+        html = staff.get(url).content.decode()
+    tables = Match.objects.filter(tournament=tournament, round=2).count()
+    assert html.count('<article class="paper-sheet">') == tables
+    assert (
+        staff.get(reverse("scoring:round-print", args=[SLUG]) + "?round=x").status_code
+        == 404
+    )
