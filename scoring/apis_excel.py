@@ -253,7 +253,7 @@ class RoundQuery(serializers.Serializer):
     )
 
 
-class ProblemOutput(serializers.Serializer):
+class FileProblemOutput(serializers.Serializer):
     worksheet = serializers.CharField()
     row = serializers.IntegerField(allow_null=True)
     field = serializers.CharField()
@@ -300,7 +300,7 @@ class ScoreSheetImportApi(TournamentScopedMixin, APIView):
 
     class RefusedSerializer(serializers.Serializer):
         detail = serializers.CharField()
-        errors = ProblemOutput(many=True)
+        errors = FileProblemOutput(many=True)
 
     @extend_schema(
         request={"multipart/form-data": InputSerializer},
