@@ -3,18 +3,20 @@
 Names: `draw` (the league draw, pure Python), `deal_api` (a deal through the API on
 PostgreSQL with gunicorn), `standings` (the standings of 500 teams on SQLite
 and PostgreSQL), `knockout` (seeding, the bracket and confirming a knockout sheet, on
-both). With no name, all of them, one after the other.
+both), `export` (the tournament workbook of 100 and 500 teams: time and peak
+memory, on both). With no name, all of them, one after the other.
 """
 
 import sys
 
-from bench import deal_api, draw, knockout, standings
+from bench import deal_api, draw, export, knockout, standings
 
 BENCHES = {
     "draw": draw.main,
     "deal_api": deal_api.main,
     "standings": standings.main,
     "knockout": knockout.main,
+    "export": export.main,
 }
 
 if __name__ == "__main__":
