@@ -5,7 +5,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring import services
-from scoring.models import Deal, Match, Penalty, SheetChange
+from scoring.models import Deal, ExportJob, Match, Penalty, SheetChange
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.conftest import deal_body
 from tournament.domain.types import Role
@@ -67,6 +67,11 @@ def _change(ctx, **kw):
     return SheetChange(**values).save()
 
 
+def _export(ctx, **kw):
+    values = {"tournament": ctx["match"].tournament} | kw
+    return ExportJob(**values).save()
+
+
 CASES = {
     "scoring_match_teams_differ": lambda c: _match(c, team_b=c["a"]),
     "scoring_match_stage_known": lambda c: _match(c, stage="friendly"),
@@ -103,13 +108,20 @@ CASES = {
     ],
     "scoring_sheet_change_action_known": lambda c: _change(c, action="erase"),
     "scoring_sheet_change_reopen_has_reason": lambda c: _change(c, action="reopen"),
+    "scoring_sheet_change_source_known": lambda c: _change(c, source="fax"),
+    "scoring_export_status_known": lambda c: _export(c, status="lost"),
+    "scoring_export_done_has_file": lambda c: _export(
+        c, status="done", finished_at=timezone.now()
+    ),
+    "scoring_export_file_only_when_done": lambda c: _export(c, content=b"half"),
+    "scoring_export_progress_within_total": lambda c: _export(c, progress=3, total=2),
 }
 
 
 def test_every_named_constraint_has_a_case():
     names = {
         c.name
-        for model in (Match, Deal, Penalty, SheetChange)
+        for model in (Match, Deal, Penalty, SheetChange, ExportJob)
         for c in model._meta.constraints
     }
     assert names == set(CASES)
