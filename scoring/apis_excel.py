@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -20,9 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.apis_common import (
+    XLSX,
     ReadOnlyOrAuthenticated,
     RolesMixin,
     TournamentScopedMixin,
+    xlsx_response,
 )
 from tournament.domain.errors import ConflictError
 from tournament.domain.types import Role
@@ -42,14 +44,6 @@ from .selectors import (
 )
 
 STAFF = (Role.ORGANIZER, Role.SCORER)
-XLSX = exports.XLSX
-
-
-def xlsx_response(content: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=XLSX)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 class ExportOutput(serializers.Serializer):
@@ -312,21 +306,11 @@ class ScoreSheetImportApi(TournamentScopedMixin, APIView):
         data.is_valid(raise_exception=True)
         upload = data.validated_data["file"]
         try:
-            sheets = exports.score_sheets_read(upload.read())
-            done = services.score_sheets_import(
+            done = services.score_sheets_import_file(
                 tournament=self.tournament,
                 user=request.user,
-                sheets=sheets,
+                content=upload.read(),
                 filename=upload.name,
-            )
-        except exports.FileRefused as refused:
-            return Response(
-                {
-                    "detail": "Nothing was imported: the file is not a filled score "
-                    "sheet of this site.",
-                    "errors": problems_data(refused.problems),
-                },
-                status=status.HTTP_400_BAD_REQUEST,
             )
         except services.SheetImportRefused as refused:
             return Response(

@@ -35,9 +35,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .domain.rules import PenaltyKind, Trump
-
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+from .domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
 
 # Where every table sheet puts things (1-based rows).
 TITLE_ROW, STAMP_ROW, HEADER_ROW = 1, 2, 4
@@ -434,26 +432,41 @@ class MatchHeading:
 
 
 @dataclass(frozen=True)
-class PrintedDeal:
-    number: int
-    declarer: str
-    value: int
-    trump: str
-    level: str
-    taken: int
-    award_to: str
-    award: int
-    total_a: int
-    total_b: int
-
-
-@dataclass(frozen=True)
 class PrintedPenalty:
     deal: int
     offender: str
     kind: str
     points: int | None
     note: str
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    """A deal's row on the paper sheet."""
+
+    number: int
+    tiebreak: bool  # a knockout tie-break deal: played only after equal totals
+    checkpoint: bool  # the score is announced after it (000 §5.3)
+
+
+def paper_rows(heading: MatchHeading, numbers: Sequence[int]) -> list[PaperRow]:
+    """The deal rows of a paper sheet, the .xlsx and the printed page alike: every
+    scheduled deal and the tie-break's (RULES.md §6), or TABLES_FORMAT_ROWS in the
+    tables format, and any deal already on the sheet beyond them."""
+    scheduled = heading.deals_scheduled
+    count = (
+        scheduled + heading.tiebreak_deals
+        if scheduled is not None
+        else max(TABLES_FORMAT_ROWS, len(numbers))
+    )
+    return [
+        PaperRow(
+            number=n,
+            tiebreak=scheduled is not None and n > scheduled,
+            checkpoint=n % CHECKPOINT_EVERY == 0,
+        )
+        for n in range(1, max([count, *numbers]) + 1)
+    ]
 
 
 def _sheet_title(heading: MatchHeading, taken: set[str]) -> str:
@@ -476,7 +489,7 @@ def _label(ws: Worksheet, row: int, column: int, text: str, value: Any) -> None:
 def _score_sheet_write(
     ws: Worksheet,
     heading: MatchHeading,
-    deals: Sequence[PrintedDeal],
+    deals: Sequence[DealLine],
     penalties: Sequence[PrintedPenalty],
 ) -> None:
     ws.cell(
@@ -518,16 +531,12 @@ def _score_sheet_write(
     for i, text in enumerate(DEAL_HEADERS, start=1):
         cell = ws.cell(row=header_row, column=i, value=text)
         cell.font, cell.fill, cell.border = _HEADER_FONT, _HEADER_FILL, _BOX
-    scheduled = heading.deals_scheduled
-    rows = (
-        scheduled + heading.tiebreak_deals
-        if scheduled is not None
-        else max(TABLES_FORMAT_ROWS, len(deals))
-    )
-    rows = max([rows, *(d.number for d in deals)])
+    paper = paper_rows(heading, [d.number for d in deals])
+    rows = len(paper)
     by_number = {d.number: d for d in deals}
     first = header_row + 1
-    for n in range(1, rows + 1):
+    for line in paper:
+        n = line.number
         r = first + n - 1
         d = by_number.get(n)
         values: list[Any] = [n]
@@ -548,7 +557,7 @@ def _score_sheet_write(
         for i in range(1, len(DEAL_HEADERS) + 1):
             ws.cell(row=r, column=i).border = _BOX
         ws.cell(row=r, column=1).fill = _KEY_FILL
-        if scheduled is not None and n > scheduled:
+        if line.tiebreak:
             ws.cell(row=r, column=11, value="tie-break only")
     last = first + rows - 1
 
@@ -613,7 +622,7 @@ def _score_sheet_write(
     ws.print_area = f"A1:K{sign}"
 
 
-PrintedSheet = tuple[MatchHeading, Sequence["PrintedDeal"], Sequence["PrintedPenalty"]]
+PrintedSheet = tuple[MatchHeading, Sequence[DealLine], Sequence["PrintedPenalty"]]
 
 
 def score_sheet_build(sheets: Iterable[PrintedSheet]) -> bytes:
@@ -679,6 +688,8 @@ class FileSheet:
 
 class FileRefused(Exception):
     """A file the reader cannot take: every problem found, with where it is."""
+
+    message = "Nothing was imported: the file is not a filled score sheet of this site."
 
     def __init__(self, problems: list[FileProblem]) -> None:
         super().__init__(f"{len(problems)} problem(s) in the file")
@@ -904,7 +915,6 @@ __all__ = [
     "DRAW_COLUMNS",
     "SCORE_SHEET_COLUMNS",
     "STANDINGS_COLUMNS",
-    "XLSX",
     "Column",
     "DealLine",
     "FileDeal",
@@ -913,11 +923,12 @@ __all__ = [
     "FileRefused",
     "FileSheet",
     "MatchHeading",
+    "PaperRow",
     "PenaltyLine",
-    "PrintedDeal",
     "PrintedPenalty",
     "SheetBlock",
     "TableSheet",
+    "paper_rows",
     "score_sheet_build",
     "score_sheet_rows",
     "score_sheets_read",

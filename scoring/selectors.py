@@ -834,11 +834,7 @@ def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock
 
     def block(match: Match, rows: list[Deal]) -> exports.SheetBlock:
         own = penalties.get(match.pk, [])
-        sheet, _ = sheet_settle(match, rows, own)
-        by_deal: dict[int, list[Penalty]] = {}
-        for p in own:
-            by_deal.setdefault(p.deal_id, []).append(p)
-        results = {r.number: r for r in sheet.rows}
+        view = SheetView(match, rows, own, *sheet_settle(match, rows, own))
         return exports.SheetBlock(
             stage=match.stage,
             round=match.round,
@@ -847,37 +843,7 @@ def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock
             team_a=match.team_a.name,
             team_b=match.team_b.name,
             status=match.status,
-            deals=[
-                exports.DealLine(
-                    number=d.number,
-                    declarer=d.declarer,
-                    value=d.value,
-                    trump=d.trump,
-                    level=d.level,
-                    taken=d.taken,
-                    made=r.result.made,
-                    award_to=r.result.award_to.value,
-                    award=r.result.award,
-                    awarded_by=r.result.awarded_by or "",
-                    received_a=r.received_a,
-                    received_b=r.received_b,
-                    total_a=r.total_a,
-                    total_b=r.total_b,
-                    penalties=[
-                        exports.PenaltyLine(
-                            kind=p.kind,
-                            offender=p.offender,
-                            award_to=p.award_to,
-                            points=p.points,
-                            warning=p.warning,
-                            note=p.note,
-                        )
-                        for p in by_deal.get(d.pk, [])
-                    ],
-                )
-                for d in rows
-                for r in (results[d.number],)
-            ],
+            deals=[_deal_line(d, r, on_deal) for d, r, on_deal in view.rows()],
         )
 
     groups = groupby(deals, key=lambda d: d.match_id)
@@ -891,6 +857,41 @@ def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock
         progress(done, len(matches))
     if current is not None:
         raise AssertionError(f"deals of match {current[0]} out of the export's order")
+
+
+def _deal_line(
+    deal: Deal, row: rules.SheetRow, penalties: list[Penalty]
+) -> exports.DealLine:
+    """A deal as the workbook and the paper sheet show it: what was played, and what
+    the rules engine gave for it (`row`)."""
+    result = row.result
+    return exports.DealLine(
+        number=deal.number,
+        declarer=deal.declarer,
+        value=deal.value,
+        trump=deal.trump,
+        level=deal.level,
+        taken=deal.taken,
+        made=result.made,
+        award_to=result.award_to.value,
+        award=result.award,
+        awarded_by=result.awarded_by or "",
+        received_a=row.received_a,
+        received_b=row.received_b,
+        total_a=row.total_a,
+        total_b=row.total_b,
+        penalties=[
+            exports.PenaltyLine(
+                kind=p.kind,
+                offender=p.offender,
+                award_to=p.award_to,
+                points=p.points,
+                warning=p.warning,
+                note=p.note,
+            )
+            for p in penalties
+        ],
+    )
 
 
 def export_matches(*, tournament: Tournament) -> list[Match]:
@@ -962,21 +963,7 @@ def sheet_printed(view: SheetView) -> exports.PrintedSheet:
         toss_winner=match.toss_winner,
         first_dealer=match.first_dealer,
     )
-    deals = [
-        exports.PrintedDeal(
-            number=d.number,
-            declarer=d.declarer,
-            value=d.value,
-            trump=d.trump,
-            level=d.level,
-            taken=d.taken,
-            award_to=r.result.award_to.value,
-            award=r.result.award,
-            total_a=r.total_a,
-            total_b=r.total_b,
-        )
-        for d, r, _ in view.rows()
-    ]
+    deals = [_deal_line(d, r, on_deal) for d, r, on_deal in view.rows()]
     numbers = {d.pk: d.number for d in view.deals}
     penalties = [
         exports.PrintedPenalty(

@@ -1051,9 +1051,9 @@ def export_run(*, job_id: int) -> ExportJob | None:
 class SheetImportRefused(Exception):
     """An import that changed nothing: every problem found, with worksheet and row."""
 
-    def __init__(self, problems: list[exports.FileProblem]) -> None:
+    def __init__(self, problems: list[exports.FileProblem], message: str = "") -> None:
         self.problems = problems
-        self.message = (
+        self.message = message or (
             f"Nothing was imported: {len(problems)} problem(s) in the file. Correct "
             "them and import the whole file again."
         )
@@ -1393,3 +1393,17 @@ def score_sheets_import(
     if problems:
         raise SheetImportRefused(problems)
     return results
+
+
+def score_sheets_import_file(
+    *, tournament: Tournament, user, content: bytes, filename: str
+) -> list[SheetImported]:
+    """Read a filled .xlsx of score sheets (exports.score_sheets_read) and import it
+    (score_sheets_import); SheetImportRefused for a file of the wrong shape too."""
+    try:
+        sheets = exports.score_sheets_read(content)
+    except exports.FileRefused as refused:
+        raise SheetImportRefused(refused.problems, refused.message) from None
+    return score_sheets_import(
+        tournament=tournament, user=user, sheets=sheets, filename=filename
+    )

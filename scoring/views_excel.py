@@ -14,12 +14,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournament.apis_common import xlsx_response
 from tournament.domain.types import Role
 from tournament.models import LeagueRound
 from tournament.views import htmx_request, visible_tournament
 
 from . import exports, services
-from .apis_excel import xlsx_response
 from .domain.rules import Stage
 from .models import ExportJob, ExportStatus
 from .selectors import (
@@ -66,20 +66,14 @@ def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
                 import_error = "file: choose the filled score sheet (.xlsx) to import."
             else:
                 try:
-                    imported = services.score_sheets_import(
+                    imported = services.score_sheets_import_file(
                         tournament=tournament,
                         user=request.user,
-                        sheets=exports.score_sheets_read(upload.read()),
+                        content=upload.read(),
                         filename=upload.name,
                     )
-                except (exports.FileRefused, services.SheetImportRefused) as refused:
-                    problems = refused.problems
-                    import_error = getattr(
-                        refused,
-                        "message",
-                        "Nothing was imported: the file is not a "
-                        "filled score sheet of this site.",
-                    )
+                except services.SheetImportRefused as refused:
+                    problems, import_error = refused.problems, refused.message
     jobs = list(
         ExportJob.objects.filter(tournament=tournament)
         .defer("content")
@@ -193,23 +187,12 @@ def round_print_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _printable(sheet: exports.PrintedSheet) -> dict:
-    """The rows of a paper sheet for the template: one per deal it can hold."""
+    """A paper sheet for the template: its rows as the .xlsx lays them out."""
     heading, deals, penalties = sheet
-    scheduled = heading.deals_scheduled
-    count = (
-        scheduled + heading.tiebreak_deals
-        if scheduled is not None
-        else max(exports.TABLES_FORMAT_ROWS, len(deals))
-    )
     by_number = {d.number: d for d in deals}
     rows = [
-        {
-            "number": n,
-            "deal": by_number.get(n),
-            "tiebreak": scheduled is not None and n > scheduled,
-            "checkpoint": n % 6 == 0,
-        }
-        for n in range(1, max([count, *by_number]) + 1)
+        {"line": line, "deal": by_number.get(line.number)}
+        for line in exports.paper_rows(heading, list(by_number))
     ]
     blank = max(0, exports.PENALTY_ROWS - len(penalties))
     return {

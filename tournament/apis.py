@@ -5,7 +5,6 @@ Interfaces only: validate the shape of the input, call one service or selector, 
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
@@ -18,7 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import services
-from .apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+from .apis_common import (
+    XLSX,
+    ReadOnlyOrAuthenticated,
+    TournamentScopedMixin,
+    xlsx_response,
+)
 from .domain.errors import RuleError
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
@@ -32,7 +36,6 @@ from .selectors import (
 from .spreadsheets import team_rows_read, team_template_build
 
 ORGANIZER = Role.ORGANIZER
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _choice(enum, what: str) -> dict:
@@ -419,9 +422,7 @@ class TeamImportTemplateApi(TournamentScopedMixin, APIView):
             tournament_name=self.tournament.name,
             players_per_team=self.tournament.players_per_team,
         )
-        response = HttpResponse(content, content_type=XLSX)
-        response["Content-Disposition"] = f'attachment; filename="{slug}-teams.xlsx"'
-        return response
+        return xlsx_response(content, f"{slug}-teams.xlsx")
 
 
 # Roles

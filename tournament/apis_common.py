@@ -13,7 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.db.models import ProtectedError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from rest_framework import exceptions, permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -23,6 +23,16 @@ from .domain.errors import RuleError, RuleErrors
 from .domain.types import Role
 from .models import Tournament
 from .selectors import tournament_get_visible, tournament_roles
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def xlsx_response(content: bytes, filename: str) -> HttpResponse:
+    """An .xlsx file to download (team lists, workbooks, score sheets)."""
+    response = HttpResponse(content, content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 class Pagination(PageNumberPagination):

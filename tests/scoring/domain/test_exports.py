@@ -41,7 +41,7 @@ def _heading(deals: int | None = 6, tiebreak: int = 0) -> exports.MatchHeading:
 
 
 deal_lines = st.builds(
-    exports.PrintedDeal,
+    exports.DealLine,
     number=st.just(0),
     declarer=st.sampled_from("AB"),
     value=st.integers(28, 56),
@@ -52,6 +52,10 @@ deal_lines = st.builds(
     award=st.integers(1, 7),
     total_a=st.integers(0, 99),
     total_b=st.integers(0, 99),
+    made=st.booleans(),
+    awarded_by=st.just(""),
+    received_a=st.integers(0, 9),
+    received_b=st.integers(0, 9),
 )
 
 
@@ -73,7 +77,7 @@ deal_lines = st.builds(
 def test_a_printed_sheet_reads_back_as_printed(picked, penalties):
     deals = {n: d for n, d in picked}
     printed = [
-        exports.PrintedDeal(**{**d.__dict__, "number": n})
+        exports.DealLine(**{**d.__dict__, "number": n})
         for n, d in sorted(deals.items())
     ]
     content = exports.score_sheet_build([(_heading(9), printed, penalties)])
