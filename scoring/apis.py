@@ -272,6 +272,13 @@ def sheet_data(view: SheetView) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------
 
 
+IDEMPOTENCY_KEY = "Idempotency-Key"
+
+
+def _key_ok(key: str) -> bool:
+    return 0 < len(key) <= 100 and key.isprintable() and key.isascii()
+
+
 class MatchScopedMixin(RolesMixin):
     """Loads `self.match` from the URL, visible to the caller or 404, and the
     caller's roles in its tournament."""
@@ -284,6 +291,37 @@ class MatchScopedMixin(RolesMixin):
         if found is None:
             raise Http404("No such match")
         self.match, self.roles = found
+
+    def dispatch(self, request, *args, **kwargs):
+        # Writes are done once per Idempotency-Key (docs/score-sheets.md): a retry
+        # after a lost answer is answered with the sheet as it is, marked replayed.
+        key = request.headers.get(IDEMPOTENCY_KEY, "")
+        with services.request_key(key if _key_ok(key) else ""):
+            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+
+    def check_permissions(self, request):
+        super().check_permissions(request)  # type: ignore[misc]
+        key = request.headers.get(IDEMPOTENCY_KEY)
+        if key is not None and not _key_ok(key):
+            raise exceptions.ValidationError(
+                {
+                    IDEMPOTENCY_KEY: [
+                        "an Idempotency-Key is 1 to 100 printable characters "
+                        "(a UUID, say), the same on every retry of one request."
+                    ]
+                }
+            )
+
+    def handle_exception(self, exc):
+        if isinstance(exc, services.Replayed):
+            response = self.replayed(exc.match)
+            response["Idempotent-Replayed"] = "true"
+            return response
+        return super().handle_exception(exc)  # type: ignore[misc]
+
+    def replayed(self, match: Match) -> Response:
+        """The answer to a request already done: by default the sheet as it is."""
+        return self.answer_sheet()
 
     def answer_sheet(self, code: int = status.HTTP_200_OK) -> Response:
         match = match_get_visible(user=self.request.user, pk=self.match.pk)  # type: ignore[attr-defined]
@@ -353,6 +391,15 @@ class DealWriteOutput(DealOutput):
     match = MatchSummary()
 
 
+def _deal_replayed(match: Match, number) -> Response:
+    """A deal request done before: the deal as the sheet now has it, or, when it has
+    gone since, the sheet."""
+    deal = Deal.objects.filter(match=match, number=number).first()
+    if deal is None:
+        return Response(sheet_data(sheet_read(match=match)))
+    return _deal_answer(deal, match, status.HTTP_200_OK)
+
+
 def _deal_answer(deal: Deal, match: Match, code: int) -> Response:
     sheet = match.sheet or sheet_read(match=match).sheet
     row = next(r for r in sheet.rows if r.number == deal.number)
@@ -375,6 +422,9 @@ class DealListApi(MatchScopedMixin, APIView):
             match_id=self.match.pk, user=request.user, **data.validated_data
         )
         return _deal_answer(deal, match, status.HTTP_201_CREATED)
+
+    def replayed(self, match: Match) -> Response:
+        return _deal_replayed(match, self.request.data.get("number"))
 
 
 class DealDetailApi(MatchScopedMixin, APIView):
@@ -401,6 +451,11 @@ class DealDetailApi(MatchScopedMixin, APIView):
             match_id=self.match.pk, number=number, user=request.user, **values
         )
         return _deal_answer(deal, match, status.HTTP_200_OK)
+
+    def replayed(self, match: Match) -> Response:
+        if self.request.method == "PUT":
+            return _deal_replayed(match, self.kwargs["number"])
+        return Response(MatchSummary(match).data)
 
     @extend_schema(
         parameters=[OpenApiParameter("version", int, required=True)],
@@ -454,6 +509,9 @@ class PenaltyListApi(MatchScopedMixin, APIView):
             by_organizer=ORGANIZER in self.roles,
             **data.validated_data,
         )
+        return self._answer(penalty, match, status.HTTP_201_CREATED)
+
+    def _answer(self, penalty: Penalty, match: Match, code: int) -> Response:
         deal = penalty.deal
         body = penalty_data(penalty, deal.number)
         body.update(
@@ -462,7 +520,20 @@ class PenaltyListApi(MatchScopedMixin, APIView):
             deal_award_to=deal.award_to,
             deal_award=deal.award,
         )
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(body, status=code)
+
+    def replayed(self, match: Match) -> Response:
+        key = self.request.headers.get(IDEMPOTENCY_KEY, "")
+        change = match.changes.filter(request_key=key).first()
+        made = (change.after or {}).get("id") if change else None
+        penalty = (
+            Penalty.objects.select_related("deal").filter(pk=made).first()
+            if made
+            else None
+        )
+        if penalty is None:  # deleted since: the sheet says what is there now
+            return Response(sheet_data(sheet_read(match=match)))
+        return self._answer(penalty, match, status.HTTP_200_OK)
 
 
 class PenaltyDetailApi(MatchScopedMixin, APIView):
@@ -480,6 +551,9 @@ class PenaltyDetailApi(MatchScopedMixin, APIView):
             user=request.user,
             version=_version(request),
         )
+        return Response(MatchSummary(match).data)
+
+    def replayed(self, match: Match) -> Response:
         return Response(MatchSummary(match).data)
 
 

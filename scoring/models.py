@@ -367,6 +367,13 @@ class SheetChange(models.Model):
         help_text="file: recorded by an import of a filled score sheet (reason names "
         "the file and row).",
     )
+    request_key = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="The client's Idempotency-Key of the request that made this change: "
+        "a retry of that request is answered, not done twice.",
+    )
 
     class Meta:
         ordering = ["match", "pk"]
@@ -382,6 +389,11 @@ class SheetChange(models.Model):
             models.CheckConstraint(
                 condition=Q(source__in=["app", "file"]),
                 name="scoring_sheet_change_source_known",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "request_key"],
+                condition=~Q(request_key=""),
+                name="scoring_sheet_change_request_once",
             ),
         ]
         indexes = [models.Index(fields=["match", "at"], name="scoring_change_match_at")]

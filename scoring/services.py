@@ -13,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import timedelta
@@ -65,14 +67,59 @@ RESULT_FIELDS = ("made", "award_to", "award", "awarded_by")
 # ----------------------------------------------------------------------------------
 
 
-def _sheet_open(*, match_id: int, version: int | None, action: str) -> Match:
+class Replayed(Exception):
+    """The request was done before: its Idempotency-Key is in the sheet's history,
+    or (a deal) the very deal is already on the sheet. Nothing is written; the caller
+    answers with the sheet as it is, as it answered the first time."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(f"already done on {match}")
+        self.match = match
+
+
+# The Idempotency-Key of the request being served (API), kept on the first history row
+# the request writes; a slot, so that one request's key is stored once.
+_REQUEST_KEY: ContextVar[list[str] | None] = ContextVar(
+    "sheet_request_key", default=None
+)
+
+
+@contextmanager
+def request_key(key: str) -> Iterator[None]:
+    """Writes inside are done once per `key` and match: a retry of the same request
+    (after a timeout on venue Wi-Fi, say) raises Replayed instead of writing again."""
+    token = _REQUEST_KEY.set([key] if key else None)
+    try:
+        yield
+    finally:
+        _REQUEST_KEY.reset(token)
+
+
+def _replay_check(match: Match, done: Callable[[Match], bool] | None = None) -> None:
+    slot = _REQUEST_KEY.get()
+    if slot and SheetChange.objects.filter(match=match, request_key=slot[0]).exists():
+        raise Replayed(match)
+    if done is not None and done(match):
+        raise Replayed(match)
+
+
+def _sheet_open(
+    *,
+    match_id: int,
+    version: int | None,
+    action: str,
+    done: Callable[[Match], bool] | None = None,
+) -> Match:
     """The match row, locked until the transaction ends; refuses a locked sheet and a
-    stale version. Must run inside a transaction."""
+    stale version. A request done before (its key, or `done`) raises Replayed first,
+    so a retry after a lost answer is answered even though its version is now stale.
+    Must run inside a transaction."""
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("tournament", "team_a", "team_b")
         .get(pk=match_id)
     )
+    _replay_check(match, done)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
@@ -122,7 +169,9 @@ def _change(
     source, origin = _ORIGIN.get(("app", ""))
     if origin and not reason:
         reason = origin
+    slot = _REQUEST_KEY.get()
     SheetChange.objects.create(
+        request_key=slot.pop() if slot else "",
         source=source,
         match=match,
         version=match.version,
@@ -336,10 +385,27 @@ def _deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
 def score_sheet_deal_record(
     *, match_id: int, user, version: int | None, **values: Any
 ) -> tuple[Deal, Match]:
-    """Add deal `number` to the sheet (RULES.md §2). 409 if the number is taken."""
-    match = _sheet_open(match_id=match_id, version=version, action="add a deal")
+    """Add deal `number` to the sheet (RULES.md §2). 409 if the number is taken by a
+    different deal; the same deal already there is a retry, answered by Replayed."""
+
+    rows: list[tuple[list[Deal], list[Penalty]]] = []
+
+    def done(match: Match) -> bool:
+        rows.append(_rows(match))  # read once, under the lock, and used below
+        try:
+            deal = _deal_check(match, values)
+        except (RuleError, RuleErrors):
+            return False  # refused below, in the usual order (locked, stale, rules)
+        return any(
+            all(getattr(d, f) == getattr(deal, f) for f in DEAL_FIELDS)
+            for d in rows[0][0]
+        )
+
+    match = _sheet_open(
+        match_id=match_id, version=version, action="add a deal", done=done
+    )
     checked = _deal_check(match, values)
-    deals, penalties = _rows(match)
+    deals, penalties = rows[0]
     if any(d.number == checked.number for d in deals):
         raise ConflictError(
             "deal_number_taken",
@@ -628,6 +694,7 @@ def score_sheet_reopen(
         .select_related("tournament", "team_a", "team_b")
         .get(pk=match_id)
     )
+    _replay_check(match)
     _version_check(match, version)
     if match.status == MatchStatus.VOID:
         raise ConflictError(

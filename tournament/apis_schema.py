@@ -2,12 +2,34 @@
 which import the pagination class named in settings)."""
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+
+IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Any 1 to 100 printable characters (a UUID, say), the same on every "
+    "retry of one request: a request already done is not done again; it is answered "
+    "with 200 and `Idempotent-Replayed: true`.",
+)
 
 
 class Schema(AutoSchema):
     """Names a view's nested `InputSerializer`/`OutputSerializer` after the view
     (`TeamDetailApi.InputSerializer` → `TeamDetailInput`), so that components of the
     HackSoft layout do not collide in the OpenAPI schema."""
+
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if getattr(self.view, "idempotent_writes", False) and self.method in (
+            "POST",
+            "PUT",
+            "DELETE",
+        ):
+            parameters.append(IDEMPOTENCY)
+        return parameters
 
     def get_serializer_name(self, serializer, direction):
         qualname = type(serializer).__qualname__

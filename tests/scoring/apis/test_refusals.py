@@ -73,7 +73,10 @@ def test_every_wrong_field_is_named_at_once(api, match, started):
 
 
 def test_a_deal_number_twice_is_a_conflict(api, match, started):
-    response = api.post(url(match, "deals/"), {**deal_body(1), "version": 2}, "json")
+    """A different deal under a number already on the sheet (the same deal again is
+    a retry, answered as done: test_retries.py)."""
+    body = {**deal_body(1, taken=20), "version": 2}
+    response = api.post(url(match, "deals/"), body, "json")
     assert response.status_code == 409
     assert "already on the sheet" in response.json()["number"][0]
     unchanged(api, match, started)

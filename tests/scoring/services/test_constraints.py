@@ -109,6 +109,10 @@ CASES = {
     "scoring_sheet_change_action_known": lambda c: _change(c, action="erase"),
     "scoring_sheet_change_reopen_has_reason": lambda c: _change(c, action="reopen"),
     "scoring_sheet_change_source_known": lambda c: _change(c, source="fax"),
+    "scoring_sheet_change_request_once": lambda c: [
+        _change(c, request_key="retry-1"),
+        _change(c, version=2, request_key="retry-1"),
+    ],
     "scoring_export_status_known": lambda c: _export(c, status="lost"),
     "scoring_export_done_has_file": lambda c: _export(
         c, status="done", finished_at=timezone.now()
