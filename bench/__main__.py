@@ -4,12 +4,14 @@ Names: `draw` (the league draw, pure Python), `deal_api` (a deal through the API
 PostgreSQL with gunicorn), `standings` (the standings of 500 teams on SQLite
 and PostgreSQL), `knockout` (seeding, the bracket and confirming a knockout sheet, on
 both), `export` (the tournament workbook of 100 and 500 teams: time and peak
-memory, on both). With no name, all of them, one after the other.
+memory, on both), `load` (tournament day: 50 scorers at once on gunicorn, PostgreSQL
+and a Celery worker on Redis, every sheet checked after). With no name, all of
+them, one after the other.
 """
 
 import sys
 
-from bench import deal_api, draw, export, knockout, standings
+from bench import deal_api, draw, export, knockout, load, standings
 
 BENCHES = {
     "draw": draw.main,
@@ -17,6 +19,7 @@ BENCHES = {
     "standings": standings.main,
     "knockout": knockout.main,
     "export": export.main,
+    "load": load.main,
 }
 
 if __name__ == "__main__":
