@@ -3,15 +3,18 @@
 Errors: a `RuleError` from the domain or a service becomes 400 (409 for a
 `ConflictError`), shaped as DRF shapes validation errors: `{"field": ["message"]}`,
 nested for dotted fields (`captain.state` → `{"captain": {"state": [...]}}`), or
-`{"detail": ..., "code": ...}` when no field is at fault.
+`{"detail": ..., "code": ...}` when no field is at fault. A database failure (the
+connection lost mid-request, say) is 503 `database_error` with Retry-After: the
+service's transaction was rolled back, so nothing was saved.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import DatabaseError, IntegrityError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse
 from rest_framework import exceptions, permissions, status
@@ -24,6 +27,7 @@ from .domain.types import Role
 from .models import Tournament
 from .selectors import tournament_get_visible, tournament_roles
 
+logger = logging.getLogger(__name__)
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
@@ -92,6 +96,19 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
                 "code": "conflict",
             },
             status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, DatabaseError):
+        # The service's transaction was rolled back: say so, so that a phone on a
+        # flaky venue sends the change again instead of guessing.
+        logger.exception("database error in %s", context.get("view"))
+        return Response(
+            {
+                "detail": "The database failed while saving this change, and nothing "
+                "was saved. Send it again; if it keeps failing, tell the organizer.",
+                "code": "database_error",
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
         )
     return drf_exception_handler(exc, context)
 

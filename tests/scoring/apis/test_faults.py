@@ -1,0 +1,184 @@
+"""Faults on tournament day: the database failing in the middle of a write, and a
+Celery worker killed in the middle of building the workbook."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from unittest import mock
+
+import pytest
+import redis
+from celery import Celery
+from django.db import connection
+from kombu import Connection
+
+from scoring import services
+from scoring.models import Deal, ExportJob, Match, Penalty, SheetChange
+from tests.brackets.knockout import final_league
+from tests.conftest import as_user
+from tests.scoring.apis.test_sheet import HAND_CHECKED, fill, sheet, url
+from tests.scoring.conftest import deal_body
+from tests.scoring.excel import table, workbook
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _history_table_gone(*args, **kwargs):
+    """Where the history row would be written, a statement the database refuses:
+    a real database error, after the deal and the match rows were written."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM scoring_history_that_is_not_there")
+
+
+def _as_stored(match) -> tuple:
+    return (
+        list(Deal.objects.filter(match=match).order_by("number").values()),
+        list(Penalty.objects.filter(deal__match=match).order_by("pk").values()),
+        Match.objects.filter(pk=match.pk).values().get(),
+        SheetChange.objects.filter(match=match).count(),
+    )
+
+
+WRITES = {
+    "record a deal": lambda v: ("post", "deals/", {**deal_body(18), "version": v}),
+    "replace a deal": lambda v: (
+        "put",
+        "deals/17/",
+        {**deal_body(17, taken=10), "version": v},
+    ),
+    "add a penalty": lambda v: (
+        "post",
+        "penalties/",
+        {"deal": 9, "offender": "A", "kind": "kallakali", "version": v},
+    ),
+    "delete a deal": lambda v: ("delete", f"deals/17/?version={v}", None),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("write", sorted(WRITES))
+def test_a_database_error_mid_write_leaves_the_sheet_as_it_was(
+    api, match, scorer, write
+):
+    as_user(api, scorer)
+    version = fill(api, match, HAND_CHECKED[:17])
+    before = _as_stored(match)
+    shown = sheet(api, match)
+    method, tail, body = WRITES[write](version)
+    api.raise_request_exception = False
+    with mock.patch.object(services, "_change", _history_table_gone):
+        failed = getattr(api, method)(url(match, tail), body, "json")
+    assert failed.status_code == 503, failed.content
+    assert failed.json()["code"] == "database_error"
+    assert "nothing was saved" in failed.json()["detail"]
+    assert failed["Retry-After"] == "5"
+    assert _as_stored(match) == before
+    assert sheet(api, match) == shown
+    # Sent again once the database is back, it is done, once.
+    again = getattr(api, method)(url(match, tail), body, "json")
+    assert again.status_code in (200, 201), again.content
+    assert SheetChange.objects.filter(match=match).count() == before[3] + 1
+
+
+def _database_url() -> str:
+    """The test database, as the worker process must reach it."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
+    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def _worker(broker: str, slow: float) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "FAULT_BROKER_URL": broker,
+        "FAULT_SLOW": str(slow),
+        "DJANGO_SECRET_KEY": "tests-only-not-a-secret",
+        "PYTHONPATH": str(ROOT),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.workers.export_worker"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _until(check, what: str, worker: subprocess.Popen, seconds: float = 60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        if worker.poll() is not None:
+            break
+        time.sleep(0.1)
+    if worker.poll() is None:
+        worker.kill()
+    said = worker.communicate(timeout=10)[1].decode()[-3000:]
+    raise AssertionError(f"waited for {what}; the worker said:\n{said}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_export_offers_no_file_and_the_job_is_built_again(api):
+    """A real worker process (its own, on Redis, in both passes of `make test`) is
+    killed with SIGKILL halfway through a build: the job offers no file, the page
+    offers no download, and the task comes back to the next worker, which builds it
+    from the start (attempt 2) into a whole workbook."""
+    tournament, organizer = final_league(2, 3, qualifiers=4, slug="fault-cup")
+    matches = Match.objects.filter(tournament=tournament).count()
+    job = ExportJob.objects.create(tournament=tournament, total=matches)
+    broker = "redis://127.0.0.1:6379/12"
+    redis.Redis.from_url(broker).flushdb()
+    sender = Celery(broker=broker)
+
+    slow = _worker(broker, slow=0.4)
+    try:
+        # An explicit connection: Celery prefers $CELERY_BROKER_URL, the other
+        # broker of the PostgreSQL pass, to the app's own.
+        with Connection(broker) as conn:
+            sender.send_task("scoring.export_build", args=[job.pk], connection=conn)
+        _until(
+            lambda: ExportJob.objects.filter(
+                pk=job.pk, status="running", progress__gte=2
+            ).exists(),
+            "the build to be under way",
+            slow,
+        )
+        slow.send_signal(signal.SIGKILL)
+        slow.wait(timeout=10)
+    finally:
+        if slow.poll() is None:
+            slow.kill()
+    job.refresh_from_db()
+    assert (job.status, job.content, job.size) == ("running", None, 0)
+    assert 2 <= job.progress < matches
+
+    as_user(api, organizer)
+    refused = api.get(f"/api/v1/exports/{job.pk}/export.xlsx")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "export_not_ready"
+    api.force_login(organizer)
+    page = api.get(f"/t/{tournament.slug}/excel/")
+    assert f"/exports/{job.pk}/download" not in page.content.decode()
+
+    fresh = _worker(broker, slow=0)
+    try:
+        _until(
+            lambda: ExportJob.objects.filter(pk=job.pk, status="done").exists(),
+            "the job to be built again",
+            fresh,
+        )
+    finally:
+        fresh.terminate()
+        fresh.wait(timeout=30)
+    job.refresh_from_db()
+    assert (job.attempts, job.progress, job.total) == (2, matches, matches)
+    book = workbook(api.get(f"/api/v1/exports/{job.pk}/export.xlsx").content)
+    listed = {row["Match id"] for row in table(book, "Score sheets")}
+    assert len(listed) == matches
