@@ -343,6 +343,25 @@ class SheetAction(models.TextChoices):
     VOID = "void"
 
 
+class HistoryIsWritten(Exception):
+    """A sheet's history is appended to, never edited (docs/security.md). Only the
+    `match_create` row of a match never scored goes, with its match (a redraw before
+    any result); a restore from a backup replaces the history wholesale."""
+
+
+class HistoryQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise HistoryIsWritten("the history is kept as written")
+
+    def delete(self):
+        if self.exclude(action="match_create").exists():
+            raise HistoryIsWritten(
+                "the history of a scored sheet is kept; only an unscored match's "
+                "creation goes with it"
+            )
+        return super().delete()
+
+
 class SheetChange(models.Model):
     """One change of a score sheet: who, when, what it was before and after.
 
@@ -375,6 +394,8 @@ class SheetChange(models.Model):
         "a retry of that request is answered, not done twice.",
     )
 
+    objects = HistoryQuerySet.as_manager()
+
     class Meta:
         ordering = ["match", "pk"]
         constraints = [
@@ -400,6 +421,17 @@ class SheetChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} v{self.version} by {self.actor_name}"
+
+    def save(self, *args, **kwargs) -> None:
+        """The history is written once: a row is added, never changed."""
+        if self.pk is not None and not self._state.adding:
+            raise HistoryIsWritten(f"history row {self.pk} is kept as written")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self.action != "match_create":
+            raise HistoryIsWritten(f"history row {self.pk} is kept as written")
+        return super().delete(*args, **kwargs)
 
     @property
     def summary(self) -> str:

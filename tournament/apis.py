@@ -27,6 +27,7 @@ from .domain.errors import RuleError
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
 from .models import Membership, Section, Team, Tournament
+from .security import locked_out
 from .selectors import (
     membership_list,
     section_list,
@@ -503,7 +504,8 @@ class MemberDetailApi(TournamentScopedMixin, APIView):
 
 
 class TokenApi(APIView):
-    """POST: a token for `username` and `password`. DELETE: revoke your token."""
+    """POST: a token for `username` and `password` (429 after 5 failures for one
+    username from one address: docs/security.md). DELETE: revoke your token."""
 
     permission_classes = []
     parser_classes = [JSONParser, FormParser, MultiPartParser]
@@ -514,7 +516,12 @@ class TokenApi(APIView):
     @extend_schema(request=AuthTokenSerializer, responses=OutputSerializer)
     def post(self, request):
         data = AuthTokenSerializer(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
+        valid = data.is_valid()
+        if getattr(request, "axes_locked_out", False):
+            # django-axes marks DRF's request, which its middleware does not see.
+            return locked_out(request._request)
+        if not valid:
+            raise exceptions.ValidationError(data.errors)
         token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
         return Response({"token": token.key})
 

@@ -7,6 +7,7 @@ CELERY_BROKER_URL.
 """
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournament",
     "scoring",
     "brackets",
@@ -71,6 +73,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournament.security.ContentSecurityPolicy",
+    # Last: it turns a locked-out login into its answer (docs/security.md).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.config.urls"
@@ -116,6 +121,38 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": _VALIDATORS + "CommonPasswordValidator"},
     {"NAME": _VALIDATORS + "NumericPasswordValidator"},
 ]
+# Login attempts are limited (django-axes): after AXES_FAILURE_LIMIT failures for one
+# username from one address, that pair waits AXES_COOLOFF_TIME. By username and
+# address together, because a venue's phones share one address behind its Wi-Fi, and
+# a stranger must not be able to lock an organizer out from elsewhere.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
+AXES_VERBOSE = False
+
+# Scripts, styles, images and requests from this site only (htmx is served from our
+# static files), no frames, no plugins; forms post here only. Enforced when DEBUG is
+# off; report-only while DEBUG (Django's debug pages inline their scripts).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+CONTENT_SECURITY_POLICY_REPORT_ONLY = DEBUG
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament:home"
 LOGOUT_REDIRECT_URL = "tournament:home"
@@ -191,6 +228,13 @@ STANDINGS_POLL_SECONDS = env.int("STANDINGS_POLL_SECONDS", default=20)
 # The tournament workbook is built in the request up to this many deals; above it
 # (with a real broker) in the background, with progress (docs/exports.md).
 EXPORT_INLINE_MAX_DEALS = env.int("EXPORT_INLINE_MAX_DEALS", default=10000)
+
+# Backups (docs/backups.md): `manage.py backup` and `restore`, and an automatic one
+# before the league draw, the knockout seeding and every reopening of a sheet; the
+# newest BACKUPS_KEPT automatic ones are kept.
+BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(VAR_DIR / "backups")))
+BACKUP_AUTOMATIC = env.bool("BACKUP_AUTOMATIC", default=True)
+BACKUPS_KEPT = env.int("BACKUPS_KEPT", default=50)
 
 # Celery: eager in the embedded default; a real broker (Redis) in production.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

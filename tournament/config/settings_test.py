@@ -22,3 +22,10 @@ else:
     # Threads of the live server and of the race tests open their own connections;
     # closing each at the end of its request lets the test database be dropped.
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+# The suite (its browser tests above all) runs under the enforced policy, as
+# production does.
+CONTENT_SECURITY_POLICY_REPORT_ONLY = False
+
+# Automatic backups of the test database go to a folder of their own.
+BACKUP_DIR = VAR_DIR / "test-backups"  # noqa: F405

@@ -1,0 +1,56 @@
+"""What keeps the site safe beyond Django's own middleware (docs/security.md): the
+content security policy on every answer, and the answer to a locked-out login."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+
+class ContentSecurityPolicy:
+    """Sends settings.CONTENT_SECURITY_POLICY on every answer that has none: scripts,
+    styles, images and requests from this site only, no frames, no plugins. Report
+    only while DEBUG (the debug pages inline their scripts and styles)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+        self.header = (
+            "Content-Security-Policy-Report-Only"
+            if settings.CONTENT_SECURITY_POLICY_REPORT_ONLY
+            else "Content-Security-Policy"
+        )
+        self.policy = "; ".join(
+            f"{name} {' '.join(sources)}"
+            for name, sources in settings.CONTENT_SECURITY_POLICY.items()
+        )
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if self.policy and self.header not in response:
+            response[self.header] = self.policy
+        return response
+
+
+def locked_out(request, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes: too many failed logins for this username from this address. The
+    API answers JSON, the pages a page; both 429 with Retry-After."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = (
+        f"Too many failed logins for this username from here: try again in "
+        f"{minutes} minutes, or ask an organizer to reset your password."
+    )
+    retry = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": message, "code": "locked_out"}, status=429
+        )
+    else:
+        response = render(
+            request,
+            "registration/locked_out.html",
+            {"message": message, "minutes": minutes},
+            status=429,
+        )
+    response["Retry-After"] = retry
+    return response
