@@ -21,6 +21,7 @@ from scoring import services as sheets
 from scoring.domain.rules import MatchStatus, Side, Stage
 from scoring.models import Match, StandingsLot
 from scoring.selectors import standings_get
+from tournament.backups import backup_before
 from tournament.domain.errors import ConflictError, RuleError
 from tournament.domain.types import TournamentStatus
 from tournament.models import Team, Tournament
@@ -73,6 +74,7 @@ def knockout_seed(
             field="qualifiers",
             qualifiers=qualifiers,
         )
+    backup_before(f"the knockout seeding of {tournament.slug}")
     if qualifiers != tournament.qualifiers:
         # Saved before the standings are read, so that their line is the bracket's;
         # a refusal below rolls it back with everything else.

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
+from tournament.backups import backup_before
 from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import (
     ConflictError,
@@ -706,6 +707,7 @@ def score_sheet_reopen(
             "sheet_not_confirmed",
             f"the sheet of {match} is not confirmed; there is nothing to reopen.",
         )
+    backup_before(f"reopening match {match.pk} of {match.tournament.slug}")
     sheet_reopening.send(
         sender=Match, match=match, user=user, reason=reason, reset_next=reset_next
     )
@@ -832,6 +834,7 @@ def league_draw_generate(
         raise ConflictError("draw_locked", f"Cannot draw again: {locked}.")
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
+    backup_before(f"the draw of {tournament.slug}")
     teams = draw_teams(tournament=tournament)
     draw = draw_league(teams, tournament.league_rounds, seed)
     problems = check_draw(teams, tournament.league_rounds, draw.rounds)

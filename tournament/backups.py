@@ -1,0 +1,292 @@
+"""Backups of the whole site, and their restore (docs/backups.md).
+
+A backup is one gzip-compressed JSON file. It holds the format's name and version, when
+and why it was made, the migrations the database was at, a count of rows per model,
+the SHA-256 of its rows, and the rows themselves in Django's serialization ("python"
+form: model, pk, fields). It has every user with their password hash, their tokens,
+the tournaments, sections, teams, players, roles, draws, score sheets with every deal,
+penalty and history row, standings lots, and brackets. It leaves out what is rebuilt
+or passing: built workbooks, sessions, login failures, content types and permissions
+(users' permissions are kept by their natural keys).
+
+A restore replaces all of that, wholesale, in one transaction, after checking the
+file's format, checksum and migrations, and after taking a backup of what it replaces.
+Automatic backups are taken before the league draw, the knockout seeding and every
+reopening of a sheet (`backup_before`), in BACKUP_DIR.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, time
+from pathlib import Path
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.core import serializers
+from django.core.management.color import no_style
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from django.db.migrations.recorder import MigrationRecorder
+from django.db.models import Model
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+FORMAT = "fiftysix-backup"
+VERSION = 1
+APPS = ("auth", "authtoken", "tournament", "scoring", "brackets")
+LEFT_OUT = {"auth.permission", "scoring.exportjob"}
+# Rows by natural key: users' groups and permissions refer to permissions, whose ids
+# differ between databases.
+NATURAL = {"auth.user", "auth.group"}
+CHUNK = 2000
+
+
+class Encoder(DjangoJSONEncoder):
+    """Django's JSON, but times to the microsecond (Django's own keeps milliseconds),
+    so that a restored row is the row that was backed up."""
+
+    def default(self, o):
+        if isinstance(o, datetime | time):
+            return o.isoformat()
+        return super().default(o)
+
+
+class BackupRefused(Exception):
+    """A file that is not a backup of this site as it is now; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    path: Path
+    created: str
+    reason: str
+    counts: dict[str, int]
+
+    @property
+    def rows(self) -> int:
+        return sum(self.counts.values())
+
+
+def backup_models() -> list[type[Model]]:
+    """The models a backup holds, in an order that loads (referred-to first)."""
+    chosen = [
+        model
+        for model in apps.get_models()
+        if model._meta.app_label in APPS
+        and model._meta.label_lower not in LEFT_OUT
+        and model._meta.managed
+        and not model._meta.proxy
+    ]
+    return serializers.sort_dependencies([(None, chosen)], allow_cycles=True)
+
+
+def _migrations() -> dict[str, str]:
+    latest: dict[str, str] = {}
+    for app, name in MigrationRecorder(connection).applied_migrations():
+        if app in APPS and name > latest.get(app, ""):
+            latest[app] = name
+    return latest
+
+
+def _rows(model: type[Model]):
+    natural = model._meta.label_lower in NATURAL
+    queryset = model._default_manager.order_by("pk")
+    yield from serializers.serialize(
+        "python",
+        queryset.iterator(chunk_size=CHUNK),
+        use_natural_foreign_keys=natural,
+    )
+
+
+def _digest(rows: list[dict]) -> str:
+    text = json.dumps(rows, cls=Encoder, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def backup_dir() -> Path:
+    path = Path(settings.BACKUP_DIR)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _file_name(reason: str, now: datetime) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-")[:60] or "backup"
+    return f"{now:%Y%m%dT%H%M%S.%fZ}-{words}.json.gz"
+
+
+def backup_write(*, reason: str, path: Path | None = None) -> BackupInfo:
+    """Write a backup of the whole site; read in one transaction, so it is one
+    moment of the site even while scorers write."""
+    now = timezone.now()
+    with transaction.atomic():
+        rows: list[dict] = []
+        counts: dict[str, int] = {}
+        for model in backup_models():
+            before = len(rows)
+            rows.extend(_rows(model))
+            counts[model._meta.label_lower] = len(rows) - before
+        migrations = _migrations()
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "created": now.isoformat(),
+        "reason": reason,
+        "migrations": migrations,
+        "counts": counts,
+        "sha256": _digest(rows),
+        "rows": rows,
+    }
+    target = path or backup_dir() / _file_name(reason, now)
+    partial = target.with_name(target.name + ".partial")
+    with gzip.open(partial, "wt", encoding="utf-8", compresslevel=6) as out:
+        json.dump(document, out, cls=Encoder)
+    partial.replace(target)  # a backup is whole or absent, never half written
+    return BackupInfo(target, document["created"], reason, counts)
+
+
+def backup_before(reason: str) -> BackupInfo | None:
+    """The automatic backup before a step that cannot be taken back by hand (the
+    draw, the knockout seeding, a reopening). A failure to write it is logged and
+    does not stop the step: the organizer at the venue must be able to go on."""
+    if not settings.BACKUP_AUTOMATIC:
+        return None
+    try:
+        info = backup_write(reason=f"before {reason}")
+    except OSError:
+        logger.exception("the automatic backup before %s was not written", reason)
+        return None
+    _prune()
+    return info
+
+
+def _prune() -> None:
+    kept = settings.BACKUPS_KEPT
+    automatic = sorted(backup_dir().glob("*-before-*.json.gz"))
+    for old in automatic[: max(0, len(automatic) - kept)]:
+        old.unlink(missing_ok=True)
+
+
+def backup_read(path: Path) -> dict[str, Any]:
+    """The document of a backup file, checked: format, version and checksum."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as source:
+            document = json.load(source)
+    except (OSError, EOFError, ValueError) as error:
+        raise BackupRefused(
+            f"{path} is not a backup: it is not gzip-compressed JSON ({error})."
+        ) from error
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise BackupRefused(f"{path} is not a backup of this site ({FORMAT}).")
+    if document.get("version") != VERSION:
+        raise BackupRefused(
+            f"{path} is format version {document.get('version')}; this site reads "
+            f"version {VERSION}."
+        )
+    if _digest(document.get("rows", [])) != document.get("sha256"):
+        raise BackupRefused(
+            f"{path} is damaged: its rows do not match its SHA-256 checksum."
+        )
+    return document
+
+
+def backup_list() -> list[BackupInfo]:
+    """The backups in BACKUP_DIR, newest first (their headers only)."""
+    found = []
+    for path in sorted(backup_dir().glob("*.json.gz"), reverse=True):
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as source:
+                head = json.load(source)
+        except (OSError, EOFError, ValueError):
+            continue
+        found.append(
+            BackupInfo(
+                path,
+                head.get("created", ""),
+                head.get("reason", ""),
+                head.get("counts", {}),
+            )
+        )
+    return found
+
+
+@transaction.atomic
+def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
+    """Make the site what backup `path` holds. Returns (restored, the backup taken of
+    what it replaced). Nothing changes if the file is refused or anything fails."""
+    document = backup_read(path)
+    now = _migrations()
+    if document["migrations"] != now:
+        raise BackupRefused(
+            f"{path} was made at migrations {document['migrations']}; this database "
+            f"is at {now}. Restore it with the code of its day, or migrate that code."
+        )
+    safety = backup_write(reason="before restore")
+    models = backup_models()
+    by_label = {m._meta.label_lower: m for m in models}
+    unknown = {row["model"] for row in document["rows"]} - set(by_label)
+    if unknown:
+        raise BackupRefused(f"{path} holds rows this site does not keep: {unknown}.")
+    with connection.constraint_checks_disabled():
+        with connection.cursor() as cursor:
+            for model in reversed(models):
+                for through in _m2m_tables(model):
+                    cursor.execute(f"DELETE FROM {connection.ops.quote_name(through)}")  # noqa: S608
+                cursor.execute(
+                    f"DELETE FROM {connection.ops.quote_name(model._meta.db_table)}"  # noqa: S608
+                )
+        _load(document["rows"])
+    tables = [m._meta.db_table for m in models]
+    connection.check_constraints(table_names=tables)
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(statement)
+    restored = BackupInfo(
+        path, document["created"], document["reason"], document["counts"]
+    )
+    return restored, safety
+
+
+def _m2m_tables(model: type[Model]) -> list[str]:
+    return [
+        field.remote_field.through._meta.db_table
+        for field in model._meta.local_many_to_many
+        if field.remote_field.through._meta.auto_created
+    ]
+
+
+def _load(rows: list[dict]) -> None:
+    """Insert the rows as they were, model by model in batches, then the
+    many-to-many links. Raw inserts, as loaddata makes them: no save() runs, and a
+    date written once (a history row's time) keeps its value."""
+    batch: list[Model] = []
+    links = []
+    for item in serializers.deserialize("python", rows, handle_forward_references=True):
+        if item.m2m_data:
+            links.append(item)
+        if batch and type(item.object) is not type(batch[0]):
+            _insert(batch)
+            batch = []
+        batch.append(item.object)
+    if batch:
+        _insert(batch)
+    for item in links:
+        for name, values in item.m2m_data.items():
+            getattr(item.object, name).set(values)
+
+
+def _insert(objects: list[Model]) -> None:
+    model = type(objects[0])
+    fields = list(model._meta.local_concrete_fields)
+    size = connection.ops.bulk_batch_size(fields, objects) or len(objects)
+    for start in range(0, len(objects), min(size, CHUNK)):
+        model._base_manager._insert(  # the raw insert of loaddata and save_base
+            objects[start : start + min(size, CHUNK)], fields=fields, raw=True
+        )
