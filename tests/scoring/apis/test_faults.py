@@ -88,7 +88,8 @@ def _database_url() -> str:
     s = connection.settings_dict
     if connection.vendor == "sqlite":
         return f"sqlite:///{s['NAME']}"
-    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    host = f"{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
+    return f"postgres://{s['USER']}@{host}/{s['NAME']}"
 
 
 def _worker(broker: str, slow: float) -> subprocess.Popen:
@@ -135,7 +136,7 @@ def test_a_worker_killed_mid_export_offers_no_file_and_the_job_is_built_again(ap
     job = ExportJob.objects.create(tournament=tournament, total=matches)
     broker = "redis://127.0.0.1:6379/12"
     redis.Redis.from_url(broker).flushdb()
-    sender = Celery(broker=broker)
+    sender = Celery(broker=broker, set_as_current=False)  # the site keeps its app
 
     slow = _worker(broker, slow=0.4)
     try:
