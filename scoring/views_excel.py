@@ -130,6 +130,8 @@ def export_job_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @require_GET
 def export_download(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    if not request.user.is_authenticated:  # a link followed after the session ended
+        return redirect_to_login(request.get_full_path())
     tournament, _ = _staff_tournament(request, slug)
     job = (
         ExportJob.objects.select_related("tournament")
@@ -160,6 +162,8 @@ def match_print_page(request: HttpRequest, pk: int) -> HttpResponse:
 def round_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The paper score sheets of a round, one page per table (`?round=`,
     `&stage=knockout` for the knockout's)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     tournament, roles = _staff_tournament(request, slug)
     try:
         number = int(request.GET.get("round", ""))

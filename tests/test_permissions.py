@@ -1,0 +1,466 @@
+"""Every endpoint and every page × every role: allowed or refused, as the table says.
+
+Roles: anonymous, a logged-in user with no role (outsider), the scorer of another
+tournament, the captain of a team not in the match, the captain of a team in it, the
+tournament's scorer and its organizer. Each call runs in a savepoint that is rolled
+back, so every role meets the same world; a refused call must leave every row as it
+was. `test_the_table_names_every_route` fails when a route is added without a row
+here. The unpublished tournament's tests show it leaks nothing to outsiders: not by
+slug, id, list, search, history, export or schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from scoring import services
+from scoring.models import ExportJob, Match, Penalty
+from tests.factories import (
+    SectionFactory,
+    TeamFactory,
+    TournamentFactory,
+    UserFactory,
+    member,
+)
+from tests.scoring.conftest import deal_body
+from tournament.domain.types import Role
+
+pytestmark = pytest.mark.django_db
+
+ROLES = [
+    "anonymous",
+    "outsider",
+    "scorer_elsewhere",
+    "captain_other_team",
+    "captain",
+    "scorer",
+    "organizer",
+]
+STAFF = {"scorer", "organizer"}
+
+
+@pytest.fixture
+def world(db):
+    t = TournamentFactory(slug="open", published=True, league_rounds=2)
+    elsewhere = TournamentFactory(slug="elsewhere", published=True)
+    tri = SectionFactory(tournament=t, name="Tri-State", states=["NJ", "NY"])
+    chicago = SectionFactory(tournament=t, name="Chicago", cities=["Chicago"])
+    spare = SectionFactory(tournament=t, name="Spare", states=["TX"])
+    aces = TeamFactory(section=tri, name="Aces")
+    kings = TeamFactory(section=tri, name="Kings")
+    jacks = TeamFactory(section=chicago, name="Jacks")
+    queens = TeamFactory(section=chicago, name="Queens")
+    organizer = member(t, Role.ORGANIZER, "org")
+    users = {
+        "anonymous": None,
+        "outsider": UserFactory(username="outsider"),
+        "scorer_elsewhere": member(elsewhere, Role.SCORER, "scorer_elsewhere"),
+        "captain_other_team": member(t, Role.CAPTAIN, "cap_queens", team=queens),
+        "captain": member(t, Role.CAPTAIN, "cap_aces", team=aces),
+        "scorer": member(t, Role.SCORER, "scorer"),
+        "organizer": organizer,
+    }
+    played = services.match_create(
+        tournament=t, user=organizer, team_a=aces.pk, team_b=jacks.pk, round=1, table=1
+    )
+    for number in range(1, 19):
+        services.score_sheet_deal_record(
+            match_id=played.pk, user=organizer, version=None, **deal_body(number)
+        )
+    services.score_sheet_penalty_record(
+        match_id=played.pk,
+        user=organizer,
+        version=None,
+        deal=2,
+        offender="A",
+        kind="out_of_turn",
+        by_organizer=True,
+    )
+    empty = services.match_create(
+        tournament=t,
+        user=organizer,
+        team_a=kings.pk,
+        team_b=queens.pk,
+        round=1,
+        table=2,
+    )
+    job = ExportJob.objects.create(tournament=t, total=2)
+    done = ExportJob.objects.create(
+        tournament=t,
+        status="done",
+        content=b"PK",
+        size=2,
+        total=2,
+        progress=2,
+        finished_at=timezone.now(),
+    )
+    return {
+        "users": users,
+        "ids": {
+            "slug": "open",
+            "played": played.pk,
+            "empty": empty.pk,
+            "version": Match.objects.get(pk=played.pk).version,
+            "penalty": Penalty.objects.get(deal__match=played).pk,
+            "job": job.pk,
+            "done": done.pk,
+            "spare": spare.pk,
+            "team": kings.pk,
+            "aces": aces.pk,
+            "jacks": jacks.pk,
+            "member": users["scorer"].memberships.get().pk,
+        },
+    }
+
+
+def _state() -> list:
+    """Every row of the project's tables (the world is small)."""
+    return [
+        [
+            {k: v for k, v in row.items() if k != "last_login"}  # set by logging in
+            for row in model._default_manager.order_by("pk").values()
+        ]
+        for model in apps.get_models()
+        if model._meta.app_label in ("tournament", "scoring", "brackets", "auth")
+    ]
+
+
+@dataclass
+class Case:
+    name: str  # the URL name
+    method: str
+    kwargs: dict[str, str]  # URL kwargs, names of world ids or literal values
+    ok: dict[str, int]  # the answer for each allowed role
+    body: Any = None
+    query: str = ""
+    page: bool = False
+    refused: dict[str, int] = field(default_factory=dict)  # exceptions to the default
+
+    def expected(self, role: str) -> int:
+        if role in self.ok:
+            return self.ok[role]
+        if role in self.refused:
+            return self.refused[role]
+        if role == "anonymous":
+            return 302 if self.page else 401
+        return 403
+
+
+def everyone(code: int = 200) -> dict[str, int]:
+    return dict.fromkeys(ROLES, code)
+
+
+def staff(code: int = 200, organizer: int | None = None) -> dict[str, int]:
+    return {"scorer": code, "organizer": code if organizer is None else organizer}
+
+
+def organizer(code: int) -> dict[str, int]:
+    return {"organizer": code}
+
+
+NOT_YOURS = {
+    "outsider": 404,
+    "scorer_elsewhere": 404,
+    "captain_other_team": 404,
+    "captain": 404,
+}
+SHEET = {"pk": "played"}
+DEAL = {**deal_body(18, taken=20), "version": "version"}
+T = {"slug": "slug"}
+
+API = [
+    Case("auth-token", "post", {}, everyone(400), body={"username": "x"}),
+    Case("auth-token", "delete", {}, {r: 204 for r in ROLES[1:]}),
+    Case("health", "get", {}, everyone()),
+    Case("tournament-list", "get", {}, everyone()),
+    # Creating tournaments needs the site's 'add tournament' permission, no role.
+    Case(
+        "tournament-list", "post", {}, {}, body={"name": "New Cup", "slug": "new-cup"}
+    ),
+    Case("tournament-detail", "get", T, everyone()),
+    Case("tournament-detail", "patch", T, organizer(200), body={"venue": "Hall"}),
+    Case("section-list", "get", T, everyone()),
+    Case(
+        "section-list", "post", T, organizer(201), body={"name": "W", "states": ["CA"]}
+    ),
+    Case("section-detail", "get", {**T, "pk": "spare"}, everyone()),
+    Case(
+        "section-detail",
+        "patch",
+        {**T, "pk": "spare"},
+        organizer(200),
+        body={"states": ["OK"]},
+    ),
+    Case("section-detail", "delete", {**T, "pk": "spare"}, organizer(204)),
+    Case("team-list", "get", T, everyone()),
+    Case(
+        "team-list",
+        "post",
+        T,
+        organizer(201),
+        body={
+            "name": "New",
+            "captain": {"name": "J", "city": "Edison", "state": "NJ", "country": "USA"},
+            "players": ["A", "B"],
+        },
+    ),
+    Case("team-detail", "get", {**T, "pk": "team"}, everyone()),
+    Case(
+        "team-detail",
+        "patch",
+        {**T, "pk": "team"},
+        organizer(200),
+        body={"name": "Kings II"},
+    ),
+    Case("team-detail", "delete", {**T, "pk": "team"}, organizer(409)),
+    Case("team-import", "post", T, organizer(400), body={}),
+    Case("team-import-template", "get", T, everyone()),
+    Case("member-list", "get", T, organizer(200)),
+    Case(
+        "member-list",
+        "post",
+        T,
+        organizer(201),
+        body={"username": "new-scorer", "password": "a-long-pass-56", "role": "scorer"},
+    ),
+    Case("member-detail", "delete", {**T, "pk": "member"}, organizer(204)),
+    Case("match-list", "get", T, everyone()),
+    Case(
+        "match-list",
+        "post",
+        T,
+        organizer(201),
+        body={"team_a": "spare", "team_b": "spare", "round": 2, "table": 1},
+    ),
+    Case("draw", "get", T, everyone()),
+    Case("draw", "post", T, organizer(409), body={"seed": 1}),
+    Case("round-list", "get", T, everyone()),
+    Case("round-release", "post", {**T, "number": "1"}, organizer(409)),
+    Case("standings", "get", T, everyone()),
+    Case("standings-lots", "post", T, organizer(409)),
+    Case("match-detail", "get", SHEET, everyone()),
+    Case("match-detail", "delete", {"pk": "empty"}, organizer(204)),
+    Case(
+        "match-deals", "post", {"pk": "empty"}, staff(201), body={**DEAL, "version": 1}
+    ),
+    Case("match-deal", "put", {"pk": "played", "number": "18"}, staff(200), body=DEAL),
+    Case(
+        "match-deal",
+        "delete",
+        {"pk": "played", "number": "18"},
+        staff(200),
+        query="?version=version",
+    ),
+    Case(
+        "match-penalties",
+        "post",
+        SHEET,
+        staff(201),
+        body={"deal": 3, "offender": "B", "kind": "kallakali", "version": "version"},
+    ),
+    Case(
+        "match-penalty",
+        "delete",
+        {"pk": "played", "penalty": "penalty"},
+        staff(200),
+        query="?version=version",
+    ),
+    Case(
+        "match-confirm",
+        "post",
+        SHEET,
+        {"captain": 200, "organizer": 200},
+        body={"version": "version"},
+    ),
+    Case("match-reopen", "post", SHEET, organizer(409), body={"reason": "typo"}),
+    Case(
+        "match-toss",
+        "post",
+        SHEET,
+        staff(409),
+        body={"winner": "A", "first_dealer": "B", "version": "version"},
+    ),
+    Case("match-toss", "delete", SHEET, staff(409), query="?version=version"),
+    Case("match-history", "get", SHEET, everyone()),
+    # One match's paper sheet is public, as its page is; a round's is for the desk.
+    Case("match-sheet-xlsx", "get", SHEET, everyone()),
+    Case("export", "get", T, staff()),
+    Case("export-list", "get", T, staff()),
+    Case("export-list", "post", T, staff(200)),
+    # Someone else's build does not exist for you.
+    Case("export-detail", "get", {"pk": "job"}, staff(), refused=NOT_YOURS),
+    Case("export-file", "get", {"pk": "done"}, staff(), refused=NOT_YOURS),
+    Case("round-sheets-xlsx", "get", T, staff(), query="?round=1"),
+    Case("score-sheets-import", "post", T, organizer(400), body={}),
+    Case("knockout", "post", T, organizer(400)),  # 4 teams cannot give 24 qualifiers
+    Case("bracket", "get", T, everyone()),
+]
+
+PAGES = [
+    Case("tournament:home", "get", {}, everyone(), page=True),
+    Case("tournament:detail", "get", T, everyone(), page=True),
+    Case("tournament:teams", "get", T, everyone(), page=True),
+    Case("tournament:registration", "get", T, organizer(200), page=True),
+    Case("scoring:matches", "get", T, everyone(), page=True),
+    Case("scoring:draw", "get", T, organizer(200), page=True),
+    Case("scoring:standings", "get", T, everyone(), page=True),
+    Case("scoring:team", "get", {**T, "pk": "aces"}, everyone(), page=True),
+    Case("scoring:match", "get", SHEET, everyone(), page=True),
+    Case("scoring:score", "get", SHEET, staff(), page=True),
+    # Fragments that htmx fetches answer 403, not a login page, when signed out.
+    Case(
+        "scoring:score-preview",
+        "get",
+        SHEET,
+        staff(),
+        page=True,
+        refused={"anonymous": 403},
+    ),
+    Case("scoring:excel", "get", T, staff(), page=True),
+    Case(
+        "scoring:export-job",
+        "get",
+        {**T, "pk": "job"},
+        staff(),
+        page=True,
+        refused={"anonymous": 403},
+    ),
+    Case("scoring:export-download", "get", {**T, "pk": "done"}, staff(), page=True),
+    Case("scoring:round-print", "get", T, staff(), page=True, query="?round=1"),
+    Case("scoring:match-print", "get", SHEET, everyone(), page=True),
+    Case("brackets:bracket", "get", T, everyone(), page=True),
+]
+CASES = API + PAGES
+
+
+def _value(value, ids):
+    if isinstance(value, str) and value in ids:
+        return ids[value]
+    if isinstance(value, dict):
+        return {k: _value(v, ids) for k, v in value.items()}
+    return value
+
+
+def _full_name(case: Case) -> str:
+    """The route's name with its namespace (the API's are per app)."""
+    if case.page:
+        return case.name
+    found = [
+        r
+        for r in _routes(get_resolver().url_patterns)
+        if r.endswith(f"-api:{case.name}")
+    ]
+    assert len(found) == 1, (case.name, found)
+    return found[0]
+
+
+def _call(client: APIClient, case: Case, ids: dict):
+    kwargs = {k: _value(v, ids) for k, v in case.kwargs.items()}
+    path = reverse(_full_name(case), kwargs=kwargs)
+    query = case.query.replace("=version", f"={ids['version']}")
+    body = _value(case.body, ids)
+    if case.name == "match-list" and body:
+        body = {**body, "team_a": ids["team"], "team_b": ids["jacks"]}
+    fmt = "multipart" if "import" in case.name else "json"
+    if case.method == "get":
+        return client.get(path + query)
+    return getattr(client, case.method)(path + query, body, format=fmt)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.method} {c.name}" for c in CASES])
+def test_every_role_is_allowed_or_refused(world, case):
+    answers = {}
+    before = _state()  # the same for every role: each call is rolled back
+    for role in ROLES:
+        client = APIClient()
+        user = world["users"][role]
+        if user is not None:
+            client.force_login(user)
+        with transaction.atomic():
+            response = _call(client, case, world["ids"])
+            refused = (
+                response.status_code in (302, 401, 403, 404) and role not in case.ok
+            )
+            if refused:
+                assert _state() == before, f"{role}'s refused call changed rows"
+            transaction.set_rollback(True)
+        answers[role] = response.status_code
+        if response.status_code == 302:
+            assert "/accounts/login/" in response["Location"]
+    wanted = {role: case.expected(role) for role in ROLES}
+    assert answers == wanted, {
+        r: (answers[r], wanted[r]) for r in ROLES if answers[r] != wanted[r]
+    }
+
+
+def _routes(patterns, prefix="") -> set[str]:
+    names = set()
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            space = f"{p.namespace}:" if p.namespace else ""
+            names |= _routes(p.url_patterns, prefix + space)
+        elif isinstance(p, URLPattern) and p.name:
+            names.add(prefix + p.name)
+    return names
+
+
+def test_the_table_names_every_route():
+    routes = {
+        r
+        for r in _routes(get_resolver().url_patterns)
+        if not r.startswith("admin:") and r not in ("login", "logout")
+    }
+    routes -= {"api-schema", "api-docs"}  # the schema and its docs: public, no data
+    named = {_full_name(c) for c in CASES}
+    assert routes == named
+
+
+# Unpublished: nothing leaks to those without a role in it
+# ----------------------------------------------------------------------------------
+
+
+HIDDEN = ["anonymous", "outsider", "scorer_elsewhere"]
+
+
+@pytest.mark.parametrize("role", HIDDEN)
+def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
+    from tournament.models import Tournament
+
+    Tournament.objects.filter(slug="open").update(published=False)
+    client = APIClient()
+    if world["users"][role] is not None:
+        client.force_login(world["users"][role])
+    for case in CASES:
+        if case.name in ("health", "tournament-list", "auth-token", "tournament:home"):
+            continue
+        with transaction.atomic():
+            response = _call(client, case, world["ids"])
+            transaction.set_rollback(True)
+        assert response.status_code in (302, 401, 404), (case.method, case.name)
+        if response.status_code != 302:  # a redirect to log in says nothing
+            assert b"Aces" not in response.content
+    listed = client.get("/api/v1/tournaments/").json()["results"]
+    assert "open" not in {t["slug"] for t in listed}
+    assert b"open" not in client.get("/").content.split(b"<main>")[1]
+    schema = client.get("/api/v1/schema/").content
+    assert b"Aces" not in schema and b"/open/" not in schema
+
+
+def test_its_people_still_see_it(world):
+    from tournament.models import Tournament
+
+    Tournament.objects.filter(slug="open").update(published=False)
+    for role in ("captain_other_team", "captain", "scorer", "organizer"):
+        client = APIClient()
+        client.force_login(world["users"][role])
+        assert client.get("/api/v1/tournaments/open/").status_code == 200
+        teams = client.get("/api/v1/tournaments/open/teams/?search=Ace").json()
+        assert [t["name"] for t in teams["results"]] == ["Aces"]
