@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.apis_common import (
+    ID_MAX,
     ReadOnlyOrAuthenticated,
     RolesMixin,
     TournamentScopedMixin,
@@ -673,13 +674,13 @@ class MatchListApi(TournamentScopedMixin, GenericAPIView):
     queryset = Match.objects.none()  # for the schema; the selector gives the rows
 
     class FilterSerializer(serializers.Serializer):
-        round = serializers.IntegerField(required=False, min_value=1)
-        team = serializers.IntegerField(required=False, min_value=1)
+        round = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
+        team = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
         stage = serializers.ChoiceField(choices=STAGE_CHOICES, required=False)
 
     class InputSerializer(serializers.Serializer):
-        team_a = serializers.IntegerField()
-        team_b = serializers.IntegerField()
+        team_a = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+        team_b = serializers.IntegerField(min_value=1, max_value=ID_MAX)
         stage = serializers.ChoiceField(
             choices=STAGE_CHOICES,
             default=Stage.LEAGUE.value,
@@ -763,7 +764,7 @@ class RoundListApi(TournamentScopedMixin, APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
 
     class FilterSerializer(serializers.Serializer):
-        team = serializers.IntegerField(required=False, min_value=1)
+        team = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
 
     @extend_schema(parameters=[FilterSerializer], responses=RoundOutput(many=True))
     def get(self, request, slug):
@@ -950,9 +951,9 @@ class StandingRowOutput(serializers.Serializer):
         help_text="1..n, never shared: equal teams in the order a lot gave them "
         "(`lot`), or by team id where no place had to be decided."
     )
-    team = serializers.IntegerField()
+    team = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     team_name = serializers.CharField()
-    section = serializers.IntegerField()
+    section = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     section_name = serializers.CharField()
     played = serializers.IntegerField(help_text="Decided league matches; byes apart.")
     won = serializers.IntegerField()
@@ -1077,7 +1078,9 @@ class StandingsApi(TournamentScopedMixin, APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
 
     class FilterSerializer(serializers.Serializer):
-        section = serializers.IntegerField(required=False, min_value=1)
+        section = serializers.IntegerField(
+            required=False, min_value=1, max_value=ID_MAX
+        )
 
     @extend_schema(parameters=[FilterSerializer], responses=StandingsOutput)
     def get(self, request, slug):

@@ -293,8 +293,12 @@ class ScoreSheetImportApi(TournamentScopedMixin, APIView):
         sheets = ImportedOutput(many=True)
 
     class RefusedSerializer(serializers.Serializer):
-        detail = serializers.CharField()
-        errors = FileProblemOutput(many=True)
+        """Bad rows (`detail` and every row's problem in `errors`), or a file that
+        is not a workbook of score sheets at all (`file`)."""
+
+        detail = serializers.CharField(required=False)
+        errors = FileProblemOutput(many=True, required=False)
+        file = serializers.ListField(child=serializers.CharField(), required=False)
 
     @extend_schema(
         request={"multipart/form-data": InputSerializer},

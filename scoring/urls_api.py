@@ -19,7 +19,7 @@ urlpatterns = [
         name="round-list",
     ),
     path(
-        "tournaments/<slug:slug>/rounds/<int:number>/release/",
+        "tournaments/<slug:slug>/rounds/<id:number>/release/",
         apis.RoundReleaseApi.as_view(),
         name="round-release",
     ),
@@ -33,34 +33,32 @@ urlpatterns = [
         apis.StandingsLotsApi.as_view(),
         name="standings-lots",
     ),
-    path("matches/<int:pk>/", apis.MatchDetailApi.as_view(), name="match-detail"),
-    path("matches/<int:pk>/deals/", apis.DealListApi.as_view(), name="match-deals"),
+    path("matches/<id:pk>/", apis.MatchDetailApi.as_view(), name="match-detail"),
+    path("matches/<id:pk>/deals/", apis.DealListApi.as_view(), name="match-deals"),
     path(
-        "matches/<int:pk>/deals/<int:number>/",
+        "matches/<id:pk>/deals/<id:number>/",
         apis.DealDetailApi.as_view(),
         name="match-deal",
     ),
     path(
-        "matches/<int:pk>/penalties/",
+        "matches/<id:pk>/penalties/",
         apis.PenaltyListApi.as_view(),
         name="match-penalties",
     ),
     path(
-        "matches/<int:pk>/penalties/<int:penalty>/",
+        "matches/<id:pk>/penalties/<id:penalty>/",
         apis.PenaltyDetailApi.as_view(),
         name="match-penalty",
     ),
     path(
-        "matches/<int:pk>/confirm/",
+        "matches/<id:pk>/confirm/",
         apis.MatchConfirmApi.as_view(),
         name="match-confirm",
     ),
+    path("matches/<id:pk>/reopen/", apis.MatchReopenApi.as_view(), name="match-reopen"),
+    path("matches/<id:pk>/toss/", apis.MatchTossApi.as_view(), name="match-toss"),
     path(
-        "matches/<int:pk>/reopen/", apis.MatchReopenApi.as_view(), name="match-reopen"
-    ),
-    path("matches/<int:pk>/toss/", apis.MatchTossApi.as_view(), name="match-toss"),
-    path(
-        "matches/<int:pk>/history/",
+        "matches/<id:pk>/history/",
         apis.MatchHistoryApi.as_view(),
         name="match-history",
     ),
@@ -76,15 +74,15 @@ urlpatterns = [
         name="export-list",
     ),
     path(
-        "exports/<int:pk>/", apis_excel.ExportDetailApi.as_view(), name="export-detail"
+        "exports/<id:pk>/", apis_excel.ExportDetailApi.as_view(), name="export-detail"
     ),
     path(
-        "exports/<int:pk>/export.xlsx",
+        "exports/<id:pk>/export.xlsx",
         apis_excel.ExportFileApi.as_view(),
         name="export-file",
     ),
     path(
-        "matches/<int:pk>/sheet.xlsx",
+        "matches/<id:pk>/sheet.xlsx",
         apis_excel.MatchSheetFileApi.as_view(),
         name="match-sheet-xlsx",
     ),

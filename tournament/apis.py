@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from . import services
 from .apis_common import (
+    ID_MAX,
     XLSX,
     ReadOnlyOrAuthenticated,
     TournamentScopedMixin,
@@ -302,7 +303,9 @@ class TeamListApi(TournamentScopedMixin, GenericAPIView):
     queryset = Team.objects.none()  # for the schema; the selector gives the rows
 
     class FilterSerializer(serializers.Serializer):
-        section = serializers.IntegerField(required=False, min_value=1)
+        section = serializers.IntegerField(
+            required=False, min_value=1, max_value=ID_MAX
+        )
         search = serializers.CharField(required=False, max_length=80)
 
     @extend_schema(parameters=[FilterSerializer], responses=TeamOutput(many=True))
@@ -337,7 +340,7 @@ class TeamDetailApi(TournamentScopedMixin, APIView):
             child=serializers.CharField(max_length=80), max_length=4, required=False
         )
         section = serializers.IntegerField(
-            required=False, min_value=1, source="section_id"
+            required=False, min_value=1, max_value=ID_MAX, source="section_id"
         )
 
     def _team(self, pk: int) -> Team:
@@ -382,9 +385,18 @@ class TeamImportApi(TournamentScopedMixin, APIView):
         errors = serializers.ListField(child=serializers.DictField())
         teams = TeamOutput(many=True, required=False)
 
+    class RefusedSerializer(serializers.Serializer):
+        """Bad rows (`created` 0, every row's problem in `errors`), or a file that is
+        not a team list at all (`file`)."""
+
+        created = serializers.IntegerField(required=False)
+        errors = serializers.ListField(child=serializers.DictField(), required=False)
+        detail = serializers.CharField(required=False)
+        file = serializers.ListField(child=serializers.CharField(), required=False)
+
     @extend_schema(
         request={"multipart/form-data": InputSerializer},
-        responses={201: OutputSerializer, 400: OutputSerializer},
+        responses={201: OutputSerializer, 400: RefusedSerializer},
     )
     def post(self, request, slug):
         self.require(ORGANIZER)
@@ -432,7 +444,7 @@ class TeamImportTemplateApi(TournamentScopedMixin, APIView):
 
 class MemberOutput(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
-    team_name = serializers.CharField(source="team.name", default=None)
+    team_name = serializers.CharField(source="team.name", default=None, allow_null=True)
 
     class Meta:
         model = Membership
@@ -456,7 +468,9 @@ class MemberListApi(TournamentScopedMixin, APIView):
             choices=Membership._meta.get_field("role").choices,
             error_messages=_choice(Role, "role"),
         )
-        team = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+        team = serializers.IntegerField(
+            required=False, allow_null=True, min_value=1, max_value=ID_MAX
+        )
 
     @extend_schema(responses=MemberOutput(many=True))
     def get(self, request, slug):

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DatabaseError, IntegrityError
+from django.db import DatabaseError, DataError, IntegrityError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse
 from rest_framework import exceptions, permissions, status
@@ -28,6 +28,7 @@ from .models import Tournament
 from .selectors import tournament_get_visible, tournament_roles
 
 logger = logging.getLogger(__name__)
+ID_MAX = 2**63 - 1  # the largest id PostgreSQL's bigint and SQLite's integer hold
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
@@ -96,6 +97,17 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
                 "code": "conflict",
             },
             status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, OverflowError | DataError):
+        # A number past what the database holds (an id of 30 digits, say): the
+        # request is wrong, not the database.
+        return Response(
+            {
+                "detail": "A number in this request is too large to be an id, a "
+                "round or a count here.",
+                "code": "number_out_of_range",
+            },
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, DatabaseError):
         # The service's transaction was rolled back: say so, so that a phone on a

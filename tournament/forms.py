@@ -64,7 +64,7 @@ class MemberRemoveForm(forms.Form):
 
 class MoveForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
-    section = forms.IntegerField()
+    section = forms.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
 STATE_CHOICES = sorted(US_STATES.items())

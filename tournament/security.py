@@ -4,7 +4,13 @@ content security policy on every answer, and the answer to a locked-out login.""
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.db import DataError
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+)
 from django.shortcuts import render
 
 
@@ -54,3 +60,22 @@ def locked_out(request, original_response=None, credentials=None) -> HttpRespons
         )
     response["Retry-After"] = retry
     return response
+
+
+class NumbersOutOfRange:
+    """A page given a number past what the database holds (`?round=` of 30 digits,
+    a form's hidden id) answers 400, not a server error."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if isinstance(exception, OverflowError | DataError):
+            return HttpResponseBadRequest(
+                "A number in this request is too large for this site.",
+                content_type="text/plain",
+            )
+        return None

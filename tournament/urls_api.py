@@ -21,7 +21,7 @@ urlpatterns = [
         name="section-list",
     ),
     path(
-        "tournaments/<slug:slug>/sections/<int:pk>/",
+        "tournaments/<slug:slug>/sections/<id:pk>/",
         apis.SectionDetailApi.as_view(),
         name="section-detail",
     ),
@@ -39,7 +39,7 @@ urlpatterns = [
         name="team-import-template",
     ),
     path(
-        "tournaments/<slug:slug>/teams/<int:pk>/",
+        "tournaments/<slug:slug>/teams/<id:pk>/",
         apis.TeamDetailApi.as_view(),
         name="team-detail",
     ),
@@ -49,7 +49,7 @@ urlpatterns = [
         name="member-list",
     ),
     path(
-        "tournaments/<slug:slug>/members/<int:pk>/",
+        "tournaments/<slug:slug>/members/<id:pk>/",
         apis.MemberDetailApi.as_view(),
         name="member-detail",
     ),

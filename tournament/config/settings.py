@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "tournament.security.ContentSecurityPolicy",
+    "tournament.security.NumbersOutOfRange",
     # Last: it turns a locked-out login into its answer (docs/security.md).
     "axes.middleware.AxesMiddleware",
 ]
