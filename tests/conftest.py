@@ -3,7 +3,9 @@ real Celery worker consumes the broker for the whole session; otherwise tasks ru
 eagerly."""
 
 import os
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -127,3 +129,59 @@ def browser():
         # that context: close it, or the test database cannot be dropped.
         connections.close_all()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+# Screenshots of a browser test's steps, written to artifacts/browser/<test>/ when it
+# fails (CI keeps the folder), with a last one of every page still open.
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "browser"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+class Steps:
+    """`steps(page, "what was done")` after each step of a browser test; every page
+    passed in is watched for content-security-policy violations too."""
+
+    def __init__(self) -> None:
+        self.shots: list[tuple[str, bytes]] = []
+        self.pages: list = []
+        self.violations: list[str] = []
+
+    def watch(self, page):
+        self.pages.append(page)
+        page.on(
+            "console",
+            lambda message: (
+                self.violations.append(
+                    f"{page.url}: {message.text} at {message.location}"
+                )
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        return page
+
+    def __call__(self, page, name: str) -> None:
+        self.shots.append((name, page.screenshot(full_page=True)))
+
+
+@pytest.fixture
+def steps(request, browser):
+    taken = Steps()
+    yield taken
+    report = getattr(request.node, "report_call", None)
+    if report is None or not report.failed:
+        return
+    folder = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    for n, (name, png) in enumerate(taken.shots, 1):
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        (folder / f"{n:02d}-{slug}.png").write_bytes(png)
+    for n, page in enumerate(taken.pages, 1):
+        if not page.is_closed():
+            page.screenshot(path=str(folder / f"failed-page-{n}.png"), full_page=True)
