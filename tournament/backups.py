@@ -47,6 +47,7 @@ LEFT_OUT = {"auth.permission", "scoring.exportjob"}
 # differ between databases.
 NATURAL = {"auth.user", "auth.group"}
 CHUNK = 2000
+GZIP_LEVEL = 1  # fast: the JSON still shrinks about tenfold
 
 
 class Encoder(DjangoJSONEncoder):
@@ -97,18 +98,33 @@ def _migrations() -> dict[str, str]:
 
 
 def _rows(model: type[Model]):
-    natural = model._meta.label_lower in NATURAL
+    """The model's rows in Django's "python" serialization. Users and groups go
+    through Django's serializer (their permissions by natural key); the other models,
+    which are most of the rows, are read as plain values in the same shape: a foreign
+    key as its id, as the serializer writes it, at a fraction of its cost."""
     queryset = model._default_manager.order_by("pk")
-    yield from serializers.serialize(
-        "python",
-        queryset.iterator(chunk_size=CHUNK),
-        use_natural_foreign_keys=natural,
-    )
+    label = model._meta.label_lower
+    if label in NATURAL or model._meta.many_to_many:
+        yield from serializers.serialize(
+            "python", queryset.iterator(chunk_size=CHUNK), use_natural_foreign_keys=True
+        )
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    names = [model._meta.pk.attname, *(f.attname for f in fields)]
+    for row in queryset.values_list(*names).iterator(chunk_size=CHUNK):
+        yield {
+            "model": label,
+            "pk": row[0],
+            "fields": {f.name: value for f, value in zip(fields, row[1:], strict=True)},
+        }
+
+
+def _canonical(rows: list[dict]) -> str:
+    return json.dumps(rows, cls=Encoder, sort_keys=True)
 
 
 def _digest(rows: list[dict]) -> str:
-    text = json.dumps(rows, cls=Encoder, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(_canonical(rows).encode()).hexdigest()
 
 
 def backup_dir() -> Path:
@@ -134,21 +150,24 @@ def backup_write(*, reason: str, path: Path | None = None) -> BackupInfo:
             rows.extend(_rows(model))
             counts[model._meta.label_lower] = len(rows) - before
         migrations = _migrations()
-    document = {
+    # The rows are turned into JSON once: that text is both what the checksum covers
+    # and what the file holds.
+    rows_text = _canonical(rows)
+    header = {
         "format": FORMAT,
         "version": VERSION,
         "created": now.isoformat(),
         "reason": reason,
         "migrations": migrations,
         "counts": counts,
-        "sha256": _digest(rows),
-        "rows": rows,
+        "sha256": hashlib.sha256(rows_text.encode()).hexdigest(),
     }
     target = path or backup_dir() / _file_name(reason, now)
     partial = target.with_name(target.name + ".partial")
-    with gzip.open(partial, "wt", encoding="utf-8", compresslevel=6) as out:
-        json.dump(document, out, cls=Encoder)
+    with gzip.open(partial, "wt", encoding="utf-8", compresslevel=GZIP_LEVEL) as out:
+        out.write(json.dumps(header)[:-1] + ', "rows": ' + rows_text + "}")
     partial.replace(target)  # a backup is whole or absent, never half written
+    document = header
     return BackupInfo(target, document["created"], reason, counts)
 
 
