@@ -5,13 +5,14 @@ PostgreSQL with gunicorn), `standings` (the standings of 500 teams on SQLite
 and PostgreSQL), `knockout` (seeding, the bracket and confirming a knockout sheet, on
 both), `export` (the tournament workbook of 100 and 500 teams: time and peak
 memory, on both), `load` (tournament day: 50 scorers at once on gunicorn, PostgreSQL
-and a Celery worker on Redis, every sheet checked after). With no name, all of
-them, one after the other.
+and a Celery worker on Redis, every sheet checked after), `backup` (backup,
+restore and the automatic backup of a reopening, 500 teams, on both). With no
+name, all of them, one after the other.
 """
 
 import sys
 
-from bench import deal_api, draw, export, knockout, load, standings
+from bench import backup, deal_api, draw, export, knockout, load, standings
 
 BENCHES = {
     "draw": draw.main,
@@ -20,6 +21,7 @@ BENCHES = {
     "knockout": knockout.main,
     "export": export.main,
     "load": load.main,
+    "backup": backup.main,
 }
 
 if __name__ == "__main__":

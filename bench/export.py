@@ -25,13 +25,19 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
 
-from bench.standings import PG_SERVER, ROOT, _build, _env, _median_ms, fresh_postgres
+from bench.standings import (
+    PG_SERVER,
+    _build,
+    _median_ms,
+    fresh_postgres,
+    print_ratios,
+    run_module,
+)
 
 SLUG = "bench-standings"  # the tournament bench.standings builds
 
@@ -133,16 +139,13 @@ def _child_export(repeat: int) -> dict:
 
 
 def _run(args: list[str], database_url: str) -> dict:
-    out = subprocess.run(  # noqa: S603 - our own fixed command line
-        [sys.executable, "-m", "bench.export", "--child", *args],
-        cwd=ROOT,
-        env={**_env(database_url), "EXPORT_INLINE_MAX_DEALS": str(10**9)},
-        capture_output=True,
-        text=True,
+    return run_module(
+        "bench.export",
+        database_url,
+        "--child",
+        *args,
+        env={"EXPORT_INLINE_MAX_DEALS": str(10**9)},
     )
-    if out.returncode:
-        raise SystemExit(f"the {database_url.split(':')[0]} run failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _measure(database_url: str, teams: int, repeat: int) -> dict:
@@ -170,19 +173,18 @@ def main(argv: list[str] | None = None) -> None:
         fresh_postgres(url)
         results.append(_measure(url, teams, args.repeat))
     for r in results:
-        base = (r["count_ms"] + r["count_again_ms"]) / 2
         print(
             f"  {r['vendor']:<10} {r['teams']} teams, {r['matches']} league matches, "
             f"{r['deals']} deals (built in {r['built_s']:.1f} s)"
         )
-        print(f"    {'':<40} {'median':>10}   {'x count(*)':>10}")
-        print(f"    {'SELECT count(*) over the deals':<40} {base:7.2f} ms")
-        for key, name in (
-            ("standings_ms", "standings API"),
-            ("export_ms", "build the workbook"),
-            ("api_ms", "GET export.xlsx"),
-        ):
-            print(f"    {name:<40} {r[key]:7.0f} ms   {r[key] / base:9.0f}x")
+        print_ratios(
+            r,
+            (
+                ("standings_ms", "standings API"),
+                ("export_ms", "build the workbook"),
+                ("api_ms", "GET export.xlsx"),
+            ),
+        )
         print(
             f"    file {r['bytes'] / 2**20:.1f} MB; Python heap peak "
             f"{r['heap_peak_mb']:.1f} MB; process peak {r['rss_peak_mb']:.0f} MB "

@@ -272,19 +272,33 @@ def fresh_postgres(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def run_child(module: str, database_url: str, teams: int, repeat: int) -> dict:
-    """`python -m <module> --child teams repeat` on `database_url`; its last line
-    of output, as JSON."""
+def run_module(module: str, database_url: str, *args: str, env=None) -> dict:
+    """`python -m <module> <args>` on `database_url`; its last line of output, as
+    JSON."""
     out = subprocess.run(  # noqa: S603 - our own fixed command line
-        [sys.executable, "-m", module, "--child", str(teams), str(repeat)],
+        [sys.executable, "-m", module, *args],
         cwd=ROOT,
-        env=_env(database_url),
+        env={**_env(database_url), **(env or {})},
         capture_output=True,
         text=True,
     )
     if out.returncode:
         raise SystemExit(f"the {database_url.split(':')[0]} run failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run_child(module: str, database_url: str, teams: int, repeat: int) -> dict:
+    """`python -m <module> --child teams repeat` on `database_url`."""
+    return run_module(module, database_url, "--child", str(teams), str(repeat))
+
+
+def print_ratios(r: dict, rows, width: int = 40) -> None:
+    """The baseline (count(*), before and after) and each figure against it."""
+    base = (r["count_ms"] + r["count_again_ms"]) / 2
+    print(f"    {'':<{width}} {'median':>10}   {'x count(*)':>10}")
+    print(f"    {'SELECT count(*) over the deals':<{width}} {base:7.2f} ms")
+    for key, name in rows:
+        print(f"    {name:<{width}} {r[key]:7.0f} ms   {r[key] / base:9.0f}x")
 
 
 def main(argv: list[str] | None = None) -> None:
