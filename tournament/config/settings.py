@@ -269,12 +269,12 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
 
+# DJANGO_LOG_LEVEL is the least a record must be to be printed, from any logger (a
+# 409's "Conflict" is a WARNING of django.request; ERROR keeps a busy day quiet).
+LOG_LEVEL = env.str("DJANGO_LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {
-        "handlers": ["console"],
-        "level": env.str("DJANGO_LOG_LEVEL", default="INFO"),
-    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
