@@ -132,7 +132,7 @@ def browser():
 
 
 # Screenshots of a browser test's steps, written to artifacts/browser/<test>/ when it
-# fails (CI keeps the folder), with a last one of every page still open.
+# fails, with a last one of every page still open (the folder is not committed).
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "browser"
 
 
