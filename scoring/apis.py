@@ -11,7 +11,7 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -303,7 +303,8 @@ class MatchScopedMixin(RolesMixin):
     def check_permissions(self, request):
         super().check_permissions(request)  # type: ignore[misc]
         key = request.headers.get(IDEMPOTENCY_KEY)
-        if key is not None and not _key_ok(key):
+        unsafe = request.method not in permissions.SAFE_METHODS
+        if unsafe and key is not None and not _key_ok(key):
             raise exceptions.ValidationError(
                 {
                     IDEMPOTENCY_KEY: [

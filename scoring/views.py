@@ -40,7 +40,7 @@ from .forms import (
     SectionFilterForm,
     TossForm,
 )
-from .models import Match
+from .models import Deal, Match
 from .selectors import (
     captain_sides,
     draw_state,
@@ -219,9 +219,14 @@ class _ScoreDesk:
                 match_id=self.match.pk, user=user, **data
             )
             return f"Deal {deal.number} is changed: {self._award(deal)}."
-        deal, _ = services.score_sheet_deal_record(
-            match_id=self.match.pk, user=user, **data
-        )
+        try:
+            deal, _ = services.score_sheet_deal_record(
+                match_id=self.match.pk, user=user, **data
+            )
+        except services.Replayed:
+            # The same deal sent again (a lost answer, a second tap): it is there.
+            deal = Deal.objects.get(match=self.match, number=data["number"])
+            return f"Deal {deal.number} was saved already: {self._award(deal)}."
         return f"Deal {deal.number} saved: {self._award(deal)}."
 
     def _award(self, deal) -> str:

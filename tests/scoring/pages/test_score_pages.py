@@ -128,6 +128,29 @@ def test_a_stale_page_keeps_the_input_and_shows_the_other_scorers_deal(
     assert "Deal 2 saved" in text(response)
 
 
+def test_a_deal_sent_twice_from_a_flaky_phone_is_saved_once(scoring, match):
+    """The page posted, the answer was lost, the scorer taps Save again with the same
+    form (its version now stale): the deal is there once, and the page says so."""
+    body = {
+        "action": "deal",
+        "number": 1,
+        "declarer": "A",
+        "value": 40,
+        "trump": "hearts",
+        "level": "none",
+        "taken": 44,
+        "version": 1,
+    }
+    assert "Deal 1 saved" in text(scoring.post(score_url(match), body, **HTMX))
+    again = scoring.post(score_url(match), body, **HTMX)
+    assert again.status_code == 200
+    page = text(again)
+    assert "Deal 1 was saved already" in page
+    assert 'name="number" value="2"' in page  # on to the next deal
+    assert Deal.objects.filter(match=match).count() == 1
+    assert version(match) == 2
+
+
 def test_edit_replace_and_delete_a_deal(scoring, match):
     enter(scoring, match, 1, "A", 40, "clubs", "none", 40)
     page = text(scoring.get(score_url(match) + "?edit=1", **HTMX))
