@@ -612,14 +612,15 @@ def score_sheet_confirm(
     once when an organizer confirms. Any later change of the sheet makes an earlier
     confirmation stale, because it changes the version.
     """
-    match = _sheet_open(match_id=match_id, version=version, action="confirm")
     organizer = Role.ORGANIZER in roles
-    if not organizer and not sides:
+    if not organizer and not sides:  # who may confirm comes before how the sheet is
+        match = Match.objects.select_related("team_a", "team_b").get(pk=match_id)
         raise ForbiddenError(
             "not_a_captain_here",
             f"only the captains of {match.team_a} and {match.team_b}, or an organizer, "
             "confirm this sheet.",
         )
+    match = _sheet_open(match_id=match_id, version=version, action="confirm")
     if match.status != MatchStatus.COMPLETED:
         sheet, settled = sheet_settle(match, *_rows(match))
         if settled is not None and settled.phase is tiebreak.Phase.TOSS:
