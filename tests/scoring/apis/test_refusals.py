@@ -82,7 +82,7 @@ def test_a_deal_number_twice_is_a_conflict(api, match, started):
     unchanged(api, match, started)
 
 
-def test_a_stale_version_changes_nothing(api, match, started):
+def test_a_stale_version_changes_nothing(api, match, started, organizer):
     response = api.post(url(match, "deals/"), {**deal_body(2), "version": 1}, "json")
     assert response.status_code == 409
     body = response.json()
@@ -97,10 +97,13 @@ def test_a_stale_version_changes_nothing(api, match, started):
             "penalties/",
             {"deal": 1, "offender": "A", "kind": "kallakali", "version": 1},
         ),
-        ("post", "confirm/", {"version": 1}),
     ):
         response = getattr(api, method)(url(match, path), data, "json")
         assert response.status_code == 409, (method, path, response.data)
+    # Confirming is the organizer's (or a captain's): the scorer is refused first.
+    as_user(api, organizer)
+    response = api.post(url(match, "confirm/"), {"version": 1}, "json")
+    assert response.status_code == 409, response.data
     unchanged(api, match, started)
 
 
