@@ -39,10 +39,12 @@ DEALS = [
 ]
 
 
-def _env() -> dict[str, str]:
+def _env(database_url: str = DB_URL, **extra: str) -> dict[str, str]:
+    """The production settings (DEBUG off) on `database_url`, no broker unless
+    `extra` gives one."""
     return {
         **os.environ,
-        "DATABASE_URL": DB_URL,
+        "DATABASE_URL": database_url,
         "DJANGO_SETTINGS_MODULE": "bench.settings",
         "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
@@ -50,22 +52,51 @@ def _env() -> dict[str, str]:
         "DJANGO_SECURE_SSL_REDIRECT": "false",
         "CELERY_BROKER_URL": "",
         "PYTHONPATH": str(ROOT),
+        **extra,
     }
 
 
-def _fresh_database() -> None:
+def fresh_database(env: dict[str, str], *commands: list[str]) -> None:
+    """Drop and create the database of env's DATABASE_URL, migrate it, then run
+    `commands` (manage.py arguments) on it."""
     import psycopg
 
-    *server, name = DB_URL.rsplit("/", 1)
+    *server, name = env["DATABASE_URL"].rsplit("/", 1)
     with psycopg.connect(server[0] + "/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"],
+    for command in (["migrate"], *commands):
+        subprocess.run(  # noqa: S603 - our own fixed command line
+            [sys.executable, "manage.py", *command, "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+
+
+def serve(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
+    """gunicorn with the production WSGI app, once it answers on `port`."""
+    server = subprocess.Popen(  # noqa: S603 - our own fixed command line
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournament.config.wsgi",
+            f"--bind=127.0.0.1:{port}",
+            f"--workers={workers}",
+            "--backlog=512",
+            "--log-level=warning",
+        ],
         cwd=ROOT,
-        env=_env(),
-        check=True,
+        env=env,
     )
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).connect()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server
 
 
 def _setup(matches: int) -> tuple[str, list[int]]:
@@ -182,28 +213,10 @@ def main(argv: list[str] | None = None) -> None:
     sheets_per_client = -(-per_client // 18) + 1
 
     print(f"bench: a deal through the API on PostgreSQL ({DB_URL.rsplit('@', 1)[-1]})")
-    _fresh_database()
+    fresh_database(_env())
     token, match_ids = _setup(args.clients * sheets_per_client)
-    server = subprocess.Popen(  # noqa: S603 - our own fixed command line
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "tournament.config.wsgi",
-            f"--bind=127.0.0.1:{PORT}",
-            f"--workers={args.workers}",
-            "--log-level=warning",
-        ],
-        cwd=ROOT,
-        env=_env(),
-    )
+    server = serve(PORT, args.workers, _env())
     try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", PORT, timeout=1).connect()
-                break
-            except OSError:
-                time.sleep(0.1)
         versions: dict[int, int] = {}
 
         def deal(c: int, i: int):

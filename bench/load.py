@@ -45,6 +45,8 @@ import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from bench import deal_api
+
 ROOT = Path(__file__).resolve().parents[1]
 DB_URL = os.environ.get(
     "BENCH_LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fiftysix_load"
@@ -57,37 +59,19 @@ ROUNDS = 2  # each scorer's matches: round 1 and round 2 at its table
 
 
 def _env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": DB_URL,
-        "DJANGO_SETTINGS_MODULE": "bench.settings",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "CELERY_BROKER_URL": BROKER_URL,
-        "CELERY_RESULT_BACKEND": "",
-        "DJANGO_LOG_LEVEL": "ERROR",  # the 409s of the race are expected, not news
-        "PYTHONPATH": str(ROOT),
-    }
+    return deal_api._env(
+        DB_URL,
+        CELERY_BROKER_URL=BROKER_URL,
+        CELERY_RESULT_BACKEND="",
+        DJANGO_LOG_LEVEL="ERROR",  # the 409s of the race are expected, not news
+    )
 
 
 def _fresh() -> None:
-    import psycopg
     import redis
 
-    *server, name = DB_URL.rsplit("/", 1)
-    with psycopg.connect(server[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
     redis.Redis.from_url(BROKER_URL).flushdb()
-    for command in (["migrate"], ["collectstatic", "--no-input"]):
-        subprocess.run(  # noqa: S603 - our own fixed command line
-            [sys.executable, "manage.py", *command, "-v0"],
-            cwd=ROOT,
-            env=_env(),
-            check=True,
-        )
+    deal_api.fresh_database(_env(), ["collectstatic", "--no-input"])
 
 
 def _setup(scorers: int, referees: int) -> dict:
@@ -279,6 +263,23 @@ def _write(client: Client, kind, path, body, *, keyed, lost, rng, done_when):
     return None
 
 
+def _penalty(client: Client, ledger: Ledger, mid: int, body: dict, lost, rng) -> None:
+    """A penalty, keyed, as a phone on venue Wi-Fi sends it; kept in the ledger when
+    the sheet took it."""
+    answer = _write(
+        client,
+        "add a penalty",
+        f"/api/v1/matches/{mid}/penalties/",
+        body,
+        keyed=True,
+        lost=lost,
+        rng=rng,
+        done_when=lambda sheet: False,
+    )
+    if answer is not None and "id" in answer:
+        ledger.penalty(mid, answer)
+
+
 def _scorer(plan: dict, index: int, stats: Stats, ledger: Ledger, lost: float):
     rng = random.Random(index)
     client = Client(stats, plan["token"])
@@ -313,23 +314,8 @@ def _scorer(plan: dict, index: int, stats: Stats, ledger: Ledger, lost: float):
             version = answer["version"]
         if rng.random() < 0.2:
             number = rng.randint(1, 18)
-            answer = _write(
-                client,
-                "add a penalty",
-                path + "penalties/",
-                {
-                    "deal": number,
-                    "offender": rng.choice("AB"),
-                    "kind": "kallakali",
-                    "version": version,
-                },
-                keyed=True,
-                lost=lost,
-                rng=rng,
-                done_when=lambda sheet: False,
-            )
-            if answer is not None and "id" in answer:
-                ledger.penalty(mid, answer)
+            body = {"deal": number, "offender": rng.choice("AB"), "kind": "kallakali"}
+            _penalty(client, ledger, mid, {**body, "version": version}, lost, rng)
         with ledger.lock:
             ledger.playing.discard(mid)
         _confirm(stats, path, match["captains"])
@@ -370,23 +356,12 @@ def _referee(token: str, index: int, stats, ledger: Ledger, lost: float, stop):
         _s, sheet, _r = client.call("read a sheet", "GET", path)
         if not sheet.get("deals"):
             continue
-        answer = _write(
-            client,
-            "add a penalty",
-            path + "penalties/",
-            {
-                "deal": rng.choice(sheet["deals"])["number"],
-                "offender": rng.choice("AB"),
-                "kind": "out_of_turn",
-                "version": sheet["version"],
-            },
-            keyed=True,
-            lost=lost,
-            rng=rng,
-            done_when=lambda sheet: False,
-        )
-        if answer is not None and "id" in answer:
-            ledger.penalty(mid, answer)
+        body = {
+            "deal": rng.choice(sheet["deals"])["number"],
+            "offender": rng.choice("AB"),
+            "kind": "out_of_turn",
+        }
+        _penalty(client, ledger, mid, {**body, "version": sheet["version"]}, lost, rng)
         time.sleep(rng.uniform(0.2, 0.6))
 
 
@@ -530,20 +505,7 @@ def main(argv: list[str] | None = None) -> None:
     _fresh()
     plan = _setup(args.scorers, args.referees)
     env = _env()
-    server = subprocess.Popen(  # noqa: S603 - our own fixed command line
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "tournament.config.wsgi",
-            f"--bind=127.0.0.1:{PORT}",
-            f"--workers={args.workers}",
-            "--backlog=512",
-            "--log-level=warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    server = deal_api.serve(PORT, args.workers, env)
     worker = subprocess.Popen(
         [
             sys.executable,
@@ -559,12 +521,6 @@ def main(argv: list[str] | None = None) -> None:
         env={**env, "DJANGO_SETTINGS_MODULE": "tournament.config.settings"},
     )
     try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", PORT, timeout=1).connect()
-                break
-            except OSError:
-                time.sleep(0.1)
         stats = Stats()
         warm = Stats()
         _bare(warm, plan["organizer"], 4, 10)
