@@ -22,6 +22,7 @@ from scoring.demo import confirm_as_organizer, play_randomly
 from scoring.models import Match
 from tests.brackets.knockout import bracket as bracket_data
 from tests.brackets.knockout import final_league
+from tests.browser import DESK, PHONE, fill_deal, log_in, save_deal
 from tests.factories import TournamentFactory, member
 from tests.scoring.apis.test_sheet import HAND_CHECKED
 from tests.spreadsheets import team_list_xlsx
@@ -29,24 +30,6 @@ from tournament.domain.types import Role
 from tournament.models import Team
 
 pytestmark = pytest.mark.django_db(transaction=True)
-PHONE = {"width": 390, "height": 844}
-DESK = {"width": 1280, "height": 900}
-
-
-def _login(browser, live_server, steps, user, viewport):
-    user.set_password("browser-56")
-    user.save(update_fields=["password"])
-    page = steps.watch(browser.new_context(viewport=viewport).new_page())
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "browser-56")
-    page.click("main form button")
-    page.wait_for_url(f"{live_server.url}/")
-    return page
-
-
-def _tap(page, name, value):
-    page.click(f"#deal-form label.chip:has(input[name={name}][value={value}])")
 
 
 TEAMS = [
@@ -68,7 +51,7 @@ def test_tournament_day_from_the_team_list_to_the_standings(
     base = f"{live_server.url}/t/day-cup"
 
     # The organizer, at the desk: sections, the team list, the draw.
-    desk = _login(browser, live_server, steps, organizer, DESK)
+    desk = steps.watch(log_in(browser, live_server, organizer, DESK))
     desk.goto(f"{base}/registration/")
     for name, states in (("East", "NJ, NY"), ("West", "CA")):
         desk.fill("#id_section-name", name)
@@ -106,18 +89,11 @@ def test_tournament_day_from_the_team_list_to_the_standings(
     steps(stand, "standings before")
 
     # The scorer fills the match on a phone, deal by deal.
-    phone = _login(browser, live_server, steps, scorer, PHONE)
+    phone = steps.watch(log_in(browser, live_server, scorer))
     phone.goto(f"{live_server.url}/matches/{match.pk}/score/")
-    for number, ((declarer, value, trump, level, taken), _) in enumerate(
-        HAND_CHECKED, 1
-    ):
-        phone.fill("#id_value", str(value))
-        _tap(phone, "declarer", declarer)
-        _tap(phone, "trump", trump)
-        _tap(phone, "level", level)
-        phone.fill("#id_taken", str(taken))
-        phone.click("#deal-form button.save")
-        phone.locator(f"#deal-{number}").wait_for()
+    for number, (row, _) in enumerate(HAND_CHECKED, 1):
+        fill_deal(phone, *row)
+        save_deal(phone, number)
         if number in (1, 6, 18):
             steps(phone, f"deal {number} saved")
     assert "Every deal is on the sheet" in phone.inner_text("#deal-form")
@@ -128,7 +104,7 @@ def test_tournament_day_from_the_team_list_to_the_standings(
 
     # Both captains confirm on their phones; the sheet locks.
     for captain in captains:
-        mine = _login(browser, live_server, steps, captain, PHONE)
+        mine = steps.watch(log_in(browser, live_server, captain))
         mine.goto(f"{live_server.url}/matches/{match.pk}/")
         mine.click("button:has-text('Confirm for')")
         mine.locator(".messages").wait_for()

@@ -6,47 +6,24 @@ without it this test fails rather than skips."""
 import pytest
 
 from scoring.models import Match
+from tests.browser import fill_deal, log_in, save_deal
 from tests.scoring.apis.test_sheet import HAND_CHECKED
-
-
-def _login(browser, live_server, user):
-    user.set_password("browser-56")
-    user.save(update_fields=["password"])
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "browser-56")
-    page.click("main form button")
-    page.wait_for_url(f"{live_server.url}/")
-    return page
-
-
-def _tap(page, name, value):
-    page.click(f"#deal-form label.chip:has(input[name={name}][value={value}])")
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_scorer_fills_a_match_and_the_captains_confirm_it(
     browser, live_server, match, scorer, captain, away_captain
 ):
-    page = _login(browser, live_server, scorer)
+    page = log_in(browser, live_server, scorer)
     page.goto(f"{live_server.url}/matches/{match.pk}/score/")
-    for number, ((declarer, value, trump, level, taken), (side, points)) in enumerate(
-        HAND_CHECKED, 1
-    ):
+    for number, (row, (side, points)) in enumerate(HAND_CHECKED, 1):
         assert page.input_value("#id_number") == str(number)
-        page.fill("#id_value", str(value))
-        _tap(page, "declarer", declarer)
-        _tap(page, "trump", trump)
-        _tap(page, "level", level)
-        page.fill("#id_taken", str(taken))
+        fill_deal(page, *row)
         if number <= 3:  # the award shows before saving
             preview = page.locator("#preview")
             preview.get_by_text(f"receives {points}").wait_for()
             assert f"{side} · " in preview.inner_text()
-        page.click("#deal-form button.save")
-        page.locator(f"#deal-{number}").wait_for()
+        save_deal(page, number)
         assert f"Deal {number} saved" in page.inner_text(".flash")
     assert "Every deal is on the sheet" in page.inner_text("#deal-form")
 
@@ -63,7 +40,7 @@ def test_a_scorer_fills_a_match_and_the_captains_confirm_it(
     assert (stored.total_a, stored.total_b, stored.winner) == (22, 31, "B")
 
     for user in (captain, away_captain):
-        page = _login(browser, live_server, user)
+        page = log_in(browser, live_server, user)
         page.goto(f"{live_server.url}/matches/{match.pk}/")
         page.click("button:has-text('Confirm for')")
         page.locator(".messages").wait_for()

@@ -1,0 +1,37 @@
+"""What the browser tests do the way a user does: log in, and enter a deal on the score
+page by taps (Debian's chromium through Playwright; the `browser` fixture is in
+tests/conftest.py)."""
+
+PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 900}
+
+
+def log_in(browser, live_server, user, viewport=PHONE):
+    """A new browser context for `user`, logged in through the login page."""
+    user.set_password("browser-56")
+    user.save(update_fields=["password"])
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", "browser-56")
+    page.click("main form button")
+    page.wait_for_url(f"{live_server.url}/")
+    return page
+
+
+def tap(page, name, value):
+    page.click(f"#deal-form label.chip:has(input[name={name}][value={value}])")
+
+
+def fill_deal(page, declarer, value, trump, level, taken):
+    """The score page's deal form, filled by taps and typing, not yet saved."""
+    page.fill("#id_value", str(value))
+    tap(page, "declarer", declarer)
+    tap(page, "trump", trump)
+    tap(page, "level", level)
+    page.fill("#id_taken", str(taken))
+
+
+def save_deal(page, number):
+    page.click("#deal-form button.save")
+    page.locator(f"#deal-{number}").wait_for()
