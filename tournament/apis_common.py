@@ -71,6 +71,45 @@ def rule_error_body(error: RuleError) -> dict[str, Any]:
     return body
 
 
+NUMBER_OUT_OF_RANGE = (
+    "A number in this request is too large to be an id, a round or a count here."
+)
+# Errors from below the services, first match wins: (exception types, code, status,
+# what the client is told).
+REFUSALS: list[tuple[Any, str, int, str]] = [
+    (
+        ProtectedError,
+        "protected",
+        status.HTTP_409_CONFLICT,
+        "This is still used elsewhere (a match, a deal or a penalty refers to it), "
+        "so it cannot be deleted.",
+    ),
+    (
+        # The services check every rule first; this is a write that raced another.
+        IntegrityError,
+        "conflict",
+        status.HTTP_409_CONFLICT,
+        "This change conflicts with one saved at the same moment; reload and try "
+        "again.",
+    ),
+    (
+        # A number past what the database holds (an id of 30 digits, say): the
+        # request is wrong, not the database.
+        OverflowError | DataError,
+        "number_out_of_range",
+        status.HTTP_400_BAD_REQUEST,
+        NUMBER_OUT_OF_RANGE,
+    ),
+    (
+        DatabaseError,
+        "database_error",
+        status.HTTP_503_SERVICE_UNAVAILABLE,
+        "The database failed while saving this change, and nothing was saved. Send "
+        "it again; if it keeps failing, tell the organizer.",
+    ),
+]
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, RuleError):
         return Response(rule_error_body(exc), status=exc.status)
@@ -79,49 +118,15 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         )
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, ProtectedError):
-        return Response(
-            {
-                "detail": "This is still used elsewhere (a match, a deal or a "
-                "penalty refers to it), so it cannot be deleted.",
-                "code": "protected",
-            },
-            status=status.HTTP_409_CONFLICT,
-        )
-    if isinstance(exc, IntegrityError):
-        # The services check every rule first; this is a write that raced another one.
-        return Response(
-            {
-                "detail": "This change conflicts with one saved at the same moment; "
-                "reload and try again.",
-                "code": "conflict",
-            },
-            status=status.HTTP_409_CONFLICT,
-        )
-    if isinstance(exc, OverflowError | DataError):
-        # A number past what the database holds (an id of 30 digits, say): the
-        # request is wrong, not the database.
-        return Response(
-            {
-                "detail": "A number in this request is too large to be an id, a "
-                "round or a count here.",
-                "code": "number_out_of_range",
-            },
-            status=status.HTTP_400_BAD_REQUEST,
-        )
-    if isinstance(exc, DatabaseError):
-        # The service's transaction was rolled back: say so, so that a phone on a
-        # flaky venue sends the change again instead of guessing.
-        logger.exception("database error in %s", context.get("view"))
-        return Response(
-            {
-                "detail": "The database failed while saving this change, and nothing "
-                "was saved. Send it again; if it keeps failing, tell the organizer.",
-                "code": "database_error",
-            },
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
-            headers={"Retry-After": "5"},
-        )
+    for kinds, code, answer, detail in REFUSALS:
+        if isinstance(exc, kinds):
+            headers = None
+            if answer == status.HTTP_503_SERVICE_UNAVAILABLE:
+                # The service's transaction was rolled back: say so, so that a phone
+                # on a flaky venue sends the change again instead of guessing.
+                logger.exception("database error in %s", context.get("view"))
+                headers = {"Retry-After": "5"}
+            return Response({"detail": detail, "code": code}, answer, headers=headers)
     return drf_exception_handler(exc, context)
 
 

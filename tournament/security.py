@@ -13,6 +13,8 @@ from django.http import (
 )
 from django.shortcuts import render
 
+from .apis_common import NUMBER_OUT_OF_RANGE  # the pages say what the API says
+
 
 class ContentSecurityPolicy:
     """Sends settings.CONTENT_SECURITY_POLICY on every answer that has none: scripts,
@@ -75,7 +77,6 @@ class NumbersOutOfRange:
     def process_exception(self, request: HttpRequest, exception: Exception):
         if isinstance(exception, OverflowError | DataError):
             return HttpResponseBadRequest(
-                "A number in this request is too large for this site.",
-                content_type="text/plain",
+                NUMBER_OUT_OF_RANGE, content_type="text/plain"
             )
         return None
