@@ -713,12 +713,7 @@ def score_sheet_reopen(
         sender=Match, match=match, user=user, reason=reason, reset_next=reset_next
     )
     sheet, _ = sheet_settle(match, *_rows(match))
-    match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
-    match.confirmed_a_version = match.confirmed_b_version = None
-    match.confirmed_at = None
-    match.confirmed_by = None
-    match.version += 1
-    match.save()
+    _unlock(match, rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT))
     _change(
         match,
         SheetAction.REOPEN,
@@ -730,6 +725,17 @@ def score_sheet_reopen(
     return match
 
 
+def _unlock(match: Match, status: MatchStatus) -> None:
+    """The sheet leaves its confirmation behind: its new status, no confirmations, a
+    new version."""
+    match.status = status
+    match.confirmed_a_version = match.confirmed_b_version = None
+    match.confirmed_at = None
+    match.confirmed_by = None
+    match.version += 1
+    match.save()
+
+
 @transaction.atomic
 def score_sheet_void(*, match_id: int, user, reason: str) -> Match:
     """Set a sheet aside for good (a knockout reset): its rows stay as they were, it
@@ -738,12 +744,7 @@ def score_sheet_void(*, match_id: int, user, reason: str) -> Match:
     if match.status == MatchStatus.VOID:
         return match
     before = {"status": match.status}
-    match.status = MatchStatus.VOID
-    match.confirmed_a_version = match.confirmed_b_version = None
-    match.confirmed_at = None
-    match.confirmed_by = None
-    match.version += 1
-    match.save()
+    _unlock(match, MatchStatus.VOID)
     _change(
         match,
         SheetAction.VOID,
