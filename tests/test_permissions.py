@@ -11,6 +11,7 @@ slug, id, list, search, history, export or schema.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -349,15 +350,16 @@ def _value(value, ids):
     return value
 
 
+@functools.cache
+def _project_routes() -> frozenset[str]:
+    return frozenset(_routes(get_resolver().url_patterns))
+
+
 def _full_name(case: Case) -> str:
     """The route's name with its namespace (the API's are per app)."""
     if case.page:
         return case.name
-    found = [
-        r
-        for r in _routes(get_resolver().url_patterns)
-        if r.endswith(f"-api:{case.name}")
-    ]
+    found = [r for r in _project_routes() if r.endswith(f"-api:{case.name}")]
     assert len(found) == 1, (case.name, found)
     return found[0]
 
@@ -415,7 +417,7 @@ def _routes(patterns, prefix="") -> set[str]:
 def test_the_table_names_every_route():
     routes = {
         r
-        for r in _routes(get_resolver().url_patterns)
+        for r in _project_routes()
         if not r.startswith("admin:") and r not in ("login", "logout")
     }
     routes -= {"api-schema", "api-docs"}  # the schema and its docs: public, no data
