@@ -28,12 +28,13 @@ from datetime import datetime
 from typing import Any
 
 from openpyxl import Workbook, load_workbook
-from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
+
+from tournament.xlsx import clean, put, text_cell
 
 from .domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
 
@@ -71,17 +72,6 @@ class TableSheet:
     landscape: bool = True
 
 
-def _styled(ws: Any, value: Any, *, font=None, fill=None, number_format=None) -> Any:
-    cell = WriteOnlyCell(ws, value=value)
-    if font is not None:
-        cell.font = font
-    if fill is not None:
-        cell.fill = fill
-    if number_format is not None:
-        cell.number_format = number_format
-    return cell
-
-
 def _cell_value(value: Any, kind: str) -> Any:
     if value is None or value == "":
         return None
@@ -99,17 +89,17 @@ def _table_write(
     for i, column in enumerate(columns, start=1):
         ws.column_dimensions[get_column_letter(i)].width = column.width
     ws.freeze_panes = f"A{FIRST_DATA_ROW}"
-    ws.append([_styled(ws, f"{title} — {table.name}", font=_TITLE_FONT)])
+    ws.append([text_cell(ws, f"{title} — {table.name}", font=_TITLE_FONT)])
     ws.append(
         [
             "Exported",
-            _styled(ws, exported_at, number_format=DATETIME_FORMAT),
-            table.note or None,
+            text_cell(ws, exported_at, number_format=DATETIME_FORMAT),
+            text_cell(ws, table.note) if table.note else None,
         ]
     )
     ws.append([])
     ws.append(
-        [_styled(ws, c.title, font=_HEADER_FONT, fill=_HEADER_FILL) for c in columns]
+        [text_cell(ws, c.title, font=_HEADER_FONT, fill=_HEADER_FILL) for c in columns]
     )
     formats = {
         "date": DATE_FORMAT,
@@ -122,8 +112,10 @@ def _table_write(
         for column, value in zip(columns, row, strict=True):
             shown = _cell_value(value, column.kind)
             number_format = formats.get(column.kind)
-            if shown is not None and number_format is not None:
-                cells.append(_styled(ws, shown, number_format=number_format))
+            if isinstance(shown, str):
+                cells.append(text_cell(ws, shown))
+            elif shown is not None and number_format is not None:
+                cells.append(text_cell(ws, shown, number_format=number_format))
             else:
                 cells.append(shown)
         ws.append(cells)
@@ -136,7 +128,10 @@ def _table_write(
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.oddFooter.center.text = f"{title} — {table.name} — page &P of &N"
+    # "&" starts a code in a page footer ("&P" is the page number): a name's own
+    # ampersands are doubled to print as one.
+    footer = clean(f"{title} — {table.name}").replace("&", "&&")
+    ws.oddFooter.center.text = f"{footer} — page &P of &N"
     return count
 
 
@@ -481,8 +476,8 @@ def _sheet_title(heading: MatchHeading, taken: set[str]) -> str:
 
 
 def _label(ws: Worksheet, row: int, column: int, text: str, value: Any) -> None:
-    ws.cell(row=row, column=column, value=text).font = Font(bold=True)
-    cell = ws.cell(row=row, column=column + 1, value=value)
+    put(ws, row, column, text).font = Font(bold=True)
+    cell = put(ws, row, column + 1, value)
     cell.fill = _KEY_FILL
 
 
@@ -492,12 +487,10 @@ def _score_sheet_write(
     deals: Sequence[DealLine],
     penalties: Sequence[PrintedPenalty],
 ) -> None:
-    ws.cell(
-        row=1, column=1, value=f"{heading.tournament} — score sheet"
-    ).font = _TITLE_FONT
+    put(ws, 1, 1, f"{heading.tournament} — score sheet").font = _TITLE_FONT
     _label(ws, 2, 1, LABEL_MATCH, heading.match)
     _label(ws, 2, 4, LABEL_VERSION, heading.version)
-    ws.cell(row=2, column=7, value="Grey cells identify the sheet: leave them.")
+    put(ws, 2, 7, "Grey cells identify the sheet: leave them.")
     _label(ws, 3, 1, "Stage", heading.stage)
     _label(ws, 3, 4, "Round", heading.round)
     _label(ws, 3, 7, "Table", heading.table)
@@ -511,25 +504,27 @@ def _score_sheet_write(
         heading.deals_scheduled if heading.deals_scheduled is not None else "tables",
     )
     if heading.tiebreak_deals:
-        ws.cell(row=6, column=1, value="Toss won by").font = Font(bold=True)
-        ws.cell(row=6, column=2, value=heading.toss_winner or None)
-        ws.cell(row=6, column=4, value="First dealer").font = Font(bold=True)
-        ws.cell(row=6, column=5, value=heading.first_dealer or None)
-        ws.cell(
-            row=6,
-            column=7,
-            value="Toss: only after a tie at the end of the extra deals (RULES.md §6).",
+        put(ws, 6, 1, "Toss won by").font = Font(bold=True)
+        put(ws, 6, 2, heading.toss_winner or None)
+        put(ws, 6, 4, "First dealer").font = Font(bold=True)
+        put(ws, 6, 5, heading.first_dealer or None)
+        put(
+            ws,
+            6,
+            7,
+            "Toss: only after a tie at the end of the extra deals (RULES.md §6).",
         )
-    ws.cell(
-        row=7,
-        column=1,
-        value="Declarer, Offender: A or B. Trump: C D H S or NT. Level: blank, X "
+    put(
+        ws,
+        7,
+        1,
+        "Declarer, Offender: A or B. Trump: C D H S or NT. Level: blank, X "
         "(doubled) or XX (redoubled). Award and totals are computed: leave them.",
     ).font = Font(italic=True)
 
     header_row = 9
     for i, text in enumerate(DEAL_HEADERS, start=1):
-        cell = ws.cell(row=header_row, column=i, value=text)
+        cell = put(ws, header_row, i, text)
         cell.font, cell.fill, cell.border = _HEADER_FONT, _HEADER_FILL, _BOX
     paper = paper_rows(heading, [d.number for d in deals])
     rows = len(paper)
@@ -553,12 +548,12 @@ def _score_sheet_write(
                 d.total_b,
             ]
         for i, value in enumerate(values, start=1):
-            ws.cell(row=r, column=i, value=value if value != "" else None)
+            put(ws, r, i, value if value != "" else None)
         for i in range(1, len(DEAL_HEADERS) + 1):
             ws.cell(row=r, column=i).border = _BOX
         ws.cell(row=r, column=1).fill = _KEY_FILL
         if line.tiebreak:
-            ws.cell(row=r, column=11, value="tie-break only")
+            put(ws, r, 11, "tie-break only")
     last = first + rows - 1
 
     declarers = DataValidation(type="list", formula1='"A,B"', allow_blank=True)
@@ -577,10 +572,10 @@ def _score_sheet_write(
 
     pen_header = last + 2
     for i, text in enumerate(PENALTY_HEADERS, start=1):
-        cell = ws.cell(row=pen_header, column=i, value=text)
+        cell = put(ws, pen_header, i, text)
         cell.font, cell.fill, cell.border = _HEADER_FONT, _HEADER_FILL, _BOX
     kinds = ", ".join(k.value for k in PenaltyKind)
-    ws.cell(row=pen_header, column=7, value=f"Kind: {kinds}").font = Font(italic=True)
+    put(ws, pen_header, 7, f"Kind: {kinds}").font = Font(italic=True)
     pen_rows = max(PENALTY_ROWS, len(penalties) + 2)
     for i in range(pen_rows):
         r = pen_header + 1 + i
@@ -589,7 +584,7 @@ def _score_sheet_write(
             for c, value in enumerate(
                 (p.deal, p.offender, p.kind, p.points, p.note or None), start=1
             ):
-                ws.cell(row=r, column=c, value=value)
+                put(ws, r, c, value)
         for c in range(1, len(PENALTY_HEADERS) + 1):
             ws.cell(row=r, column=c).border = _BOX
     offenders = DataValidation(type="list", formula1='"A,B"', allow_blank=True)
@@ -605,9 +600,9 @@ def _score_sheet_write(
         ws.add_data_validation(rule)
 
     sign = pen_header + pen_rows + 2
-    ws.cell(row=sign, column=1, value="Captain A").font = Font(bold=True)
-    ws.cell(row=sign, column=4, value="Captain B").font = Font(bold=True)
-    ws.cell(row=sign, column=7, value="Scorer").font = Font(bold=True)
+    put(ws, sign, 1, "Captain A").font = Font(bold=True)
+    put(ws, sign, 4, "Captain B").font = Font(bold=True)
+    put(ws, sign, 7, "Scorer").font = Font(bold=True)
     for letter, width in zip(
         "ABCDEFGHIJK", (10, 10, 8, 10, 11, 8, 9, 8, 9, 9, 14), strict=True
     ):
@@ -702,6 +697,16 @@ def _text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return " ".join(str(value).split())
+
+
+def note_text(value: Any) -> str:
+    """A note as a workbook gives it back: as typed, but for the blanks around it (the
+    API trims them too), line breaks as "\n" (XML reads "\r\n" and "\r" so) and no
+    character XML cannot hold. A note printed on a sheet and read back is the same
+    under this, so an import does not take it for a change."""
+    if value is None:
+        return ""
+    return clean(str(value)).replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 def _number(value: Any) -> object:
@@ -837,7 +842,7 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
                     offender=_side(values[1]),
                     kind=_kind(values[2]),
                     points=None if _text(points) == "" else _number(points),
-                    note=_text(values[4]),
+                    note=note_text(values[4]),
                 )
             )
     if problems:
@@ -928,6 +933,7 @@ __all__ = [
     "PrintedPenalty",
     "SheetBlock",
     "TableSheet",
+    "note_text",
     "paper_rows",
     "score_sheet_build",
     "score_sheet_rows",

@@ -1296,7 +1296,7 @@ def _sheet_import(
                 p.offender,
                 p.kind,
                 p.points if p.kind == PenaltyKind.CONDUCT else None,
-                p.note,
+                exports.note_text(p.note),
             ),
         )
         for p in penalties

@@ -22,6 +22,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from .domain.errors import RuleError
 from .services import ImportRow
+from .xlsx import row_cells
 
 COLUMNS = ("Team", "Captain", "City", "State", "Country")
 PLAYER_COLUMNS = ("Player 2", "Player 3", "Player 4")
@@ -161,7 +162,7 @@ def team_template_build(*, tournament_name: str, players_per_team: int) -> bytes
         "row "
         "number.",
     ):
-        notes.append([line])
+        notes.append(row_cells(notes, [line]))  # the tournament name is typed text
     notes.column_dimensions["A"].width = 100
     buffer = io.BytesIO()
     workbook.save(buffer)
