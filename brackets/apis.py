@@ -238,7 +238,7 @@ class BracketApi(TournamentScopedMixin, APIView):
 
 
 class KnockoutSeedApi(TournamentScopedMixin, APIView):
-    """An organizer seeds the knockout from the final league standings (RULES.md
+    """An organizer seeds the knockout from the final league standings (rules.md
     §6); 409 while any league sheet is unconfirmed. Equal teams where a seed depends
     on their order are ordered by lot, drawn and recorded now if not drawn yet."""
 
@@ -255,7 +255,7 @@ class KnockoutSeedApi(TournamentScopedMixin, APIView):
             child=serializers.IntegerField(),
             required=False,
             help_text="Deals per match by stage (round_of_32, round_of_16, "
-            "quarter_final, semi_final, second_runner_up, final); RULES.md §6 "
+            "quarter_final, semi_final, second_runner_up, final); rules.md §6 "
             "defaults for the others.",
         )
 

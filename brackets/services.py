@@ -40,13 +40,13 @@ def knockout_seed(
     qualifiers: int | None = None,
     deals: dict[str, int] | None = None,
 ) -> Bracket:
-    """Seed the knockout from the final league standings (RULES.md §6).
+    """Seed the knockout from the final league standings (rules.md §6).
 
     409 while the league is not final, or once seeded. Equal teams where a seed
     depends on their order are ordered by the standings' lot, drawn now (and
     recorded) if it was not drawn yet. `qualifiers` changes the tournament's number
     of qualifiers (and so the standings' line); `deals` changes a stage's deals per
-    match from the defaults of RULES.md §6.
+    match from the defaults of rules.md §6.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Bracket.objects.filter(tournament=tournament).exists():
@@ -61,7 +61,7 @@ def knockout_seed(
     if tables and deals:
         raise RuleError(
             "stage_deals_tables",
-            "a tables-format match runs until a team has no tables (RULES.md §8); "
+            "a tables-format match runs until a team has no tables (rules.md §8); "
             "it has no deals per stage to set.",
             field="deals",
         )
@@ -239,7 +239,7 @@ def knockout_match_advance(*, knockout_match_id: int, user) -> KnockoutMatch:
 
 
 def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: bool):
-    """Before a confirmed knockout sheet is unlocked (RULES.md §6, docs/knockout.md).
+    """Before a confirmed knockout sheet is unlocked (rules.md §6, docs/knockout.md).
 
     Its result may already have filled a later place. A later match that is decided
     refuses: reopen that one first. A later sheet (the next match's, or a later game

@@ -159,7 +159,7 @@ class TossOutput(serializers.Serializer):
 
 
 class TiebreakOutput(serializers.Serializer):
-    """Where a knockout match's tie-break stands (RULES.md §6)."""
+    """Where a knockout match's tie-break stands (rules.md §6)."""
 
     phase = serializers.ChoiceField(choices=[p.value for p in tiebreak.Phase])
     decided_by = serializers.ChoiceField(
@@ -604,7 +604,7 @@ class MatchReopenApi(MatchScopedMixin, APIView):
 
 
 class MatchTossApi(MatchScopedMixin, APIView):
-    """The toss of a knockout tie-break (RULES.md §6): its winner, and the team the
+    """The toss of a knockout tie-break (rules.md §6): its winner, and the team the
     winner chose to deal the sudden-death deal (scorers and organizers)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -906,7 +906,7 @@ def draw_data(state: DrawState, roles: frozenset[Role]) -> dict[str, Any]:
 
 
 class LeagueDrawApi(TournamentScopedMixin, APIView):
-    """The league draw (RULES.md §5). GET: the field, why no draw can be made (if
+    """The league draw (rules.md §5). GET: the field, why no draw can be made (if
     so), the current draw with the checker's verdict and its spread. POST (organizers):
     draw every round at once, or redraw while no league result is entered."""
 
@@ -1072,7 +1072,7 @@ def standings_data(standings) -> dict[str, Any]:
 
 
 class StandingsApi(TournamentScopedMixin, APIView):
-    """The league standings (RULES.md §5): every team ranked by R1..R4, with its
+    """The league standings (rules.md §5): every team ranked by R1..R4, with its
     overall rank also when `section` narrows the rows. Computed on every request from
     the sheets: a reopened sheet counts as it is now. Not paginated: one table."""
 

@@ -11,7 +11,7 @@ Two layouts live here, and nothing else (no Django, no database):
   form a table fills on paper, pre-filled with the match and one row per scheduled
   deal, and the reader that takes a filled one back. A workbook may hold several
   (one worksheet per match: a whole round). The reader checks the layout and turns
-  cells into raw values; the rules (RULES.md §2–§3, §6) are applied by the services
+  cells into raw values; the rules (rules.md §2–§3, §6) are applied by the services
   that record them, which report every bad row with its worksheet and row number.
 
 Vocabulary: a *column* has a title, a width and a kind; a *table sheet* is a titled
@@ -374,7 +374,7 @@ DEAL_HEADERS = (
 )
 PENALTY_HEADERS = ("Deal", "Offender", "Kind", "Points", "Note")
 PENALTY_ROWS = 8
-TABLES_FORMAT_ROWS = 40  # the tables format has no scheduled deals (RULES.md §8)
+TABLES_FORMAT_ROWS = 40  # the tables format has no scheduled deals (rules.md §8)
 MAX_SHEETS = 500  # worksheets read from one file
 
 _TRUMP_WORDS = {
@@ -421,7 +421,7 @@ class MatchHeading:
     team_a: str
     team_b: str
     deals_scheduled: int | None  # None: the tables format
-    tiebreak_deals: int = 0  # knockout: the rows the tie-break may add (RULES.md §6)
+    tiebreak_deals: int = 0  # knockout: the rows the tie-break may add (rules.md §6)
     toss_winner: str = ""
     first_dealer: str = ""
 
@@ -446,7 +446,7 @@ class PaperRow:
 
 def paper_rows(heading: MatchHeading, numbers: Sequence[int]) -> list[PaperRow]:
     """The deal rows of a paper sheet, the .xlsx and the printed page alike: every
-    scheduled deal and the tie-break's (RULES.md §6), or TABLES_FORMAT_ROWS in the
+    scheduled deal and the tie-break's (rules.md §6), or TABLES_FORMAT_ROWS in the
     tables format, and any deal already on the sheet beyond them."""
     scheduled = heading.deals_scheduled
     count = (
@@ -512,7 +512,7 @@ def _score_sheet_write(
             ws,
             6,
             7,
-            "Toss: only after a tie at the end of the extra deals (RULES.md §6).",
+            "Toss: only after a tie at the end of the extra deals (rules.md §6).",
         )
     put(
         ws,
@@ -562,7 +562,7 @@ def _score_sheet_write(
     values_rule = DataValidation(
         type="whole", operator="between", formula1="28", formula2="56", allow_blank=True
     )
-    values_rule.error = "A contract is 28 to 56 (RULES.md §2)."
+    values_rule.error = "A contract is 28 to 56 (rules.md §2)."
     values_rule.add(f"C{first}:C{last}")
     taken_rule = DataValidation(
         type="whole", operator="between", formula1="0", formula2="56", allow_blank=True

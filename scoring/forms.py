@@ -98,7 +98,7 @@ class ConfirmForm(forms.Form):
 
 
 class TossForm(forms.Form):
-    """The toss of a knockout tie-break (RULES.md §6)."""
+    """The toss of a knockout tie-break (rules.md §6)."""
 
     winner = forms.ChoiceField(
         label="Toss won by",

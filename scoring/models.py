@@ -66,7 +66,7 @@ class Match(models.Model):
     deals_won_b = models.PositiveSmallIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True, default="")
     # Knockout only: where the tie-break stands (scoring/domain/tiebreak.py), and the
-    # toss, when the totals were still equal after the two extra deals (RULES.md §6).
+    # toss, when the totals were still equal after the two extra deals (rules.md §6).
     tiebreak = models.CharField(max_length=12, blank=True, default="")
     toss_winner = models.CharField(max_length=1, blank=True, default="")
     first_dealer = models.CharField(max_length=1, blank=True, default="")
@@ -226,7 +226,7 @@ class Deal(models.Model):
                 condition=Q(award_to__in=SIDES), name="scoring_deal_award_to_known"
             ),
             models.CheckConstraint(
-                # Exactly one team receives points for a scored deal (RULES.md §2).
+                # Exactly one team receives points for a scored deal (rules.md §2).
                 condition=Q(award__gte=1),
                 name="scoring_deal_award_positive",
             ),
@@ -288,7 +288,7 @@ class Penalty(models.Model):
                 name="scoring_penalty_kind_known",
             ),
             models.CheckConstraint(
-                # RULES.md §3: a warning is 0, a later out_of_turn 1; the awarding
+                # rules.md §3: a warning is 0, a later out_of_turn 1; the awarding
                 # kinds 3 besides the deal; conduct 0..2.
                 condition=Q(kind=PenaltyKind.OUT_OF_TURN, warning=True, points=0)
                 | Q(kind=PenaltyKind.OUT_OF_TURN, warning=False, points=1)
@@ -453,7 +453,7 @@ class SheetChange(models.Model):
 
 
 class StandingsLot(models.Model):
-    """The lot that orders equal teams where a place must be decided (RULES.md §5):
+    """The lot that orders equal teams where a place must be decided (rules.md §5):
     the qualifying line and the seeding of the qualifiers. Drawn once per tournament
     from a recorded seed, when the league is final; the same seed orders any equal
     teams the same way, so a sheet reopened afterwards is ranked by the same lot."""

@@ -71,7 +71,7 @@ def sheet_settle(
     match: Match, deals: list[Deal], penalties: list[Penalty]
 ) -> tuple[rules.Sheet, tiebreak.Tiebreak | None]:
     """The domain's sheet for stored (or about to be stored) rows, and for a knockout
-    match its tie-break (RULES.md §6), which decides when the sheet is complete.
+    match its tie-break (rules.md §6), which decides when the sheet is complete.
 
     A penalty names a saved deal; one without a primary key yet is the newest entry
     and sorts last within its deal.
@@ -90,7 +90,7 @@ def sheet_settle(
         knockout=knockout,
     )
     if not knockout or match.deals_scheduled is None:
-        return sheet, None  # the tables format has no ties (RULES.md §8)
+        return sheet, None  # the tables format has no ties (rules.md §8)
     settled = tiebreak.settle(
         sheet, deals_scheduled=match.deals_scheduled, toss=match.toss
     )
@@ -357,7 +357,7 @@ def draw_stored(*, tournament: Tournament) -> list[draw_rules.DrawRound]:
 
 def league_first_result(*, tournament: Tournament) -> SheetChange | None:
     """The first change of a league sheet past its creation: a result was entered,
-    and the draw is locked (RULES.md §5)."""
+    and the draw is locked (rules.md §5)."""
     return (
         SheetChange.objects.filter(
             match__tournament=tournament, match__stage=Stage.LEAGUE
@@ -380,7 +380,7 @@ def draw_locked_reason(*, tournament: Tournament) -> str | None:
     if result is not None:
         return (
             f"the league has results (the first on the sheet of {result.match}); a "
-            "draw is locked once a result is entered (RULES.md §5)"
+            "draw is locked once a result is entered (rules.md §5)"
         )
     return None
 
@@ -527,7 +527,7 @@ def league_results(*, tournament: Tournament) -> list[ranking.MatchResult]:
         .order_by()
         .values_list("match_id", "a", "b", "won_a", "won_b")
     }
-    # A penalty's points go to the side that did not offend (RULES.md §3).
+    # A penalty's points go to the side that did not offend (rules.md §3).
     penalties = {
         match: (a, b)
         for match, a, b in Penalty.objects.filter(deal__match__in=counted)
@@ -574,7 +574,7 @@ def league_progress(*, tournament: Tournament) -> LeagueProgress:
 
 
 def standings_get(*, tournament: Tournament, section: int | None = None) -> Standings:
-    """The league's standings (RULES.md §5), whole or one section's rows with their
+    """The league's standings (rules.md §5), whole or one section's rows with their
     places in the whole league. Eight queries, whatever the size: teams, byes, the
     matches, the deal and penalty sums, the lot, and the league's progress (2)."""
     teams = {

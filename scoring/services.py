@@ -131,7 +131,7 @@ def _sheet_open(
         raise ConflictError(
             "sheet_locked",
             f"Cannot {action}: the sheet of {match} is confirmed and locked; only an "
-            "organizer can reopen it (RULES.md §7).",
+            "organizer can reopen it (rules.md §7).",
         )
     _version_check(match, version)
     return match
@@ -302,7 +302,7 @@ def match_create(
             raise RuleError(
                 "same_section",
                 f"{a.name} and {b.name} are both in section {a.section}; in the league "
-                "no team meets a team of its own section (RULES.md §5).",
+                "no team meets a team of its own section (rules.md §5).",
                 field="team_b",
             )
         if not 1 <= round <= tournament.league_rounds:
@@ -386,7 +386,7 @@ def _deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
 def score_sheet_deal_record(
     *, match_id: int, user, version: int | None, **values: Any
 ) -> tuple[Deal, Match]:
-    """Add deal `number` to the sheet (RULES.md §2). 409 if the number is taken by a
+    """Add deal `number` to the sheet (rules.md §2). 409 if the number is taken by a
     different deal; the same deal already there is a retry, answered by Replayed."""
 
     rows: list[tuple[list[Deal], list[Penalty]]] = []
@@ -418,7 +418,7 @@ def score_sheet_deal_record(
     if match.deals_scheduled is None and match.status == MatchStatus.COMPLETED:
         raise ConflictError(
             "match_over",
-            "the match is over: a team has no tables left (RULES.md §8).",
+            "the match is over: a team has no tables left (rules.md §8).",
         )
     deal = Deal(match=match, entered_by=user if user.is_authenticated else None)
     for field in DEAL_FIELDS:
@@ -505,13 +505,13 @@ def score_sheet_penalty_record(
     note: str = "",
     by_organizer: bool,
 ) -> tuple[Penalty, Match]:
-    """A penalty in deal `deal` (RULES.md §3); its points go to the other team."""
+    """A penalty in deal `deal` (rules.md §3); its points go to the other team."""
     match = _sheet_open(match_id=match_id, version=version, action="add a penalty")
     the_kind = PenaltyKind(kind)
     if the_kind is PenaltyKind.CONDUCT and not by_organizer:
         raise ForbiddenError(
             "conduct_by_organizer",
-            "a conduct penalty's points are set by the organizer (RULES.md §3); ask "
+            "a conduct penalty's points are set by the organizer (rules.md §3); ask "
             "an organizer to enter it.",
             field="kind",
         )
@@ -606,7 +606,7 @@ def _lock(match: Match, user) -> None:
 def score_sheet_confirm(
     *, match_id: int, user, version: int, roles: frozenset[Role], sides: frozenset[Side]
 ) -> Match:
-    """A captain confirms for his team (`sides`), an organizer for both (RULES.md §7).
+    """A captain confirms for his team (`sides`), an organizer for both (rules.md §7).
 
     The sheet locks when both captains have confirmed the version it is at now, or at
     once when an organizer confirms. Any later change of the sheet makes an earlier
@@ -639,7 +639,7 @@ def score_sheet_confirm(
         elif match.deals_scheduled is None:
             why = "both teams still have tables"
         else:
-            why = "the totals are equal: tie-break deals follow (RULES.md §6)"
+            why = "the totals are equal: tie-break deals follow (rules.md §6)"
         raise ConflictError(
             "sheet_incomplete", f"The sheet cannot be confirmed yet: {why}."
         )
@@ -688,7 +688,7 @@ def score_sheet_reopen(
         raise RuleError(
             "reason_missing",
             "say why the sheet is reopened; the history keeps the reason "
-            "(RULES.md §7).",
+            "(rules.md §7).",
             field="reason",
         )
     match = (
@@ -764,13 +764,13 @@ def score_sheet_void(*, match_id: int, user, reason: str) -> Match:
 def score_sheet_toss_record(
     *, match_id: int, user, version: int | None, winner: str, first_dealer: str
 ) -> Match:
-    """The toss after equal totals at the end of the extra deals (RULES.md §6): who
+    """The toss after equal totals at the end of the extra deals (rules.md §6): who
     won it and whom the winner chose to deal the sudden-death deal."""
     match = _sheet_open(match_id=match_id, version=version, action="record a toss")
     if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
         raise ConflictError(
             "toss_not_knockout",
-            "only a knockout match of stipulated deals has a toss (RULES.md §6).",
+            "only a knockout match of stipulated deals has a toss (rules.md §6).",
         )
     deals, penalties = _rows(match)
     _, settled = sheet_settle(match, deals, penalties)
@@ -821,7 +821,7 @@ def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Matc
 def league_draw_generate(
     *, tournament: Tournament, user, seed: int | None = None
 ) -> LeagueDraw:
-    """Draw the whole league (RULES.md §5) and store its rounds, matches and byes.
+    """Draw the whole league (rules.md §5) and store its rounds, matches and byes.
 
     A redraw replaces the matches of the earlier draw, and matches set up by hand,
     while no league result is entered; after the first one the draw is locked. The
@@ -915,7 +915,7 @@ def league_draw_generate(
 
 @transaction.atomic
 def league_round_release(*, tournament: Tournament, user, number: int) -> LeagueRound:
-    """Show a drafted round's pairings to everyone (RULES.md §5: pairings are
+    """Show a drafted round's pairings to everyone (rules.md §5: pairings are
     published round by round, after the organizer has checked them)."""
     found = (
         LeagueRound.objects.select_for_update()
@@ -973,7 +973,7 @@ def league_final_check(progress, *, doing: str) -> None:
         "league_not_final",
         f"{doing} on the final standings, and "
         + " and ".join(waiting)
-        + " (RULES.md §5).",
+        + " (rules.md §5).",
     )
 
 
@@ -983,7 +983,7 @@ def standings_lots_draw(
 ) -> StandingsLot:
     """Draw the lots that order equal teams where a place must be decided: across
     the qualifying line and among the qualifiers, who are seeded one by one
-    (RULES.md §5). Once, when the league is final (every league sheet confirmed,
+    (rules.md §5). Once, when the league is final (every league sheet confirmed,
     every round released). The seed is recorded, and chosen at random when none is
     given; it orders any equal teams by a hash of seed and team, so a sheet reopened
     afterwards is ranked by the same lot rather than by a new one."""
@@ -1337,7 +1337,7 @@ def _sheet_import(
                 None,
                 "match",
                 f"the file changes the sheet of {match}, which is {what}; an "
-                "organizer reopens it first (RULES.md §7), then imports the file.",
+                "organizer reopens it first (rules.md §7), then imports the file.",
             )
         ]
     if sheet.version is not None and sheet.version != match.version:

@@ -75,7 +75,7 @@ def _sides(match: Match) -> list[tuple[str, str]]:
 
 
 def _levels(match: Match) -> dict[str, str]:
-    """How this rule set doubles, as the scorer's buttons say it (RULES.md §2)."""
+    """How this rule set doubles, as the scorer's buttons say it (rules.md §2)."""
     rs = ruleset_get(match.tournament.ruleset)
     sign = "+" if rs.level_mode is LevelMode.ADD else "×"
     return {

@@ -46,7 +46,7 @@ class Tournament(models.Model):
     league_deals = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="Empty only for the tables format (RULES.md §8).",
+        help_text="Empty only for the tables format (rules.md §8).",
     )
     qualifiers = models.PositiveSmallIntegerField(default=24)
     published = models.BooleanField(default=False)
@@ -313,7 +313,7 @@ class LeagueRound(models.Model):
 
 class Bye(models.Model):
     """A league round without a match for one team (an odd count); it counts as a
-    win (RULES.md §5)."""
+    win (rules.md §5)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="byes"

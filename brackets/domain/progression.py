@@ -1,4 +1,4 @@
-"""Who fills which place of a knockout bracket, and who finishes where (RULES.md §6).
+"""Who fills which place of a knockout bracket, and who finishes where (rules.md §6).
 
 What it computes: the plan of a bracket of Q qualifiers (every match that will be
 played, round by round, and where each of its two places comes from: a seed, or the
@@ -223,7 +223,7 @@ class Podium(Generic[T]):
 def podium(
     plan: Plan, filled: Mapping[int, Places[T]], winners: Mapping[int, Side]
 ) -> Podium[T]:
-    """Who finishes where, as far as the results go (RULES.md §6)."""
+    """Who finishes where, as far as the results go (rules.md §6)."""
 
     def result(slot: Slot | None) -> tuple[T | None, T | None]:
         if slot is None or slot.number not in winners:

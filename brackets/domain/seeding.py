@@ -1,4 +1,4 @@
-"""The size of a knockout bracket and where each seed starts (RULES.md §6).
+"""The size of a knockout bracket and where each seed starts (rules.md §6).
 
 What it computes: for Q qualifiers the bracket size P (the power of two >= Q), the
 standard seeding order of P places (seeds 1 and 2 can meet only in the final, seeds
@@ -63,7 +63,7 @@ def first_round(qualifiers: int) -> list[tuple[int, int | None]]:
 
 
 def byes(qualifiers: int) -> list[int]:
-    """The seeds with a bye in the first round: the top P - Q (RULES.md §6)."""
+    """The seeds with a bye in the first round: the top P - Q (rules.md §6)."""
     return list(range(1, bracket_size(qualifiers) - qualifiers + 1))
 
 
@@ -88,7 +88,7 @@ def stage_key(places: int) -> str:
 
 
 SECOND_RUNNER_UP = "second_runner_up"
-# RULES.md §6: first knockout round, round of 16 and quarter-finals 18 deals;
+# rules.md §6: first knockout round, round of 16 and quarter-finals 18 deals;
 # semi-finals 24; each game of the final 18; the second runner-up match 24.
 DEALS_DEFAULT = 18
 STAGE_DEALS_MAX = 96  # with the 3 deals a tie-break may add: a sheet's 99
@@ -108,7 +108,7 @@ def stage_keys(qualifiers: int) -> list[str]:
 
 
 def stage_deals(qualifiers: int, given: dict[str, int] | None = None) -> dict[str, int]:
-    """Deals per match of every stage: the defaults of RULES.md §6, with `given`
+    """Deals per match of every stage: the defaults of rules.md §6, with `given`
     changes. An unknown stage or a count outside 1..99 is refused, naming it."""
     keys = stage_keys(qualifiers)
     deals = {k: DEALS_DEFAULTS.get(k, DEALS_DEFAULT) for k in keys}

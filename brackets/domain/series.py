@@ -1,4 +1,4 @@
-"""A best-of-N series: the final is best of three games (RULES.md §6).
+"""A best-of-N series: the final is best of three games (rules.md §6).
 
 What it computes: from the winners of the games played so far, each side's wins, the
 series winner once a side has won a majority, and the number of the next game to

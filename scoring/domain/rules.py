@@ -1,9 +1,9 @@
-"""Scoring one deal, the penalties of a match, and a whole score sheet (RULES.md §2-4).
+"""Scoring one deal, the penalties of a match, and a whole score sheet (rules.md §2-4).
 
 What it computes: who receives points for a deal and how many (the chart of 000 §1.3
 with the rule set's level), what each penalty gives and to whom (warnings included),
 a match's running totals, its totals after every sixth deal, its winner and the score
-difference; and for the `tables` format (RULES.md §8) the tables each team holds.
+difference; and for the `tables` format (rules.md §8) the tables each team holds.
 
 What it does not: store anything, know who entered a row, or rank teams (that is
 standings.py). It reads the rule sets of tournament/domain/rulesets.py.
@@ -190,7 +190,7 @@ def deal_from_values(
             raise RuleError(
                 "value_out_of_range",
                 f"a contract is {VALUE_MIN} to {VALUE_MAX}; {v} cannot be bid "
-                "(RULES.md §2).",
+                "(rules.md §2).",
                 field="value",
                 value=v,
             )
@@ -220,7 +220,7 @@ def deal_from_values(
 
 
 def score_deal(deal: Deal, rules: RuleSet) -> DealResult:
-    """Who receives points for one deal, and how many (RULES.md §2)."""
+    """Who receives points for one deal, and how many (rules.md §2)."""
     made = deal.taken >= deal.value
     points = chart_points(deal.value, made=made)
     side = deal.declarer if made else deal.declarer.other
@@ -286,7 +286,7 @@ def check_penalty_points(kind: PenaltyKind, points: int | None) -> None:
         raise RuleError(
             "points_fixed",
             f"the points of a {kind.value} penalty are set by the rules "
-            "(RULES.md §3); leave points out.",
+            "(rules.md §3); leave points out.",
             field="points",
         )
 
@@ -294,7 +294,7 @@ def check_penalty_points(kind: PenaltyKind, points: int | None) -> None:
 def score_penalties(
     penalties: Iterable[Penalty], *, last_deal: int | None
 ) -> list[PenaltyResult]:
-    """What each penalty gives and to whom, in deal order (RULES.md §3).
+    """What each penalty gives and to whom, in deal order (rules.md §3).
 
     out_of_turn: a team's first in the match is a warning (0 points), every later one
     1 point; from the match's `last_deal` on there is no warning (000 §4.9). The
@@ -368,9 +368,9 @@ def score_sheet(
 ) -> Sheet:
     """A match's sheet: every deal scored, penalties applied, totals and winner.
 
-    `deals_scheduled` None means the tables format (RULES.md §8): totals are the tables
+    `deals_scheduled` None means the tables format (rules.md §8): totals are the tables
     each side holds, starting from 12, and the match ends when a side has none. In a
-    knockout, equal totals decide nothing here (tie-break deals, RULES.md §6).
+    knockout, equal totals decide nothing here (tie-break deals, rules.md §6).
     """
     numbers = [d.number for d in deals]
     if len(set(numbers)) != len(numbers):
@@ -463,7 +463,7 @@ def decide(
     *,
     knockout: bool = False,
 ) -> tuple[Side | None, str]:
-    """The winner of a finished match and what decided it (RULES.md §1, §4).
+    """The winner of a finished match and what decided it (rules.md §1, §4).
 
     The higher total wins. Equal totals: under gcka the side that won more deals wins
     (004); otherwise, and in a knockout, nothing is decided here ("tie").
@@ -499,7 +499,7 @@ class MatchStatus(StrEnum):
 
 def sheet_status(sheet: Sheet, *, knockout: bool = False) -> MatchStatus:
     """Where an unlocked sheet stands. A knockout tie is not complete: tie-break deals
-    follow (RULES.md §6)."""
+    follow (rules.md §6)."""
     if not sheet.rows:
         return MatchStatus.SCHEDULED
     if sheet.complete and (sheet.winner is not None or not knockout):

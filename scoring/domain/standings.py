@@ -1,4 +1,4 @@
-"""League standings: the ranking of RULES.md §5 (000 §6.3), shared ranks, and lots.
+"""League standings: the ranking of rules.md §5 (000 §6.3), shared ranks, and lots.
 
 What it computes: from a league's decided matches and its byes, each team's played,
 won, tied and lost matches and its four ranking numbers:
@@ -8,7 +8,7 @@ won, tied and lost matches and its four ranking numbers:
 - R3, the sum over won matches of the score difference;
 - R4, the sum of the team's own match totals over all its league matches.
 
-A bye counts for R2..R4 as the team's own average per played league match (RULES.md
+A bye counts for R2..R4 as the team's own average per played league match (rules.md
 §5), so those three are exact `Fraction`s; nothing here rounds them. Teams equal on
 all four share a rank. Where a place must be decided (the qualifying line, and the
 seeding of the qualifiers, which orders every one of them), `draw_lots` orders equal
@@ -37,7 +37,7 @@ from .rules import START_TABLES, Side, decide
 
 WIN_POINTS = 3  # 000 §5.4
 TIE_POINTS = 1  # 000 §5.6
-BYE_POINTS = WIN_POINTS  # RULES.md §5: a bye counts as a win
+BYE_POINTS = WIN_POINTS  # rules.md §5: a bye counts as a win
 DIFFERENCE_CAP = 5  # 000 §6.3: R2 counts a won match's difference up to 5
 LOT_ALGORITHM = "56-lot/1"
 
@@ -73,7 +73,7 @@ def league_result(
     """A decided league match from what its sheet's rows add up to: the points each
     side received in deals and penalties and the deals each side won. The same sums
     and the same `decide` as the score sheet (rules.score_sheet), so the standings and
-    the sheet cannot disagree. `tables`: the totals are tables held (RULES.md §8)."""
+    the sheet cannot disagree. `tables`: the totals are tables held (rules.md §8)."""
     if tables:
         total_a = START_TABLES + received_a - received_b
         total_b = START_TABLES + received_b - received_a
@@ -142,7 +142,7 @@ class _Tally:
 
     def with_byes(self, total: int) -> Points:
         """A sum over played matches, plus the team's own average per played match
-        for each bye (RULES.md §5); a team that has played nothing gets 0 for a bye.
+        for each bye (rules.md §5); a team that has played nothing gets 0 for a bye.
         Exact: a fraction only where the average is not whole."""
         if not self.byes or not self.played:
             return total
@@ -155,7 +155,7 @@ def rank_teams(
     results: Iterable[MatchResult],
     byes: Iterable[int] = (),
 ) -> list[Standing]:
-    """Every team's standing, best first (RULES.md §5).
+    """Every team's standing, best first (rules.md §5).
 
     `byes` names a team once per bye it has had. Equal teams share a rank and are
     listed by team id; `draw_lots` orders them where a place must be decided.
@@ -271,7 +271,7 @@ def line_undecided(standings: Sequence[Standing], places: int) -> list[int]:
 
 
 def qualifying(standings: Sequence[Standing], places: int) -> dict[int, bool | None]:
-    """Whether each team is within the best `places` (RULES.md §6: the best 24
+    """Whether each team is within the best `places` (rules.md §6: the best 24
     qualify): None for teams equal across the line while no lot has ordered them."""
     undecided = set(line_undecided(standings, places))
     return {

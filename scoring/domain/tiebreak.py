@@ -1,4 +1,4 @@
-"""The tie-break of a knockout match (RULES.md §6, 000 §5.7), as a state machine.
+"""The tie-break of a knockout match (rules.md §6, 000 §5.7), as a state machine.
 
 What it computes: from a knockout sheet (rules.score_sheet) and the toss, if one was
 taken, where the match stands: the stipulated deals being played (`regulation`), the
@@ -119,7 +119,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             n,
             missing=regulation,
             reason=f"the match has {n} deals; tie-break deals follow only if the "
-            f"totals are equal after deal {n} (RULES.md §6)",
+            f"totals are equal after deal {n} (rules.md §6)",
         )
     a, b = _totals_after(rows, n)
     if a != b:
@@ -141,7 +141,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             equal_at=n,
             reason=f"the totals were equal after deal {n} ({a}-{b}), so deals "
             f"{n + 1} and {last_extra} are played; a deal after them only if the "
-            "totals are still equal, and after the toss (RULES.md §6)",
+            "totals are still equal, and after the toss (rules.md §6)",
         )
     a, b = _totals_after(rows, last_extra)
     if a != b:
@@ -162,7 +162,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             equal_at=last_extra,
             reason=f"the totals are still equal after deal {last_extra} ({a}-{b}): "
             f"record the toss first; its winner chooses who deals deal {sudden} "
-            "(RULES.md §6)",
+            "(rules.md §6)",
         )
     if sudden not in rows:
         return state(

@@ -17,7 +17,7 @@ def points(value: Points) -> str:
 
 @register.simple_tag
 def toss_cards() -> str:
-    """The rank of the cards for a knockout toss (RULES.md §6)."""
+    """The rank of the cards for a knockout toss (rules.md §6)."""
     return tiebreak.TOSS_CARDS
 
 

@@ -1,6 +1,6 @@
 """Playing league matches to chosen totals, through the API as a scorer would.
 
-A deal gives 1 to 7 points to one side (RULES.md §2, international): `AWARDS` is a
+A deal gives 1 to 7 points to one side (rules.md §2, international): `AWARDS` is a
 contract for each, seen from the side that receives it. Totals are split into such
 deals, so a test can ask for "20-15" and get exactly that on the sheet.
 """

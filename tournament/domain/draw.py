@@ -1,4 +1,4 @@
-"""The league draw (RULES.md §5): every round at once, reproducible from a seed.
+"""The league draw (rules.md §5): every round at once, reproducible from a seed.
 
 What it computes: for teams in sections and a number of rounds R, R rounds in which
 every team plays once, never a team of its own section, never the same opponent
@@ -152,7 +152,7 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
             DrawError(
                 "one_section",
                 f"all {count} teams are in section {largest.section}; in the league "
-                "no team meets a team of its own section (RULES.md §5), so nobody "
+                "no team meets a team of its own section (rules.md §5), so nobody "
                 "could play. Define the other sections and move teams into them.",
                 section=largest.section,
             )
@@ -469,7 +469,7 @@ def _by_matching(
 
 
 def draw_league(teams: Sequence[DrawTeam], rounds: int, seed: int) -> Draw:
-    """The whole league for `teams` over `rounds` rounds (RULES.md §5), from `seed`.
+    """The whole league for `teams` over `rounds` rounds (rules.md §5), from `seed`.
 
     Raises `DrawError` when no draw exists, saying why (see `draw_problems`).
     """
@@ -533,7 +533,7 @@ def _rounds(field: _Field, mates: list[list[int]], seed: int) -> tuple[DrawRound
 def check_draw(
     teams: Sequence[DrawTeam], rounds: int, draw: Sequence[DrawRound]
 ) -> list[str]:
-    """Every way a stored draw breaks the rules of RULES.md §5; empty when it is valid.
+    """Every way a stored draw breaks the rules of rules.md §5; empty when it is valid.
 
     Independent of `draw_league`: it checks the result, not the method.
     """

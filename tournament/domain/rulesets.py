@@ -1,4 +1,4 @@
-"""The rule sets of RULES.md §1 as data: what a tournament of each kind starts with.
+"""The rule sets of rules.md §1 as data: what a tournament of each kind starts with.
 
 It holds the numbers an organizer starts from (team size, deals per match, league
 rounds, qualifiers) and how a rule set treats doubling and equal match totals. It does
@@ -35,7 +35,7 @@ class EqualTotals(StrEnum):
 
     TIE = "tie"
     MORE_DEALS_WON = "more_deals_won"  # 004: the team that won more deals wins
-    TABLES = "tables"  # 003: the match runs until a team has no tables (RULES.md §8)
+    TABLES = "tables"  # 003: the match runs until a team has no tables (rules.md §8)
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class RuleSet:
     title: str
     source: str
     team_sizes: tuple[int, ...]
-    league_deals: int | None  # None: until a team runs out of tables (RULES.md §8)
+    league_deals: int | None  # None: until a team runs out of tables (rules.md §8)
     level_mode: LevelMode
     doubled: int
     redoubled: int

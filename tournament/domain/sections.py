@@ -1,4 +1,4 @@
-"""Which section a team plays in (RULES.md §5, 000 §6.1), and the names it is decided
+"""Which section a team plays in (rules.md §5, 000 §6.1), and the names it is decided
 by.
 
 A team belongs to the section of its captain: a captain outside the USA puts the team in
@@ -205,7 +205,7 @@ def normalize_captain(*, name: str, city: str, state: str, country: str) -> Capt
             errors.append(
                 RuleError(
                     "required",
-                    "a captain in the USA needs a state (RULES.md §5: the section "
+                    "a captain in the USA needs a state (rules.md §5: the section "
                     "follows the captain's city or state)",
                     field="state",
                 )
@@ -223,7 +223,7 @@ def normalize_captain(*, name: str, city: str, state: str, country: str) -> Capt
 def place_team(
     captain: Captain, sections: Sequence[SectionArea]
 ) -> tuple[object, Placement]:
-    """The key of the section the captain's team plays in, and why (RULES.md §5)."""
+    """The key of the section the captain's team plays in, and why (rules.md §5)."""
     if captain.country != USA:
         for section in sections:
             if section.international:
@@ -318,7 +318,7 @@ def roster(
     """The team's players, captain first, checked against the tournament's team size.
 
     The captain plays: when the list of players leaves the captain out, the captain is
-    added in front (RULES.md §1: players per team counts everyone who plays, captain
+    added in front (rules.md §1: players per team counts everyone who plays, captain
     included).
     """
     names = [clean_name(p) for p in players]

@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
                 ('ruleset', models.CharField(choices=[('international', 'International'), ('gcka', 'Gcka'), ('online', 'Online'), ('classic', 'Classic'), ('tables', 'Tables')], default=tournament.domain.rulesets.RuleSetCode['INTERNATIONAL'], max_length=20)),
                 ('players_per_team', models.PositiveSmallIntegerField(default=3)),
                 ('league_rounds', models.PositiveSmallIntegerField(default=8)),
-                ('league_deals', models.PositiveSmallIntegerField(blank=True, help_text='Empty only for the tables format (RULES.md §8).', null=True)),
+                ('league_deals', models.PositiveSmallIntegerField(blank=True, help_text='Empty only for the tables format (rules.md §8).', null=True)),
                 ('qualifiers', models.PositiveSmallIntegerField(default=24)),
                 ('published', models.BooleanField(default=False)),
                 ('status', models.CharField(choices=[('registration', 'Registration'), ('league', 'League'), ('knockout', 'Knockout'), ('finished', 'Finished')], default=tournament.domain.types.TournamentStatus['REGISTRATION'], max_length=20)),

@@ -1,4 +1,4 @@
-"""The knockout through the API (RULES.md §6): seeding from the final standings, a
+"""The knockout through the API (rules.md §6): seeding from the final standings, a
 tie that needs the extra deals, one that needs the toss and sudden death, a final
 that goes to three games, and the podium."""
 

@@ -1,6 +1,6 @@
 """A winner moves on only when its sheet is confirmed; reopening a sheet whose
 result already plays on needs a reset, which voids the later sheets and keeps them
-(RULES.md §6, docs/knockout.md)."""
+(rules.md §6, docs/knockout.md)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The bracket plan, who fills which place, and the podium (RULES.md §6)."""
+"""The bracket plan, who fills which place, and the podium (rules.md §6)."""
 
 import random
 

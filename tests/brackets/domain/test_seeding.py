@@ -1,4 +1,4 @@
-"""Bracket size, seeding order and byes (RULES.md §6)."""
+"""Bracket size, seeding order and byes (rules.md §6)."""
 
 import pytest
 from hypothesis import given
@@ -19,7 +19,7 @@ def test_twenty_four_qualifiers_as_the_rule_book_lists_them():
     assert bracket_size(24) == 32
     assert byes(24) == [1, 2, 3, 4, 5, 6, 7, 8]
     played = sorted(pair for pair in first_round(24) if pair[1] is not None)
-    # RULES.md §6: 9-24, 10-23, 11-22, 12-21, 13-20, 14-19, 15-18, 16-17.
+    # rules.md §6: 9-24, 10-23, 11-22, 12-21, 13-20, 14-19, 15-18, 16-17.
     assert played == [(9 + k, 24 - k) for k in range(8)]
 
 

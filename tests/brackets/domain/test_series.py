@@ -1,4 +1,4 @@
-"""The final's best-of-three series (RULES.md §6)."""
+"""The final's best-of-three series (rules.md §6)."""
 
 import itertools
 

@@ -1,4 +1,4 @@
-"""Confirmation (RULES.md §7): both captains confirm the same version, or an
+"""Confirmation (rules.md §7): both captains confirm the same version, or an
 organizer does; the sheet locks; only an organizer reopens it, with a reason."""
 
 import pytest

@@ -9,7 +9,7 @@ from tests.scoring.conftest import deal_body
 pytestmark = pytest.mark.django_db
 
 # A hand-checked 18-deal international sheet: (declarer, value, trump, level, taken),
-# and what it gives (side, points), worked out from RULES.md §2 by hand.
+# and what it gives (side, points), worked out from rules.md §2 by hand.
 HAND_CHECKED = [
     (("A", 28, "no_trump", "none", 30), ("A", 1)),
     (("B", 40, "hearts", "none", 38), ("A", 3)),

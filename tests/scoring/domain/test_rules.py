@@ -1,6 +1,6 @@
-"""Deal scoring, penalties and match sheets of RULES.md §2-4, checked against its text.
+"""Deal scoring, penalties and match sheets of rules.md §2-4, checked against its text.
 
-The expected awards are written out from RULES.md's chart and level rules here, apart
+The expected awards are written out from rules.md's chart and level rules here, apart
 from the engine's own tables, so that a wrong chart in the engine cannot agree with
 itself.
 """
@@ -34,7 +34,7 @@ CLASSIC = ruleset_get("classic")
 
 
 def expected(code: str, value: int, level: str, made: bool) -> int:
-    """RULES.md §2, read literally."""
+    """rules.md §2, read literally."""
     if value <= 39:
         base = 1 if made else 2
     elif value <= 47:
@@ -87,7 +87,7 @@ def test_every_value_level_taken_and_rule_set_against_the_chart():
 @pytest.mark.parametrize(
     ("rules", "value", "trump", "level", "taken", "award_to", "award"),
     [
-        # The worked examples of RULES.md §2.
+        # The worked examples of rules.md §2.
         (INTERNATIONAL, 40, "clubs", "none", 40, "A", 2),
         (INTERNATIONAL, 48, "hearts", "doubled", 47, "B", 5),
         (INTERNATIONAL, 56, "no_trump", "redoubled", 56, "A", 6),

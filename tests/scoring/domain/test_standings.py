@@ -1,4 +1,4 @@
-"""The ranking of RULES.md §5 as a pure function: hand-computed tables for every
+"""The ranking of rules.md §5 as a pure function: hand-computed tables for every
 tie-break level, byes, ties, and lots; hypothesis for the properties of any league."""
 
 from collections import Counter
@@ -176,7 +176,7 @@ def test_a_tie_is_one_match_point_each_and_no_difference():
 
 
 def test_a_winner_on_equal_totals_counts_a_difference_of_nothing():
-    # gcka: equal totals, the side with more deals won wins (RULES.md §1).
+    # gcka: equal totals, the side with more deals won wins (rules.md §1).
     got = rank_teams([1, 2], [MatchResult(1, 2, 20, 20, A)])
     assert table(got) == [(1, 1, 3, 0, 0, 20), (2, 2, 0, 0, 0, 20)]
 

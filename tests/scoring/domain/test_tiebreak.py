@@ -1,4 +1,4 @@
-"""The knockout tie-break of RULES.md §6 (000 §5.7): regulation, two extra deals, the
+"""The knockout tie-break of rules.md §6 (000 §5.7): regulation, two extra deals, the
 toss, one sudden-death deal."""
 
 import pytest

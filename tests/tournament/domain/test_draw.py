@@ -1,4 +1,4 @@
-"""The league draw as pure Python (RULES.md §5): exhaustive over small fields,
+"""The league draw as pure Python (rules.md §5): exhaustive over small fields,
 hypothesis over random ones, adversarial tight fields up to 500 teams, the checker."""
 
 import hashlib

@@ -1,4 +1,4 @@
-"""The rule sets of RULES.md §1, checked against its table."""
+"""The rule sets of rules.md §1, checked against its table."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Section placement (RULES.md §5, 000 §6.1): table-driven, plus properties."""
+"""Section placement (rules.md §5, 000 §6.1): table-driven, plus properties."""
 
 import pytest
 from hypothesis import given

@@ -13,7 +13,7 @@ def test_demo_loads_48_teams_in_7_sections_once():
     assert tournament.teams.count() == 48
     assert tournament.sections.count() == 7
     sizes = {s.name: s.teams.count() for s in tournament.sections.all()}
-    assert max(sizes.values()) <= 24  # no section holds more than half (RULES.md §5)
+    assert max(sizes.values()) <= 24  # no section holds more than half (rules.md §5)
     assert sizes["International"] == 5
     # Illinois belongs to "Midwest & West", but Chicago's suburbs are placed by city.
     assert Team.objects.get(name="Niles Nine").section.name == "Chicago"
