@@ -43,8 +43,8 @@ def _child(repeat: int, folder: str) -> dict:
     from django.db import connection, transaction
     from django.test import Client
 
-    from scoring import services
     from scoring.models import Match
+    from scoring.sheets import services
     from tournament import backups
 
     settings.BACKUP_DIR = Path(folder)

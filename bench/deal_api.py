@@ -108,7 +108,7 @@ def _setup(matches: int) -> tuple[str, list[int]]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from scoring import services
+    from scoring.sheets import services
     from tournament.models import Membership, Section, Team, Tournament
 
     tournament = Tournament.objects.create(

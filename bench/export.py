@@ -7,7 +7,7 @@ peak memory is the export's, not the build's), which measures in the same run:
 
 - the baseline: a plain `SELECT count(*)` over the deals;
 - the standings API, for scale (a page every spectator loads);
-- building the whole workbook (scoring.selectors.tournament_workbook: five sheets,
+- building the whole workbook (scoring.excel.selectors.tournament_workbook: five sheets,
   every deal through the rules engine, written by openpyxl in write-only mode);
 - the same through `GET /api/v1/tournaments/<slug>/export.xlsx`;
 
@@ -92,8 +92,8 @@ def _child_export(repeat: int) -> dict:
     from django.db import connection
     from django.test import Client
 
+    from scoring.excel.selectors import tournament_workbook
     from scoring.models import Deal
-    from scoring.selectors import tournament_workbook
     from tournament.models import Tournament
 
     tournament = Tournament.objects.get(slug=SLUG)

@@ -49,8 +49,8 @@ def _measure(teams: int, repeat: int) -> dict:
     from django.utils import timezone
 
     from brackets import services as knockout
-    from scoring import services
     from scoring.models import Match
+    from scoring.sheets import services
     from tests.scoring.league import deals_for
     from tournament.domain.types import Role
     from tournament.models import Tournament

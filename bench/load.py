@@ -84,7 +84,7 @@ def _setup(scorers: int, referees: int) -> dict:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from scoring import services
+    from scoring.league import services
     from scoring.models import Match
     from tournament.models import Membership, Section, Team, Tournament
 

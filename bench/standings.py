@@ -58,8 +58,8 @@ def _build(teams: int) -> dict[str, int]:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from scoring import services
     from scoring.domain import rules
+    from scoring.league import services
     from scoring.models import Deal, Match, Penalty
     from tournament.domain.rulesets import ruleset_get
     from tournament.models import Section, Team, Tournament

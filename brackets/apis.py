@@ -9,8 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.apis import TossOutput, toss_data
 from scoring.domain import tiebreak
+from scoring.sheets.apis import TossOutput, toss_data
 from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
 from tournament.domain.types import Role
 

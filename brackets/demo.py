@@ -13,12 +13,13 @@ from pathlib import Path
 
 from django.db import transaction
 
-from scoring import services as sheets
 from scoring.demo import confirm_as_organizer, play_randomly, random_deal
 from scoring.domain.rules import MatchStatus, Side
 from scoring.domain.tiebreak import Phase
+from scoring.league import services as league_services
 from scoring.models import Match
-from scoring.selectors import sheet_read
+from scoring.sheets import services as sheets_services
+from scoring.sheets.selectors import sheet_read
 from tournament.demo import FIXTURES, demo_load
 from tournament.domain.types import Role
 from tournament.models import Membership, Tournament
@@ -38,7 +39,7 @@ def _settle(match: Match, user, rng: random.Random) -> None:
             return
         if tb.phase is Phase.TOSS:
             winner = rng.choice([Side.A, Side.B])
-            sheets.score_sheet_toss_record(
+            sheets_services.score_sheet_toss_record(
                 match_id=match.pk,
                 user=user,
                 version=None,
@@ -46,7 +47,7 @@ def _settle(match: Match, user, rng: random.Random) -> None:
                 first_dealer=rng.choice([Side.A, Side.B]).value,
             )
             continue
-        sheets.score_sheet_deal_record(
+        sheets_services.score_sheet_deal_record(
             match_id=match.pk,
             user=user,
             version=None,
@@ -59,7 +60,7 @@ def _level_deals(match: Match, user, count: int) -> None:
     count (the stipulated deals and the two extra ones)."""
     for number in range(1, count + 1):
         side = Side.A if number % 2 else Side.B
-        sheets.score_sheet_deal_record(
+        sheets_services.score_sheet_deal_record(
             match_id=match.pk,
             user=user,
             version=None,
@@ -85,10 +86,10 @@ def demo_knockout_play(*, path: Path = DEMO_KNOCKOUT) -> tuple[Tournament, bool]
     scorer = roles.filter(role=Role.SCORER).first().user
     rng = random.Random(spec["deal_seed"])  # noqa: S311 - demo deals, reproducible
     if not tournament.draws.exists():
-        sheets.league_draw_generate(
+        league_services.league_draw_generate(
             tournament=tournament, user=organizer, seed=spec["draw_seed"]
         )
-        sheets.league_rounds_release_all(tournament=tournament, user=organizer)
+        league_services.league_rounds_release_all(tournament=tournament, user=organizer)
     for match in Match.objects.filter(tournament=tournament).order_by("round", "table"):
         match = play_randomly(match, scorer, rng, tournament.league_deals)
         confirm_as_organizer(match, organizer)

@@ -1,7 +1,7 @@
 """Every write to the knockout: seeding the bracket, moving winners on, resets.
 
-Seeding reads the final league standings (scoring.selectors.standings_get) and the
-lots, and writes the bracket, its seeds, every match of the plan
+Seeding reads the final league standings (scoring.league.selectors.standings_get)
+and the lots, and writes the bracket, its seeds, every match of the plan
 (domain/progression.py) and the score sheets of the matches whose teams are known.
 A winner moves on when its sheet locks (scoring.signals.sheet_locked); reopening a
 sheet whose winner already plays on is refused unless the organizer resets the later
@@ -17,10 +17,11 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring import services as sheets
 from scoring.domain.rules import MatchStatus, Side, Stage
+from scoring.league import services as league_services
+from scoring.league.selectors import standings_get
 from scoring.models import Match, StandingsLot
-from scoring.selectors import standings_get
+from scoring.sheets import services as sheets_services
 from tournament.backups import backup_before
 from tournament.domain.errors import ConflictError, RuleError
 from tournament.domain.types import TournamentStatus
@@ -81,10 +82,12 @@ def knockout_seed(
         tournament.qualifiers = qualifiers
         tournament.save(update_fields=["qualifiers", "updated_at"])
     standings = standings_get(tournament=tournament)
-    sheets.league_final_check(standings.progress, doing="The knockout is seeded")
+    league_services.league_final_check(
+        standings.progress, doing="The knockout is seeded"
+    )
     lot = StandingsLot.objects.filter(tournament=tournament).first()
     if standings.to_decide and lot is None:
-        lot = sheets.standings_lots_draw(tournament=tournament, user=user)
+        lot = league_services.standings_lots_draw(tournament=tournament, user=user)
         standings = standings_get(tournament=tournament)
     rows = sorted(standings.rows, key=lambda r: r.standing.place)[:qualifiers]
     if any(r.qualifies is not True for r in rows):
@@ -164,7 +167,7 @@ def _game_open(knockout_match: KnockoutMatch, *, number: int, user) -> Game:
     used = Match.objects.filter(
         tournament=tournament, stage=Stage.KNOCKOUT, round=knockout_match.round
     ).aggregate(m=Max("table"))["m"]
-    sheet = sheets.match_create(
+    sheet = sheets_services.match_create(
         tournament=tournament,
         user=user,
         team_a=knockout_match.team_a_id,
@@ -277,7 +280,7 @@ def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: boo
         )
     now = timezone.now()
     for g in to_void:
-        sheets.score_sheet_void(
+        sheets_services.score_sheet_void(
             match_id=g.sheet_id,
             user=user,
             reason=f"reset: sheet {sheet.pk} was reopened ({reason})",

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from scoring.selectors import league_progress
+from scoring.league.selectors import league_progress
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role, TournamentStatus
 from tournament.views import htmx_request, visible_tournament

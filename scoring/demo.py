@@ -19,9 +19,10 @@ from django.db import transaction
 from tournament.domain.types import Role
 from tournament.models import Membership, Tournament
 
-from . import services
 from .domain.rules import Level, Side, Trump
+from .league import services as league_services
 from .models import Match
+from .sheets import services as sheets_services
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO_LEAGUE = FIXTURES / "demo-league.json"
@@ -45,14 +46,14 @@ def play_randomly(match: Match, user, rng: random.Random, deals: int) -> Match:
     """Deals 1..`deals` at random, now and then penalties; the match after them."""
     version = match.version
     for number in range(1, deals + 1):
-        _, match = services.score_sheet_deal_record(
+        _, match = sheets_services.score_sheet_deal_record(
             match_id=match.pk, user=user, version=version, **random_deal(rng, number)
         )
         version = match.version
     if rng.random() < 0.3:  # out of turn twice: a warning, then a point
         offender = rng.choice([Side.A, Side.B]).value
         for _ in range(2):
-            _, match = services.score_sheet_penalty_record(
+            _, match = sheets_services.score_sheet_penalty_record(
                 match_id=match.pk,
                 user=user,
                 version=match.version,
@@ -62,7 +63,7 @@ def play_randomly(match: Match, user, rng: random.Random, deals: int) -> Match:
                 by_organizer=False,
             )
     if rng.random() < 0.08:  # 000 §5.5: caught and proved
-        _, match = services.score_sheet_penalty_record(
+        _, match = sheets_services.score_sheet_penalty_record(
             match_id=match.pk,
             user=user,
             version=match.version,
@@ -78,7 +79,7 @@ def play_randomly(match: Match, user, rng: random.Random, deals: int) -> Match:
 def confirm_as_organizer(match: Match, user) -> None:
     """Lock the sheet at the version it is at now, as an organizer does."""
     version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
-    services.score_sheet_confirm(
+    sheets_services.score_sheet_confirm(
         match_id=match.pk,
         user=user,
         version=version,
@@ -101,11 +102,11 @@ def demo_league_play(*, path: Path = DEMO_LEAGUE) -> tuple[Tournament, bool]:
     scorer = Membership.objects.filter(tournament=tournament, role=Role.SCORER).first()
     if organizer is None or scorer is None:
         raise AssertionError("the demo needs its organizer and scorer; load it first")
-    services.league_draw_generate(
+    league_services.league_draw_generate(
         tournament=tournament, user=organizer.user, seed=spec["draw_seed"]
     )
     for number in range(1, spec["released_rounds"] + 1):
-        services.league_round_release(
+        league_services.league_round_release(
             tournament=tournament, user=organizer.user, number=number
         )
     rng = random.Random(spec["deal_seed"])  # noqa: S311 - demo deals, reproducible

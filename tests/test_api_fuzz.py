@@ -19,8 +19,9 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from scoring import services
+from scoring.excel import services as excel_services
 from scoring.models import ExportJob, Match, Penalty
+from scoring.sheets import services as sheets_services
 from tests.brackets.knockout import final_league
 from tournament.models import Membership, Section, Team
 
@@ -50,8 +51,8 @@ def world(db, in_process):
     services_ko = __import__("brackets.services", fromlist=["knockout_seed"])
     services_ko.knockout_seed(tournament=tournament, user=organizer)
     match = Match.objects.filter(tournament=tournament, stage="league").first()
-    services.score_sheet_reopen(match_id=match.pk, user=organizer, reason="fuzz")
-    services.score_sheet_penalty_record(
+    sheets_services.score_sheet_reopen(match_id=match.pk, user=organizer, reason="fuzz")
+    sheets_services.score_sheet_penalty_record(
         match_id=match.pk,
         user=organizer,
         version=None,
@@ -60,7 +61,7 @@ def world(db, in_process):
         kind="out_of_turn",
         by_organizer=True,
     )
-    job, _ = services.export_request(tournament=tournament, user=organizer)
+    job, _ = excel_services.export_request(tournament=tournament, user=organizer)
     return {
         "token": Token.objects.create(user=organizer).key,
         "ids": {

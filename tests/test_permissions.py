@@ -22,8 +22,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scoring import services
 from scoring.models import ExportJob, Match, Penalty
+from scoring.sheets import services
 from tests.factories import (
     SectionFactory,
     TeamFactory,

@@ -77,11 +77,14 @@ def teams_by_section_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _form_errors(form, error: RuleError, field_map: dict[str, str]) -> None:
-    """Show a rule error on the form field it names (or on the form)."""
+def form_errors(
+    form, error: RuleError, field_map: dict[str, str] | None = None
+) -> None:
+    """Show a rule error on the form field it names (or above the form); `field_map`
+    names the form's field for a service's field where the two differ."""
     items = error.errors if isinstance(error, RuleErrors) else [error]
     for item in items:
-        field = field_map.get(item.field or "", item.field)
+        field = (field_map or {}).get(item.field or "", item.field)
         form.add_error(field if field in form.fields else None, item.message)
 
 
@@ -141,7 +144,7 @@ class _Desk:
         except RuleError as error:
             if not shown:
                 raise
-            _form_errors(form, error, self.FIELDS)
+            form_errors(form, error, self.FIELDS)
             return None
 
     def _team(self, data) -> str:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring import services
+from scoring.sheets import services
 from tests.factories import TeamFactory
 
 

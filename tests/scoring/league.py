@@ -7,8 +7,9 @@ deals, so a test can ask for "20-15" and get exactly that on the sheet.
 
 from __future__ import annotations
 
-from scoring import services
+from scoring.league import services as league_services
 from scoring.models import Match
+from scoring.sheets import services as sheets_services
 from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tournament.domain.types import Role
@@ -108,7 +109,7 @@ def play_quickly(
     leagues in tests)."""
     version = None
     for body in deals_for(total_a, total_b, deals):
-        _, match = services.score_sheet_deal_record(
+        _, match = sheets_services.score_sheet_deal_record(
             match_id=match_id, user=user, version=version, **body
         )
         version = match.version
@@ -121,8 +122,10 @@ def drawn_league(tournament, organizer, *, sections: int, per_section: int, seed
         section = SectionFactory(tournament=tournament, name=f"Region {s + 1}")
         for t in range(per_section):
             TeamFactory(section=section, name=f"Region {s + 1} team {t + 1}")
-    services.league_draw_generate(tournament=tournament, user=organizer, seed=seed)
-    services.league_rounds_release_all(tournament=tournament, user=organizer)
+    league_services.league_draw_generate(
+        tournament=tournament, user=organizer, seed=seed
+    )
+    league_services.league_rounds_release_all(tournament=tournament, user=organizer)
     return list(Match.objects.filter(tournament=tournament).order_by("round", "table"))
 
 
@@ -140,7 +143,7 @@ def sized_league(sections: int, per_section: int, slug: str = "sized-cup"):
 
 
 def _hand_match(league, a, b, round, table, deals):
-    return services.match_create(
+    return sheets_services.match_create(
         tournament=league["tournament"],
         user=league["organizer"],
         team_a=league[a].pk,

@@ -17,7 +17,7 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.config.settings"
 os.environ["CELERY_BROKER_URL"] = os.environ["FAULT_BROKER_URL"]
 django.setup()
 
-from scoring import services  # noqa: E402
+from scoring.excel import services  # noqa: E402
 from tournament.config.celery import app  # noqa: E402
 
 SLOW = float(os.environ.get("FAULT_SLOW", "0"))

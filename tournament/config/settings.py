@@ -216,7 +216,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStageEnum": "scoring.models.STAGE_CHOICES",
         "MatchStatusEnum": "scoring.models.MATCH_STATUS_CHOICES",
         "TournamentStatusEnum": "tournament.models.STATUS_CHOICES",
-        "PenaltyKindEnum": "scoring.apis.PENALTY_KIND_CHOICES",
+        "PenaltyKindEnum": "scoring.sheets.apis.PENALTY_KIND_CHOICES",
         "KnockoutFeedEnum": "brackets.apis.FEED_CHOICES",
         "KnockoutKindEnum": "brackets.apis.KIND_CHOICES",
     },

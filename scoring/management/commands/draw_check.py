@@ -7,7 +7,7 @@ algorithm that reproduce the draw. Exits with an error naming each broken rule.
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.selectors import draw_state
+from scoring.league.selectors import draw_state
 from tournament.models import Tournament
 
 

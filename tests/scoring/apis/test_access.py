@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import services
 from scoring.models import Match
+from scoring.sheets import services
 from tests.conftest import as_user
 from tests.factories import TeamFactory
 from tests.scoring.conftest import deal_body

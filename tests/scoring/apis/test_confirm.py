@@ -16,7 +16,7 @@ def url(match, tail=""):
 
 @pytest.fixture
 def short_match(tournament, team, away_team, organizer):
-    from scoring import services
+    from scoring.sheets import services
 
     return services.match_create(
         tournament=tournament,

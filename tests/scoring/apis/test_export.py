@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring import services
+from scoring.excel import services
 from scoring.models import ExportJob, Match
 from tests.brackets.knockout import bracket, final_league, matches_of, play_sheet
 from tests.conftest import as_user

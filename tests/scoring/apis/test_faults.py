@@ -15,8 +15,8 @@ from celery import Celery
 from django.db import connection
 from kombu import Connection
 
-from scoring import services
 from scoring.models import Deal, ExportJob, Match, Penalty, SheetChange
+from scoring.sheets import services
 from tests.brackets.knockout import final_league
 from tests.conftest import as_user
 from tests.scoring.apis.test_sheet import HAND_CHECKED, fill, sheet, url

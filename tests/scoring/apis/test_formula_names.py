@@ -11,7 +11,7 @@ import zipfile
 import pytest
 from openpyxl import load_workbook
 
-from scoring import services
+from scoring.sheets import services
 from tests.conftest import as_user
 from tests.scoring.excel import table, workbook
 from tests.scoring.league import deals_for, enter

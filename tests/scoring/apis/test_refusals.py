@@ -154,7 +154,7 @@ def test_an_unknown_match_is_404(api, scorer, db):
 def test_a_tables_match_takes_no_deal_once_a_team_is_out(
     api, tournament, scorer, organizer, team, away_team
 ):
-    from scoring import services
+    from scoring.sheets import services
 
     tournament.ruleset, tournament.league_deals = "tables", None
     tournament.save()

@@ -81,7 +81,7 @@ def test_a_retry_without_a_key_is_refused_as_stale_and_changes_nothing(
 def test_a_key_is_per_sheet_and_new_requests_need_new_keys(
     api, tournament, match, scorer, organizer, team, away_team
 ):
-    from scoring import services
+    from scoring.sheets import services
 
     other = services.match_create(
         tournament=tournament,

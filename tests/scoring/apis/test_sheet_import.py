@@ -8,9 +8,9 @@ import io
 import pytest
 from openpyxl import load_workbook
 
-from scoring import services
 from scoring.domain.rules import Stage
 from scoring.models import Match, SheetChange
+from scoring.sheets import services
 from tests.brackets.knockout import final_league
 from tests.conftest import as_user
 from tests.factories import TeamFactory, member

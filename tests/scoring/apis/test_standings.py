@@ -274,7 +274,7 @@ def test_standings_cost_the_same_queries_at_any_size(
 
 def test_the_answer_has_the_documented_shape(api, league):
     """The rows are built as plain dicts for speed; they keep the schema's shape."""
-    from scoring.apis import StandingRowOutput, StandingsOutput
+    from scoring.league.apis import StandingRowOutput, StandingsOutput
 
     body = api.get(url(league)).json()
     assert set(body) == set(StandingsOutput().fields)

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 
-from scoring import exports
 from scoring.domain.rules import Level, PenaltyKind, Trump
+from scoring.excel import exports
 
 
 def test_the_module_needs_no_django():
     code = (
-        "import sys, scoring.exports; "
+        "import sys, scoring.excel.exports; "
         "assert not any(m.startswith('django') for m in sys.modules), 'django'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 from openpyxl.cell.cell import ERROR_CODES
 
-from scoring import exports
+from scoring.excel import exports
 from tournament.spreadsheets import team_template_build
 from tournament.xlsx import FORMULA_STARTS, clean
 

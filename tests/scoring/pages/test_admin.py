@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from scoring import services
+from scoring.sheets import services
 from tests.factories import member
 from tests.scoring.conftest import deal_body
 from tournament.domain.types import Role

@@ -54,7 +54,7 @@ def test_the_standings_refresh_in_place_while_a_match_is_played(
 ):
     """A spectator's phone shows the standings; a scorer finishes a match; the table
     changes by itself, without the page reloading."""
-    from scoring import services
+    from scoring.sheets import services
     from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
     from tournament.domain.types import Role
 

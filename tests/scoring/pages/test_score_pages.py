@@ -8,8 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring import services
 from scoring.models import Deal, Match, Penalty
+from scoring.sheets import services
 from tests.scoring.apis.test_sheet import HAND_CHECKED
 from tests.scoring.conftest import deal_body
 

@@ -11,8 +11,8 @@ import pytest
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from scoring import services
 from scoring.models import Deal, Match, Penalty, SheetChange
+from scoring.sheets import services
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.conftest import deal_body
 from tournament.domain.types import Role

@@ -4,8 +4,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring import services
 from scoring.models import Deal, ExportJob, Match, Penalty, SheetChange
+from scoring.sheets import services
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.conftest import deal_body
 from tournament.domain.types import Role

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
-from scoring import services
 from scoring.models import Deal, Match, SheetChange
+from scoring.sheets import services
 from tests.brackets.knockout import final_league
 from tests.conftest import as_user
 from tests.factories import TeamFactory

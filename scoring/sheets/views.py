@@ -8,49 +8,35 @@ page swaps only its sheet; without it, every form still works by plain POST.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django.views.decorators.vary import vary_on_headers
 
 from tournament.domain.errors import ConflictError, RuleError, RuleErrors
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
-from tournament.models import Team
-from tournament.views import htmx_request, visible_tournament
+from tournament.views import form_errors, htmx_request
 
+from ..domain import rules, tiebreak
+from ..domain.rules import Level, Side
+from ..models import Deal, Match
 from . import services
-from .domain import rules, tiebreak
-from .domain.rules import Level, Side
 from .forms import (
     ConfirmForm,
     DealForm,
-    DrawForm,
-    LotForm,
-    MatchForm,
     PenaltyForm,
-    ReleaseForm,
     ReopenForm,
     RowDeleteForm,
-    SectionFilterForm,
     TossForm,
 )
-from .models import Deal, Match
 from .selectors import (
     captain_sides,
-    draw_state,
     match_get_visible,
-    round_list,
-    sees_drafts,
     sheet_change_list,
     sheet_read,
-    standings_get,
-    team_sheets,
 )
 
 WRITERS = {Role.ORGANIZER, Role.SCORER}
@@ -61,13 +47,6 @@ def _match(request: HttpRequest, pk: int) -> tuple[Match, frozenset[Role]]:
     if found is None:
         raise Http404("No such match")
     return found
-
-
-def _show(form, error: RuleError) -> None:
-    """A rule error next to the field it names, or above the form."""
-    for item in error.errors if isinstance(error, RuleErrors) else [error]:
-        field = item.field if item.field in form.fields else None
-        form.add_error(field, item.message)
 
 
 def _sides(match: Match) -> list[tuple[str, str]]:
@@ -179,7 +158,7 @@ class _ScoreDesk:
         if form is None:
             self.message = error.message
         else:
-            _show(form, error)
+            form_errors(form, error)
 
     def _reload_keeping_input(self, action: str) -> None:
         self.match = Match.objects.select_related("tournament", "team_a", "team_b").get(
@@ -439,189 +418,3 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 # A tournament's matches
 # ----------------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament, roles = visible_tournament(request, slug)
-    organizer = Role.ORGANIZER in roles
-    teams = Team.objects.filter(tournament=tournament).select_related("section")
-    form = (
-        MatchForm(request.POST if request.method == "POST" else None, teams=teams)
-        if organizer
-        else None
-    )
-    if request.method == "POST":
-        if form is None:
-            raise PermissionDenied("Only organizers set up matches.")
-        if form.is_valid():
-            try:
-                match = services.match_create(
-                    tournament=tournament, user=request.user, **form.cleaned_data
-                )
-            except RuleError as error:
-                _show(form, error)
-            else:
-                messages.success(request, f"Match {match} is set up.")
-                return redirect(reverse("scoring:matches", args=[slug]))
-    return render(
-        request,
-        "scoring/matches.html",
-        {
-            "tournament": tournament,
-            "roles": roles,
-            "rounds": round_list(tournament=tournament, drafts=sees_drafts(roles)),
-            "form": form,
-        },
-        status=400 if form is not None and form.is_bound else 200,
-    )
-
-
-# The league draw and a team's rounds
-# ----------------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The organizer's draw: the field and why no draw can be made (before the
-    button), the draw with its seed, spread and checker, and the release of rounds."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    tournament, roles = visible_tournament(request, slug)
-    if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers draw the league.")
-    action = request.POST.get("action") if request.method == "POST" else None
-    form = DrawForm(request.POST if action == "draw" else None)
-    if action == "draw" and form.is_valid():
-        try:
-            done = services.league_draw_generate(
-                tournament=tournament, user=request.user, seed=form.cleaned_data["seed"]
-            )
-        except RuleError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(
-                request,
-                f"The league is drawn (draw {done.number}, seed {done.seed}). Check "
-                "the rounds, then release them to the teams.",
-            )
-        return redirect("scoring:draw", slug=slug)
-    if action in ("release", "release-all"):
-        release = ReleaseForm(request.POST)
-        try:
-            if action == "release-all":
-                services.league_rounds_release_all(
-                    tournament=tournament, user=request.user
-                )
-            elif release.is_valid() and release.cleaned_data["round"]:
-                services.league_round_release(
-                    tournament=tournament,
-                    user=request.user,
-                    number=release.cleaned_data["round"],
-                )
-            else:
-                raise RuleError("invalid", "Choose a round to release.")
-        except RuleError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, "Released: the teams see these pairings now.")
-        return redirect("scoring:draw", slug=slug)
-    return render(
-        request,
-        "scoring/draw.html",
-        {
-            "tournament": tournament,
-            "roles": roles,
-            "state": draw_state(tournament=tournament),
-            "rounds": round_list(tournament=tournament, drafts=True),
-            "form": form,
-        },
-    )
-
-
-@require_GET
-@vary_on_headers("HX-Request")
-def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A team: its players, its standing, and its rounds, each match with every deal
-    of its sheet. While one of its matches is not confirmed, the page refreshes
-    itself (htmx polls the part below the players)."""
-    tournament, roles = visible_tournament(request, slug)
-    team = (
-        Team.objects.filter(tournament=tournament, pk=pk)
-        .select_related("section")
-        .prefetch_related("players")
-        .first()
-    )
-    if team is None:
-        raise Http404("No such team")
-    rows = team_sheets(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
-    context = {
-        "tournament": tournament,
-        "roles": roles,
-        "team": team,
-        "rows": rows,
-        "standing": standings_get(
-            tournament=tournament, section=team.section_id
-        ).row_of(team.pk),
-        "live": any(r.open for r in rows),
-        "poll": settings.STANDINGS_POLL_SECONDS,
-    }
-    if htmx_request(request):
-        return render(request, "scoring/_team_live.html", context)
-    return render(request, "scoring/team.html", context)
-
-
-# Standings
-# ----------------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-@vary_on_headers("HX-Request")
-def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The league standings for everyone: R1..R4, provisional marks, the qualifying
-    line; a section filter; printable. While the league is played, the table
-    refreshes itself (htmx polls it). Organizers draw the lots here."""
-    tournament, roles = visible_tournament(request, slug)
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if Role.ORGANIZER not in roles:
-            raise PermissionDenied("Only the tournament's organizers draw lots.")
-        form = LotForm(request.POST)
-        try:
-            if not form.is_valid():
-                raise RuleError("invalid", "; ".join(form.errors.get("seed", [])))
-            lot = services.standings_lots_draw(
-                tournament=tournament, user=request.user, seed=form.cleaned_data["seed"]
-            )
-        except RuleError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(
-                request,
-                f"The lots are drawn (seed {lot.seed}): the places of equal teams "
-                "are settled.",
-            )
-        return redirect("scoring:standings", slug=slug)
-    filters = SectionFilterForm(
-        request.GET, sections=tournament.sections.order_by("name")
-    )
-    section = filters.cleaned_data["section"] if filters.is_valid() else None
-    standings = standings_get(tournament=tournament, section=section)
-    context = {
-        "tournament": tournament,
-        "roles": roles,
-        "standings": standings,
-        "filters": filters,
-        "lot_form": LotForm(),
-        "live": standings.live,
-        "poll": settings.STANDINGS_POLL_SECONDS,
-    }
-    if htmx_request(request):
-        return render(request, "scoring/_standings.html", context)
-    return render(
-        request,
-        "scoring/standings.html",
-        context,
-        status=400 if filters.errors else 200,
-    )

@@ -19,15 +19,17 @@ from tournament.domain.types import Role
 from tournament.models import LeagueRound
 from tournament.views import htmx_request, visible_tournament
 
-from . import exports, services
-from .domain.rules import Stage
-from .models import ExportJob, ExportStatus
-from .selectors import (
+from ..domain.rules import Stage
+from ..models import ExportJob, ExportStatus
+from ..sheets.selectors import (
     match_get_visible,
     match_list,
     sees_drafts,
-    sheet_printed,
     sheet_read,
+)
+from . import exports, services
+from .selectors import (
+    sheet_printed,
     sheets_printed,
 )
 

@@ -36,7 +36,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.xlsx import clean, put, text_cell
 
-from .domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
+from ..domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
 
 # Where every table sheet puts things (1-based rows).
 TITLE_ROW, STAMP_ROW, HEADER_ROW = 1, 2, 4

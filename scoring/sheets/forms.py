@@ -1,10 +1,11 @@
 """Forms of the score-sheet pages: the shape of the input only. The rules (value 28 to
 56, a deal number within the match, who may enter a conduct penalty) are the
-services', whose messages the pages show next to the field they name."""
+services', whose messages the pages show next to the field they name.
+"""
 
 from django import forms
 
-from .domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
+from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
 
 TRUMPS = [(t.value, TRUMP_SYMBOLS[t]) for t in Trump]
 LEVELS = [
@@ -145,40 +146,3 @@ class MatchForm(forms.Form):
         choices = [("", "—")] + [(t.pk, f"{t.name} ({t.section.name})") for t in teams]
         self.fields["team_a"].choices = choices
         self.fields["team_b"].choices = choices
-
-
-def _seed_field(help_text: str) -> forms.IntegerField:
-    return forms.IntegerField(
-        label="Seed (optional)",
-        required=False,
-        min_value=0,
-        max_value=2**63 - 1,
-        help_text=help_text,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )
-
-
-class DrawForm(forms.Form):
-    seed = _seed_field(
-        "Leave empty for a random seed; the same seed gives the same draw."
-    )
-
-
-class ReleaseForm(forms.Form):
-    round = forms.IntegerField(min_value=1, required=False)
-
-
-class LotForm(forms.Form):
-    seed = _seed_field("Leave empty for a random seed; it is recorded either way.")
-
-
-class SectionFilterForm(forms.Form):
-    section = forms.TypedChoiceField(
-        label="Section", required=False, coerce=int, empty_value=None
-    )
-
-    def __init__(self, *args, sections, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["section"].choices = [("", "All sections")] + [
-            (s.pk, s.name) for s in sections
-        ]

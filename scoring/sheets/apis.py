@@ -1,4 +1,6 @@
-"""The REST API of score sheets (../shared/docs/API.md, "Score sheets").
+"""The REST API of score sheets (API.md "Score sheets"): a match's sheet, its deals,
+penalties, confirmation, reopening, the knockout toss, its history, and the matches
+of a tournament.
 
 Interfaces only: check the shape of the input and the caller's role, call one service
 or selector, render. The rules (what a deal gives, what a penalty gives, when a sheet
@@ -24,30 +26,18 @@ from tournament.apis_common import (
 )
 from tournament.domain.types import Role
 
+from ..domain import tiebreak
+from ..domain.rules import Level, PenaltyKind, Side, Stage, Trump
+from ..models import SIDE_CHOICES, STAGE_CHOICES, Deal, Match, Penalty, SheetChange
 from . import services
-from .domain import standings as ranking
-from .domain import tiebreak
-from .domain.rules import Level, PenaltyKind, Side, Stage, Trump
-from .models import (
-    SIDE_CHOICES,
-    STAGE_CHOICES,
-    Deal,
-    Match,
-    Penalty,
-    SheetChange,
-)
 from .selectors import (
-    DrawState,
     SheetView,
     captain_sides,
-    draw_state,
     match_get_visible,
     match_list,
-    round_list,
     sees_drafts,
     sheet_change_list,
     sheet_read,
-    standings_get,
 )
 
 ORGANIZER, SCORER = Role.ORGANIZER, Role.SCORER
@@ -224,7 +214,7 @@ class SheetOutput(MatchSummary):
         ]
 
 
-def _username(user) -> str | None:
+def username_of(user) -> str | None:
     return user.get_username() if user is not None else None
 
 
@@ -234,7 +224,7 @@ def deal_data(deal: Deal, running: tuple[int, int]) -> dict[str, Any]:
         "awarded_by": deal.awarded_by or None,
         "running_a": running[0],
         "running_b": running[1],
-        "entered_by": _username(deal.entered_by),
+        "entered_by": username_of(deal.entered_by),
         "updated_at": deal.updated_at,
     }
 
@@ -243,7 +233,7 @@ def penalty_data(penalty: Penalty, number: int) -> dict[str, Any]:
     return {
         **penalty.record(number),
         "award_to": penalty.award_to,
-        "entered_by": _username(penalty.entered_by),
+        "entered_by": username_of(penalty.entered_by),
         "created_at": penalty.created_at,
     }
 
@@ -720,407 +710,4 @@ class MatchListApi(TournamentScopedMixin, GenericAPIView):
         assert found is not None  # noqa: S101 - the organizer sees it
         return Response(
             sheet_data(sheet_read(match=found[0])), status=status.HTTP_201_CREATED
-        )
-
-
-# The league draw and its rounds
-# ----------------------------------------------------------------------------------
-
-
-class RoundMatchOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.IntegerField()
-    team_a = serializers.IntegerField(source="team_a_id")
-    team_a_name = serializers.CharField(source="team_a.name")
-    team_a_section = serializers.CharField(source="team_a.section.name")
-    team_b = serializers.IntegerField(source="team_b_id")
-    team_b_name = serializers.CharField(source="team_b.name")
-    team_b_section = serializers.CharField(source="team_b.section.name")
-    status = serializers.CharField()
-    total_a = serializers.IntegerField()
-    total_b = serializers.IntegerField()
-    winner = serializers.SerializerMethodField()
-
-    def get_winner(self, obj) -> str | None:
-        return obj.winner or None
-
-
-class RoundOutput(serializers.Serializer):
-    number = serializers.IntegerField()
-    stage = serializers.ChoiceField(choices=STAGE_CHOICES)
-    released = serializers.BooleanField(
-        help_text="False: a draft only organizers and scorers see."
-    )
-    matches = RoundMatchOutput(many=True)
-    byes = serializers.SerializerMethodField(help_text="Ids of the teams with a bye.")
-
-    def get_byes(self, obj) -> list[int]:
-        return [team.pk for team in obj.byes]
-
-
-class RoundListApi(TournamentScopedMixin, APIView):
-    """The rounds in order, each with its matches and byes. Rounds the organizer has
-    not released are shown to organizers and scorers only."""
-
-    permission_classes = [ReadOnlyOrAuthenticated]
-
-    class FilterSerializer(serializers.Serializer):
-        team = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
-
-    @extend_schema(parameters=[FilterSerializer], responses=RoundOutput(many=True))
-    def get(self, request, slug):
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        rounds = round_list(
-            tournament=self.tournament,
-            drafts=sees_drafts(self.roles),
-            **filters.validated_data,
-        )
-        return Response(RoundOutput(rounds, many=True).data)
-
-
-class RoundReleaseApi(TournamentScopedMixin, APIView):
-    """An organizer releases a drafted round: its pairings become public."""
-
-    permission_classes = [ReadOnlyOrAuthenticated]
-
-    @extend_schema(request=None, responses=RoundOutput)
-    def post(self, request, slug, number):
-        self.require(ORGANIZER)
-        services.league_round_release(
-            tournament=self.tournament, user=request.user, number=number
-        )
-        rounds = round_list(tournament=self.tournament, drafts=True)
-        found = next(
-            r for r in rounds if r.stage == Stage.LEAGUE and r.number == number
-        )
-        return Response(RoundOutput(found).data)
-
-
-class SeedInput(serializers.Serializer):
-    """A draw's or a lot's seed: chosen at random when not given, recorded either
-    way."""
-
-    seed = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=0,
-        max_value=services.SEED_LIMIT - 1,
-        help_text="Chosen at random when not given; recorded either way.",
-    )
-
-
-class ProblemOutput(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-
-
-class SectionSizeOutput(serializers.Serializer):
-    section = serializers.CharField()
-    teams = serializers.IntegerField()
-
-
-class SpreadOutput(serializers.Serializer):
-    most_from_one_section = serializers.IntegerField(
-        help_text="The most opponents any team meets from one section."
-    )
-    mean_sections_met = serializers.FloatField(
-        help_text="How many sections a team's opponents come from, on average."
-    )
-    best_mean_sections = serializers.FloatField(
-        help_text="The same if every match were against a new section."
-    )
-    meetings = serializers.SerializerMethodField(
-        help_text="Per section: how often a team outside it meets it, on average "
-        "(large sections are met more often; that is forced by their size)."
-    )
-
-    def get_meetings(self, obj) -> list[dict[str, Any]]:
-        return [{"section": name, "mean": mean} for name, mean in obj.meetings]
-
-
-class DrawRecordOutput(serializers.Serializer):
-    number = serializers.IntegerField(
-        help_text="1 for the first draw, 2 after a redraw…"
-    )
-    seed = serializers.IntegerField(
-        allow_null=True,
-        help_text="With the algorithm and the teams, reproduces the draw. Hidden "
-        "from the public until every round is released (it would reveal them).",
-    )
-    algorithm = serializers.CharField()
-    rounds = serializers.IntegerField()
-    teams = serializers.IntegerField()
-    restarts = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    created_by = serializers.CharField(allow_null=True)
-
-
-class DrawOutput(serializers.Serializer):
-    status = serializers.CharField(help_text="The tournament's status.")
-    sections = SectionSizeOutput(many=True)
-    problems = ProblemOutput(
-        many=True, help_text="Why no draw can be made now; empty when one can."
-    )
-    locked = serializers.BooleanField()
-    locked_reason = serializers.CharField(allow_null=True)
-    draw = DrawRecordOutput(allow_null=True)
-    valid = serializers.BooleanField(
-        allow_null=True, help_text="The checker's verdict on the stored draw."
-    )
-    check_problems = serializers.ListField(child=serializers.CharField())
-    spread = SpreadOutput(allow_null=True)
-    released_rounds = serializers.IntegerField()
-    earlier = DrawRecordOutput(many=True, help_text="Draws this one replaced.")
-    rounds = RoundOutput(many=True, required=False)
-
-
-def _draw_record(draw, *, show_seed: bool) -> dict[str, Any]:
-    return {
-        "number": draw.number,
-        "seed": draw.seed if show_seed else None,
-        "algorithm": draw.algorithm,
-        "rounds": draw.rounds,
-        "teams": draw.teams,
-        "restarts": draw.restarts,
-        "created_at": draw.created_at,
-        "created_by": _username(draw.created_by),
-    }
-
-
-def draw_data(state: DrawState, roles: frozenset[Role]) -> dict[str, Any]:
-    show_seed = sees_drafts(roles) or state.all_released
-    return {
-        "status": state.tournament.status,
-        "sections": [{"section": s.section, "teams": s.teams} for s in state.sections],
-        "problems": [{"code": p.code, "message": p.message} for p in state.problems],
-        "locked": state.locked_reason is not None,
-        "locked_reason": state.locked_reason,
-        "draw": _draw_record(state.draw, show_seed=show_seed) if state.draw else None,
-        "valid": None if state.draw is None else not state.check,
-        "check_problems": state.check,
-        "spread": state.spread,
-        "released_rounds": state.released,
-        "earlier": [_draw_record(d, show_seed=show_seed) for d in state.earlier],
-    }
-
-
-class LeagueDrawApi(TournamentScopedMixin, APIView):
-    """The league draw (rules.md §5). GET: the field, why no draw can be made (if
-    so), the current draw with the checker's verdict and its spread. POST (organizers):
-    draw every round at once, or redraw while no league result is entered."""
-
-    permission_classes = [ReadOnlyOrAuthenticated]
-
-    class InputSerializer(SeedInput):
-        pass
-
-    @extend_schema(responses=DrawOutput)
-    def get(self, request, slug):
-        return Response(
-            DrawOutput(
-                draw_data(draw_state(tournament=self.tournament), self.roles)
-            ).data
-        )
-
-    @extend_schema(request=InputSerializer, responses={201: DrawOutput})
-    def post(self, request, slug):
-        self.require(ORGANIZER)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.league_draw_generate(
-            tournament=self.tournament,
-            user=request.user,
-            seed=data.validated_data.get("seed"),
-        )
-        self.tournament.refresh_from_db()
-        body = draw_data(draw_state(tournament=self.tournament), self.roles)
-        body["rounds"] = round_list(tournament=self.tournament, drafts=True)
-        return Response(DrawOutput(body).data, status=status.HTTP_201_CREATED)
-
-
-# Standings
-# ----------------------------------------------------------------------------------
-
-
-class StandingRowOutput(serializers.Serializer):
-    """The shape of a standings row, for the schema; `standing_row_data` builds it
-    (a plain dict: 500 rows through a serializer cost more than the ranking)."""
-
-    rank = serializers.IntegerField(help_text="Shared by teams equal on R1..R4.")
-    place = serializers.IntegerField(
-        help_text="1..n, never shared: equal teams in the order a lot gave them "
-        "(`lot`), or by team id where no place had to be decided."
-    )
-    team = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    team_name = serializers.CharField()
-    section = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    section_name = serializers.CharField()
-    played = serializers.IntegerField(help_text="Decided league matches; byes apart.")
-    won = serializers.IntegerField()
-    tied = serializers.IntegerField()
-    lost = serializers.IntegerField()
-    byes = serializers.IntegerField()
-    r1 = serializers.IntegerField(help_text="Match points.")
-    r2 = serializers.FloatField(help_text="Sum of min(5, difference) over won matches.")
-    r3 = serializers.FloatField(help_text="Sum of differences over won matches.")
-    r4 = serializers.FloatField(
-        help_text="Sum of the own match totals over all league matches."
-    )
-    provisional = serializers.BooleanField(
-        help_text="A match it counts is completed but not confirmed yet."
-    )
-    shared = serializers.BooleanField(help_text="Another team has the same rank.")
-    lot = serializers.BooleanField(
-        help_text="Its place among equal teams was settled by lot."
-    )
-    qualifies = serializers.BooleanField(
-        allow_null=True,
-        help_text="Inside the qualifying line; null while equal with teams across "
-        "it and no lot is drawn.",
-    )
-
-
-def standing_row_data(row) -> dict[str, Any]:
-    s, team = row.standing, row.team
-    return {
-        "rank": s.rank,
-        "place": s.place,
-        "team": team.id,
-        "team_name": team.name,
-        "section": team.section_id,
-        "section_name": team.section,
-        "played": s.played,
-        "won": s.won,
-        "tied": s.tied,
-        "lost": s.lost,
-        "byes": s.byes,
-        "r1": s.r1,
-        "r2": ranking.shown(s.r2),
-        "r3": ranking.shown(s.r3),
-        "r4": ranking.shown(s.r4),
-        "provisional": s.provisional,
-        "shared": row.shared,
-        "lot": s.lot,
-        "qualifies": row.qualifies,
-    }
-
-
-class LotOutput(serializers.Serializer):
-    seed = serializers.IntegerField()
-    algorithm = serializers.CharField()
-    places = serializers.IntegerField()
-    decided = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="The groups of equal teams the lot ordered when drawn.",
-    )
-    drawn_at = serializers.DateTimeField()
-    drawn_by = serializers.SerializerMethodField()
-
-    def get_drawn_by(self, obj) -> str | None:
-        return _username(obj.drawn_by)
-
-
-class ProgressOutput(serializers.Serializer):
-    matches = serializers.IntegerField()
-    decided = serializers.IntegerField(
-        help_text="Completed or confirmed; counted once their round is released."
-    )
-    confirmed = serializers.IntegerField()
-    live = serializers.IntegerField(help_text="Sheets in progress now.")
-    draft_rounds = serializers.IntegerField(
-        help_text="Rounds not released: their matches and byes do not count yet."
-    )
-
-
-class StandingsOutput(serializers.Serializer):
-    final = serializers.BooleanField(
-        help_text="Every league sheet confirmed and every round released."
-    )
-    provisional = serializers.BooleanField(
-        help_text="Some counted match is not confirmed yet."
-    )
-    qualifiers = serializers.IntegerField()
-    section = serializers.IntegerField(allow_null=True)
-    progress = ProgressOutput()
-    lot = LotOutput(allow_null=True)
-    to_decide = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="Groups of equal teams whose places a lot decides (team ids).",
-    )
-    rows = StandingRowOutput(many=True)
-
-
-def standings_data(standings) -> dict[str, Any]:
-    progress = standings.progress
-    return {
-        "final": standings.final,
-        "provisional": standings.provisional,
-        "qualifiers": standings.qualifiers,
-        "section": standings.section,
-        "progress": {
-            "matches": progress.matches,
-            "decided": progress.decided,
-            "confirmed": progress.confirmed,
-            "live": progress.live,
-            "draft_rounds": progress.draft_rounds,
-        },
-        "lot": LotOutput(standings.lot).data if standings.lot else None,
-        "to_decide": standings.to_decide,
-        "rows": [standing_row_data(row) for row in standings.rows],
-    }
-
-
-class StandingsApi(TournamentScopedMixin, APIView):
-    """The league standings (rules.md §5): every team ranked by R1..R4, with its
-    overall rank also when `section` narrows the rows. Computed on every request from
-    the sheets: a reopened sheet counts as it is now. Not paginated: one table."""
-
-    permission_classes = [ReadOnlyOrAuthenticated]
-
-    class FilterSerializer(serializers.Serializer):
-        section = serializers.IntegerField(
-            required=False, min_value=1, max_value=ID_MAX
-        )
-
-    @extend_schema(parameters=[FilterSerializer], responses=StandingsOutput)
-    def get(self, request, slug):
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        section = filters.validated_data.get("section")
-        if (
-            section is not None
-            and not self.tournament.sections.filter(pk=section).exists()
-        ):
-            raise exceptions.ValidationError(
-                {"section": [f"{self.tournament.name} has no section {section}."]}
-            )
-        return Response(
-            standings_data(standings_get(tournament=self.tournament, section=section))
-        )
-
-
-class StandingsLotsApi(TournamentScopedMixin, APIView):
-    """An organizer draws the lots that order equal teams where a place must be
-    decided (the qualifying line, the seeding), once the league is final; the seed
-    is recorded (chosen at random unless given)."""
-
-    permission_classes = [ReadOnlyOrAuthenticated]
-
-    class InputSerializer(SeedInput):
-        pass
-
-    @extend_schema(request=InputSerializer, responses={201: StandingsOutput})
-    def post(self, request, slug):
-        self.require(ORGANIZER)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.standings_lots_draw(
-            tournament=self.tournament,
-            user=request.user,
-            seed=data.validated_data.get("seed"),
-        )
-        return Response(
-            standings_data(standings_get(tournament=self.tournament)),
-            status=status.HTTP_201_CREATED,
         )

@@ -30,15 +30,19 @@ from tournament.domain.errors import ConflictError
 from tournament.domain.types import Role
 from tournament.selectors import tournament_roles
 
-from . import exports, services
-from .apis import MatchScopedMixin
-from .domain.rules import Stage
-from .models import STAGE_CHOICES, Deal, ExportJob, ExportStatus
-from .selectors import (
+from ..domain.rules import Stage
+from ..models import STAGE_CHOICES, Deal, ExportJob, ExportStatus
+from ..sheets.apis import (
+    MatchScopedMixin,
+)
+from ..sheets.selectors import (
     match_list,
     sees_drafts,
-    sheet_printed,
     sheet_read,
+)
+from . import exports, services
+from .selectors import (
+    sheet_printed,
     sheets_printed,
     tournament_workbook,
 )

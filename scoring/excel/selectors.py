@@ -1,0 +1,357 @@
+"""Reads of Excel (docs/exports.md): the tournament workbook's sheets as plain values
+for excel/exports.py, and paper score sheets of one match or a round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import groupby
+
+from django.db.models import F
+from django.utils import timezone
+
+from tournament.models import Bye, LeagueRound, Team, Tournament
+
+from ..domain import rules, tiebreak
+from ..domain import standings as ranking
+from ..domain.rules import MatchStatus, Stage
+from ..league.selectors import draw_current, standings_get
+from ..models import Deal, Match, Penalty
+from ..sheets.selectors import DEAL_VALUE_FIELDS, SheetView, sheet_settle
+from ..signals import export_bracket
+from . import exports
+
+# The tournament workbook (docs/exports.md)
+# ----------------------------------------------------------------------------------
+
+
+def _local(moment):
+    """A naive local time: Excel cells have no time zone."""
+    return timezone.localtime(moment).replace(tzinfo=None) if moment else None
+
+
+def _teams_sheet(tournament: Tournament) -> exports.TableSheet:
+    players = tournament.players_per_team
+
+    def rows():
+        teams = (
+            Team.objects.filter(tournament=tournament)
+            .select_related("section")
+            .prefetch_related("players")
+            .order_by("section__name", "name")
+        )
+        for team in teams:
+            names = {p.position: p.name for p in team.players.all()}
+            yield [
+                team.name,
+                team.section.name,
+                team.captain_name,
+                team.captain_city,
+                team.captain_state,
+                team.captain_country,
+                *(names.get(n, "") for n in range(2, players + 1)),
+                team.pk,
+            ]
+
+    return exports.TableSheet("Teams", exports.teams_columns(players), rows())
+
+
+def _draw_sheet(tournament: Tournament) -> exports.TableSheet:
+    draw = draw_current(tournament=tournament)
+
+    def rows():
+        released = {
+            r.number: r.released
+            for r in LeagueRound.objects.filter(tournament=tournament)
+        }
+        matches = (
+            Match.objects.filter(tournament=tournament, stage=Stage.LEAGUE)
+            .select_related("team_a__section", "team_b__section")
+            .order_by("round", "table", "pk")
+        )
+        byes: dict[int, list[Team]] = {}
+        for bye in Bye.objects.filter(tournament=tournament).select_related(
+            "team__section"
+        ):
+            byes.setdefault(bye.round, []).append(bye.team)
+        shown: set[int] = set()
+
+        def bye_rows(upto: int):
+            """The byes of every round before `upto` not listed yet."""
+            for number in sorted(r for r in byes if r < upto and r not in shown):
+                shown.add(number)
+                for team in sorted(byes[number], key=lambda t: t.name):
+                    yield [
+                        number,
+                        None,
+                        team.name,
+                        team.section.name,
+                        "(bye)",
+                        None,
+                        released.get(number, True),
+                        "bye",
+                        *([None] * 5),
+                    ]
+
+        for m in matches:
+            yield from bye_rows(m.round)  # a round's byes follow its last table
+            winner = {"A": m.team_a.name, "B": m.team_b.name}.get(m.winner)
+            played = m.status != MatchStatus.SCHEDULED
+            yield [
+                m.round,
+                m.table,
+                m.team_a.name,
+                m.team_a.section.name,
+                m.team_b.name,
+                m.team_b.section.name,
+                released.get(m.round, True),
+                m.status,
+                m.total_a if played else None,
+                m.total_b if played else None,
+                winner,
+                _local(m.confirmed_at),
+                m.pk,
+            ]
+        yield from bye_rows(10**6)
+
+    note = (
+        f"Draw {draw.number} ({draw.algorithm}, seed {draw.seed})"
+        if draw is not None
+        else "The league is not drawn yet."
+    )
+    return exports.TableSheet("Draw", exports.DRAW_COLUMNS, rows(), note=note)
+
+
+def _standings_sheet(tournament: Tournament) -> exports.TableSheet:
+    standings = standings_get(tournament=tournament)
+    p = standings.progress
+    if standings.final:
+        note = "Final: every league sheet is confirmed."
+    else:
+        note = (
+            f"Provisional: {p.decided} of {p.matches} league matches decided, "
+            f"{p.confirmed} confirmed."
+        )
+    if standings.lot is not None:
+        note += f" Equal places drawn by lot (seed {standings.lot.seed})."
+
+    def qualifies(value):
+        return {True: "yes", False: "no"}.get(value, "by lot")
+
+    rows = (
+        [
+            s.place,
+            s.rank,
+            row.team.name,
+            row.team.section,
+            s.played,
+            s.won,
+            s.tied,
+            s.lost,
+            s.byes,
+            s.r1,
+            ranking.shown(s.r2),
+            ranking.shown(s.r3),
+            ranking.shown(s.r4),
+            s.provisional,
+            row.shared,
+            s.lot,
+            qualifies(row.qualifies),
+            row.team.id,
+        ]
+        for row in standings.rows
+        for s in (row.standing,)
+    )
+    return exports.TableSheet("Standings", exports.STANDINGS_COLUMNS, rows, note=note)
+
+
+def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock]:
+    """Every match's sheet as computed by the rules engine, one match's rows in memory
+    at a time (the deals stream from the database in match order)."""
+    if not matches:
+        return
+    penalties: dict[int, list[Penalty]] = {}
+    for p in (
+        Penalty.objects.filter(deal__match__tournament_id=matches[0].tournament_id)
+        .annotate(match_id=F("deal__match_id"))
+        .order_by("pk")
+    ):
+        penalties.setdefault(p.match_id, []).append(p)
+    # The deals stream in the workbook's order of matches, so one match's rows are
+    # in memory at a time.
+    deals = (
+        Deal.objects.filter(match__tournament_id=matches[0].tournament_id)
+        .only(*DEAL_VALUE_FIELDS, "match_id")
+        .order_by("-match__stage", "match__round", "match__table", "match_id", "number")
+        .iterator(chunk_size=4000)
+    )
+
+    def block(match: Match, rows: list[Deal]) -> exports.SheetBlock:
+        own = penalties.get(match.pk, [])
+        view = SheetView(match, rows, own, *sheet_settle(match, rows, own))
+        return exports.SheetBlock(
+            stage=match.stage,
+            round=match.round,
+            table=match.table,
+            match=match.pk,
+            team_a=match.team_a.name,
+            team_b=match.team_b.name,
+            status=match.status,
+            deals=[_deal_line(d, r, on_deal) for d, r, on_deal in view.rows()],
+        )
+
+    groups = groupby(deals, key=lambda d: d.match_id)
+    current = next(groups, None)
+    for done, match in enumerate(matches, start=1):
+        rows: list[Deal] = []
+        if current is not None and current[0] == match.pk:
+            rows = list(current[1])
+            current = next(groups, None)
+        yield block(match, rows)
+        progress(done, len(matches))
+    if current is not None:
+        raise AssertionError(f"deals of match {current[0]} out of the export's order")
+
+
+def _deal_line(
+    deal: Deal, row: rules.SheetRow, penalties: list[Penalty]
+) -> exports.DealLine:
+    """A deal as the workbook and the paper sheet show it: what was played, and what
+    the rules engine gave for it (`row`)."""
+    result = row.result
+    return exports.DealLine(
+        number=deal.number,
+        declarer=deal.declarer,
+        value=deal.value,
+        trump=deal.trump,
+        level=deal.level,
+        taken=deal.taken,
+        made=result.made,
+        award_to=result.award_to.value,
+        award=result.award,
+        awarded_by=result.awarded_by or "",
+        received_a=row.received_a,
+        received_b=row.received_b,
+        total_a=row.total_a,
+        total_b=row.total_b,
+        penalties=[
+            exports.PenaltyLine(
+                kind=p.kind,
+                offender=p.offender,
+                award_to=p.award_to,
+                points=p.points,
+                warning=p.warning,
+                note=p.note,
+            )
+            for p in penalties
+        ],
+    )
+
+
+def export_matches(*, tournament: Tournament) -> list[Match]:
+    """The sheets the workbook lists, league first, then the knockout in order."""
+    return list(
+        Match.objects.filter(tournament=tournament)
+        .select_related("tournament", "team_a", "team_b")
+        .order_by("-stage", "round", "table", "pk")
+    )
+
+
+def tournament_workbook(
+    *, tournament: Tournament, progress=lambda done, total: None, now=None
+) -> bytes:
+    """The whole tournament as one workbook (API.md Exports): Teams, Draw, Standings,
+    Score sheets and Bracket. `progress(done, total)` is told after each score sheet
+    written."""
+    matches = export_matches(tournament=tournament)
+    answers = [
+        answer
+        for _, answer in export_bracket.send(sender=Tournament, tournament=tournament)
+        if answer is not None
+    ]
+    bracket_rows, bracket_note = answers[0] if answers else ([], "")
+    title = tournament.name
+    if tournament.starts_on:
+        title += f", {tournament.starts_on:%d %b %Y}"
+    sheets = [
+        _teams_sheet(tournament),
+        _draw_sheet(tournament),
+        _standings_sheet(tournament),
+        exports.TableSheet(
+            "Score sheets",
+            exports.SCORE_SHEET_COLUMNS,
+            exports.score_sheet_rows(_sheet_blocks(matches, progress)),
+            note=f"{len(matches)} score sheets, league first.",
+        ),
+        exports.TableSheet(
+            "Bracket",
+            exports.BRACKET_COLUMNS,
+            bracket_rows,
+            note=bracket_note or "The knockout is not seeded yet.",
+        ),
+    ]
+    return exports.tournament_workbook_build(
+        title=title, exported_at=_local(now or timezone.now()), sheets=sheets
+    )
+
+
+# Paper score sheets (docs/exports.md)
+# ----------------------------------------------------------------------------------
+
+
+def sheet_printed(view: SheetView) -> exports.PrintedSheet:
+    """The paper score sheet of one match: its heading, and whatever it holds."""
+    match = view.match
+    knockout = match.stage == Stage.KNOCKOUT and match.deals_scheduled is not None
+    heading = exports.MatchHeading(
+        tournament=match.tournament.name,
+        match=match.pk,
+        version=match.version,
+        stage=match.stage,
+        round=match.round,
+        table=match.table,
+        team_a=match.team_a.name,
+        team_b=match.team_b.name,
+        deals_scheduled=match.deals_scheduled,
+        tiebreak_deals=tiebreak.TIEBREAK_DEALS if knockout else 0,
+        toss_winner=match.toss_winner,
+        first_dealer=match.first_dealer,
+    )
+    deals = [_deal_line(d, r, on_deal) for d, r, on_deal in view.rows()]
+    numbers = {d.pk: d.number for d in view.deals}
+    penalties = [
+        exports.PrintedPenalty(
+            deal=numbers[p.deal_id],
+            offender=p.offender,
+            kind=p.kind,
+            points=p.points if p.kind == rules.PenaltyKind.CONDUCT else None,
+            note=p.note,
+        )
+        for p in view.penalties
+    ]
+    return heading, deals, penalties
+
+
+def sheets_printed(*, matches: list[Match]) -> list[exports.PrintedSheet]:
+    """The paper sheets of several matches (a round) in three queries."""
+    deals: dict[int, list[Deal]] = {m.pk: [] for m in matches}
+    for d in Deal.objects.filter(match__in=matches).order_by("number"):
+        deals[d.match_id].append(d)
+    penalties: dict[int, list[Penalty]] = {m.pk: [] for m in matches}
+    for p in (
+        Penalty.objects.filter(deal__match__in=matches)
+        .annotate(match_id=F("deal__match_id"))
+        .order_by("deal__number", "pk")
+    ):
+        penalties[p.match_id].append(p)
+    return [
+        sheet_printed(
+            SheetView(
+                m,
+                deals[m.pk],
+                penalties[m.pk],
+                *sheet_settle(m, deals[m.pk], penalties[m.pk]),
+            )
+        )
+        for m in matches
+    ]

@@ -1,0 +1,496 @@
+"""Writes of Excel (docs/exports.md): export jobs of the tournament workbook, built in
+the background by a Celery worker, and filled paper score sheets imported back through
+the score-sheet services, all or nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, QuerySet
+from django.utils import timezone
+
+from tournament.domain.errors import (
+    ConflictError,
+    ForbiddenError,
+    RuleError,
+    RuleErrors,
+)
+from tournament.models import Tournament
+
+from ..domain import rules, tiebreak
+from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind
+from ..models import (
+    ExportJob,
+    ExportStatus,
+    Match,
+    Penalty,
+)
+from ..sheets import services as sheets
+from ..sheets.services import DEAL_FIELDS, deal_check, sheet_rows
+from . import exports
+from .selectors import (
+    tournament_workbook,
+)
+
+logger = logging.getLogger(__name__)
+
+# The tournament workbook, built in the background (docs/exports.md)
+# ----------------------------------------------------------------------------------
+
+EXPORTS_KEPT = 5  # finished workbooks kept per tournament; older ones are deleted
+EXPORT_STALE = timedelta(minutes=10)  # a job not heard from this long is dead
+LIVE_EXPORT = (ExportStatus.QUEUED, ExportStatus.RUNNING)
+
+
+def export_live(tournament: Tournament) -> QuerySet[ExportJob]:
+    """Jobs of the tournament still queued or running and heard from lately."""
+    return ExportJob.objects.filter(
+        tournament=tournament,
+        status__in=LIVE_EXPORT,
+        updated_at__gte=timezone.now() - EXPORT_STALE,
+    )
+
+
+@transaction.atomic
+def export_request(*, tournament: Tournament, user) -> tuple[ExportJob, bool]:
+    """Queue a build of the tournament's workbook; answers (job, created).
+
+    A job of the same tournament still queued or running is answered instead of a
+    second one, so that repeated clicks do not queue the same work twice. The task is
+    queued when the job's row is committed (with eager Celery, it runs then, in the
+    request).
+    """
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    live = export_live(tournament).first()
+    if live is not None:
+        return live, False
+    job = ExportJob.objects.create(
+        tournament=tournament,
+        requested_by=user if user is not None and user.is_authenticated else None,
+        total=Match.objects.filter(tournament=tournament).count(),
+    )
+    from ..tasks import export_build  # tasks call services: import when queuing
+
+    transaction.on_commit(lambda: export_build.delay(job.pk))
+    return job, True
+
+
+def export_run(*, job_id: int) -> ExportJob | None:
+    """Build the workbook of job `job_id` and keep it; None when the job is already
+    done or failed (a task delivered twice builds once).
+
+    Progress is written as the score sheets go, each in its own short statement (no
+    transaction is held while the file is built). The file and the status `done` are
+    written together, in one transaction, so a worker killed midway leaves a job that
+    offers no file; the broker gives the task to another worker (acks late), which
+    starts it again.
+    """
+    claimed = ExportJob.objects.filter(pk=job_id, status__in=LIVE_EXPORT).update(
+        status=ExportStatus.RUNNING,
+        progress=0,
+        attempts=F("attempts") + 1,
+        updated_at=timezone.now(),
+    )
+    if not claimed:
+        return None
+    job = ExportJob.objects.select_related("tournament").get(pk=job_id)
+    step = {"last": 0}
+
+    def progress(done: int, total: int) -> None:
+        if done - step["last"] >= max(1, total // 50) or done == total:
+            step["last"] = done
+            ExportJob.objects.filter(pk=job_id).update(
+                progress=done, total=total, updated_at=timezone.now()
+            )
+
+    try:
+        content = tournament_workbook(tournament=job.tournament, progress=progress)
+    except Exception as error:
+        ExportJob.objects.filter(pk=job_id).update(
+            status=ExportStatus.FAILED,
+            error=f"{type(error).__name__}: {error}"[:2000],
+            finished_at=timezone.now(),
+        )
+        logger.exception("export %s of %s failed", job_id, job.tournament.slug)
+        return ExportJob.objects.get(pk=job_id)
+    with transaction.atomic():
+        job = ExportJob.objects.select_for_update().get(pk=job_id)
+        job.content = content
+        job.size = len(content)
+        job.status = ExportStatus.DONE
+        job.progress = job.total = max(job.total, step["last"])
+        job.finished_at = timezone.now()
+        job.save()
+        kept = ExportJob.objects.filter(
+            tournament_id=job.tournament_id, status=ExportStatus.DONE
+        ).values_list("pk", flat=True)[:EXPORTS_KEPT]
+        ExportJob.objects.filter(
+            tournament_id=job.tournament_id, status=ExportStatus.DONE
+        ).exclude(pk__in=list(kept)).delete()
+    return job
+
+
+# Filled score sheets read back from Excel (docs/exports.md)
+# ----------------------------------------------------------------------------------
+
+
+class SheetImportRefused(Exception):
+    """An import that changed nothing: every problem found, with worksheet and row."""
+
+    def __init__(self, problems: list[exports.FileProblem], message: str = "") -> None:
+        self.problems = problems
+        self.message = message or (
+            f"Nothing was imported: {len(problems)} problem(s) in the file. Correct "
+            "them and import the whole file again."
+        )
+        super().__init__(self.message)
+
+
+@dataclass
+class SheetImported:
+    """What an import did to one sheet."""
+
+    match: Match
+    worksheet: str
+    added: int = 0
+    replaced: int = 0
+    deleted: int = 0
+    penalties_added: int = 0
+    penalties_deleted: int = 0
+    toss: bool = False
+    changes: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def unchanged(self) -> bool:
+        return not (
+            self.added
+            or self.replaced
+            or self.deleted
+            or self.penalties_added
+            or self.penalties_deleted
+            or self.toss
+        )
+
+
+def _problem(
+    sheet: exports.FileSheet,
+    row: int | None,
+    error: Exception,
+    name: str = "sheet",
+) -> list[exports.FileProblem]:
+    if isinstance(error, RuleErrors):
+        return [_problem(sheet, row, e, name)[0] for e in error.errors]
+    message = getattr(error, "message", None) or str(error)
+    where = getattr(error, "field", None) or name
+    return [exports.FileProblem(sheet.worksheet, row, where, message)]
+
+
+def _file_deals(
+    sheet: exports.FileSheet, match: Match
+) -> tuple[dict[int, tuple[int, rules.Deal]], list[exports.FileProblem]]:
+    """The file's deals checked one row at a time: {number: (row, deal)}."""
+    found: dict[int, tuple[int, rules.Deal]] = {}
+    problems: list[exports.FileProblem] = []
+    for line in sheet.deals:
+        values = {
+            "number": line.number,
+            "declarer": line.declarer,
+            "value": line.value,
+            "trump": line.trump,
+            "level": line.level,
+            "taken": line.taken,
+        }
+        try:
+            deal = deal_check(match, values)
+        except (RuleError, RuleErrors) as error:
+            problems += _problem(sheet, line.row, error)
+            continue
+        if deal.number in found:
+            problems.append(
+                exports.FileProblem(
+                    sheet.worksheet,
+                    line.row,
+                    "number",
+                    f"deal {deal.number} is also on row {found[deal.number][0]}: a "
+                    "deal is entered once.",
+                )
+            )
+            continue
+        found[deal.number] = (line.row, deal)
+    return found, problems
+
+
+PenaltyKey = tuple[int, str, str, int | None, str]
+
+
+def _file_penalties(
+    sheet: exports.FileSheet, numbers: set[int]
+) -> tuple[list[tuple[int, PenaltyKey]], list[exports.FileProblem]]:
+    found: list[tuple[int, PenaltyKey]] = []
+    problems: list[exports.FileProblem] = []
+    awarded: dict[int, int] = {}
+    for line in sheet.penalties:
+        here: list[exports.FileProblem] = []
+
+        def refuse(name: str, message: str, here=here, line=line) -> None:
+            here.append(exports.FileProblem(sheet.worksheet, line.row, name, message))
+
+        deal = line.deal
+        if isinstance(deal, bool) or not isinstance(deal, int):
+            refuse("deal", "the penalty's deal must be a deal number.")
+        elif deal not in numbers:
+            refuse("deal", f"there is no deal {deal} on this sheet.")
+        if line.offender not in ("A", "B"):
+            refuse("offender", "the offender must be A or B (team A or team B).")
+        try:
+            kind = PenaltyKind(str(line.kind))
+        except ValueError:
+            kinds = ", ".join(k.value for k in PenaltyKind)
+            refuse("kind", f"'{line.kind}' is not a penalty; the kinds are {kinds}.")
+            kind = None
+        points = line.points
+        if kind is not None:
+            if kind is not PenaltyKind.CONDUCT and points in (None, 0):
+                points = None
+            try:
+                if points is not None and (
+                    isinstance(points, bool) or not isinstance(points, int)
+                ):
+                    raise RuleError(
+                        "not_a_number", "points must be a whole number.", field="points"
+                    )
+                rules.check_penalty_points(kind, points)  # type: ignore[arg-type]
+            except RuleError as error:
+                here += _problem(sheet, line.row, error, "points")
+            if kind in AWARDING_KINDS and isinstance(deal, int):
+                if deal in awarded:
+                    refuse(
+                        "kind",
+                        f"deal {deal} is already given away by the penalty on row "
+                        f"{awarded[deal]}; a deal is given away once.",
+                    )
+                awarded.setdefault(deal, line.row)
+        if here:
+            problems += here
+            continue
+        key = (deal, str(line.offender), kind.value, points, line.note)  # type: ignore[union-attr]
+        found.append((line.row, key))  # type: ignore[arg-type]
+    return found, problems
+
+
+def _sheet_import(
+    sheet: exports.FileSheet, match: Match, *, user, filename: str
+) -> tuple[SheetImported, list[exports.FileProblem]]:
+    """Make one sheet what its file says, through the services of the API."""
+    done = SheetImported(match=match, worksheet=sheet.worksheet)
+    wanted, problems = _file_deals(sheet, match)
+    wanted_penalties, more = _file_penalties(sheet, set(wanted))
+    problems += more
+    toss = (sheet.toss_winner, sheet.first_dealer)
+    if any(toss) and not all(v in ("A", "B") for v in toss):
+        problems.append(
+            exports.FileProblem(
+                sheet.worksheet,
+                sheet.toss_row,
+                "toss",
+                "the toss needs both who won it and who deals first, each A or B.",
+            )
+        )
+    if problems:
+        return done, problems
+
+    deals, penalties = sheet_rows(match)
+    have = {d.number: d for d in deals}
+    number_of = {d.pk: d.number for d in deals}
+    have_penalties: list[tuple[Penalty, PenaltyKey]] = [
+        (
+            p,
+            (
+                number_of[p.deal_id],
+                p.offender,
+                p.kind,
+                p.points if p.kind == PenaltyKind.CONDUCT else None,
+                exports.note_text(p.note),
+            ),
+        )
+        for p in penalties
+    ]
+    unmatched = [key for _, key in wanted_penalties]
+    drop_penalties = []
+    for penalty, key in have_penalties:
+        if key in unmatched:
+            unmatched.remove(key)
+        else:
+            drop_penalties.append(penalty)
+    add_penalties = []
+    pending = [key for _, key in have_penalties]
+    for row, key in wanted_penalties:
+        if key in pending:
+            pending.remove(key)
+        else:
+            add_penalties.append((row, key))
+    drop = sorted((n for n in have if n not in wanted), reverse=True)
+    change = [
+        n
+        for n in sorted(wanted)
+        if n in have
+        and tuple(getattr(have[n], f) for f in DEAL_FIELDS)
+        != tuple(getattr(wanted[n][1], f) for f in DEAL_FIELDS)
+    ]
+    add = [n for n in sorted(wanted) if n not in have]
+    have_toss = (match.toss_winner, match.first_dealer)
+    toss_changes = all(toss) and toss != have_toss
+    toss_goes = have_toss[0] and (not any(toss) or toss_changes)
+    if not (drop_penalties or add_penalties or drop or change or add or toss_changes):
+        return done, []  # a sheet as the file says, locked or not, is left alone
+    if match.status == MatchStatus.VOID or match.locked:
+        what = "void" if match.status == MatchStatus.VOID else "confirmed and locked"
+        return done, [
+            exports.FileProblem(
+                sheet.worksheet,
+                None,
+                "match",
+                f"the file changes the sheet of {match}, which is {what}; an "
+                "organizer reopens it first (rules.md §7), then imports the file.",
+            )
+        ]
+    if sheet.version is not None and sheet.version != match.version:
+        return done, [
+            exports.FileProblem(
+                sheet.worksheet,
+                None,
+                "version",
+                f"the sheet changed since this file was made (version {sheet.version} "
+                f"in the file, {match.version} now). Nothing was imported: download "
+                "the sheet again, copy your entries into it and import that.",
+            )
+        ]
+
+    where = f"{filename}, worksheet {sheet.worksheet}"
+
+    def step(row: int | None, call, *args, **kwargs) -> None:
+        origin = f"Imported from {where}" + (f", row {row}" if row else "")
+        with sheets.changes_from("file", origin):
+            call(*args, match_id=match.pk, user=user, version=None, **kwargs)
+
+    row_of = {n: row for n, (row, _) in wanted.items()}
+    try:
+        for penalty in drop_penalties:
+            step(None, sheets.score_sheet_penalty_delete, penalty_id=penalty.pk)
+            done.penalties_deleted += 1
+        if toss_goes:
+            step(sheet.toss_row, sheets.score_sheet_toss_delete)
+        for n in drop:
+            step(None, sheets.score_sheet_deal_delete, number=n)
+            done.deleted += 1
+        for n in change:
+            values = {f: getattr(wanted[n][1], f) for f in DEAL_FIELDS if f != "number"}
+            step(row_of[n], sheets.score_sheet_deal_replace, number=n, **values)
+            done.replaced += 1
+        sudden = (
+            tiebreak.deciding_deal(match.deals_scheduled)
+            if match.deals_scheduled is not None
+            else None
+        )
+        for n in add:
+            if toss_changes and not done.toss and sudden is not None and n >= sudden:
+                step(
+                    sheet.toss_row,
+                    sheets.score_sheet_toss_record,
+                    winner=toss[0],
+                    first_dealer=toss[1],
+                )
+                done.toss = True
+            values = {f: getattr(wanted[n][1], f) for f in DEAL_FIELDS}
+            step(row_of[n], sheets.score_sheet_deal_record, **values)
+            done.added += 1
+        if toss_changes and not done.toss:
+            step(
+                sheet.toss_row,
+                sheets.score_sheet_toss_record,
+                winner=toss[0],
+                first_dealer=toss[1],
+            )
+            done.toss = True
+        for row, (deal, offender, kind, points, note) in add_penalties:
+            step(
+                row,
+                sheets.score_sheet_penalty_record,
+                deal=deal,
+                offender=offender,
+                kind=kind,
+                points=points,
+                note=note,
+                by_organizer=True,
+            )
+            done.penalties_added += 1
+    except (RuleError, RuleErrors, ConflictError, ForbiddenError) as error:
+        return done, _problem(sheet, _failed_row(error, row_of), error)
+    return done, []
+
+
+def _failed_row(error: Exception, row_of: dict[int, int]) -> int | None:
+    number = getattr(error, "params", {}).get("number")
+    return row_of.get(number) if isinstance(number, int) else None
+
+
+@transaction.atomic
+def score_sheets_import(
+    *, tournament: Tournament, user, sheets: list[exports.FileSheet], filename: str
+) -> list[SheetImported]:
+    """Record filled score sheets read from a file, all or nothing (organizers).
+
+    Each sheet becomes what its file says: deals added, replaced or deleted and
+    penalties added or deleted through the same services as the API, so every rule
+    and every lock applies, and each change enters the history with the file and row
+    it came from (`source` "file"). A sheet whose version moved on since the file was
+    made is refused rather than overwritten. Any problem anywhere: SheetImportRefused
+    listing them all, and nothing is saved.
+    """
+    matches = {
+        m.pk: m
+        for m in Match.objects.select_for_update(of=("self",))
+        .select_related("tournament", "team_a", "team_b")
+        .filter(tournament=tournament, pk__in=[s.match for s in sheets])
+        .order_by("pk")
+    }
+    results: list[SheetImported] = []
+    problems: list[exports.FileProblem] = []
+    for sheet in sheets:
+        match = matches.get(sheet.match)
+        if match is None:
+            problems.append(
+                exports.FileProblem(
+                    sheet.worksheet,
+                    None,
+                    "match",
+                    f"match {sheet.match} is not a match of {tournament.name}.",
+                )
+            )
+            continue
+        with transaction.atomic():
+            done, found = _sheet_import(sheet, match, user=user, filename=filename)
+        problems += found
+        results.append(done)
+    if problems:
+        raise SheetImportRefused(problems)
+    return results
+
+
+def score_sheets_import_file(
+    *, tournament: Tournament, user, content: bytes, filename: str
+) -> list[SheetImported]:
+    """Read a filled .xlsx of score sheets (exports.score_sheets_read) and import it
+    (score_sheets_import); SheetImportRefused for a file of the wrong shape too."""
+    try:
+        sheets = exports.score_sheets_read(content)
+    except exports.FileRefused as refused:
+        raise SheetImportRefused(refused.problems, refused.message) from None
+    return score_sheets_import(
+        tournament=tournament, user=user, sheets=sheets, filename=filename
+    )

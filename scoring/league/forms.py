@@ -1,0 +1,43 @@
+"""Forms of the league's pages: the draw's seed, releasing rounds, drawing lots, and
+the standings' section filter. The shape of the input only; the rules are the
+services'.
+"""
+
+from django import forms
+
+
+def _seed_field(help_text: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label="Seed (optional)",
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class DrawForm(forms.Form):
+    seed = _seed_field(
+        "Leave empty for a random seed; the same seed gives the same draw."
+    )
+
+
+class ReleaseForm(forms.Form):
+    round = forms.IntegerField(min_value=1, required=False)
+
+
+class LotForm(forms.Form):
+    seed = _seed_field("Leave empty for a random seed; it is recorded either way.")
+
+
+class SectionFilterForm(forms.Form):
+    section = forms.TypedChoiceField(
+        label="Section", required=False, coerce=int, empty_value=None
+    )
+
+    def __init__(self, *args, sections, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["section"].choices = [("", "All sections")] + [
+            (s.pk, s.name) for s in sections
+        ]

@@ -1,0 +1,222 @@
+"""Reads of score sheets (writes are in services.py).
+
+A sheet's awards and totals are stored on its rows, recomputed on every write; the
+running totals and the checkpoints after every sixth deal are computed on read from
+the same rows by rules.score_sheet, which is cheap (a match has at most 99 deals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from tournament.domain.rulesets import ruleset_get
+from tournament.domain.types import Role
+from tournament.models import LeagueRound, Membership, Tournament
+from tournament.selectors import tournament_roles
+
+from ..domain import rules, tiebreak
+from ..domain.rules import MatchStatus, Side, Stage
+from ..models import Deal, Match, Penalty, SheetChange
+
+DEAL_VALUE_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
+MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
+# Sheets whose result is decided: they count in the standings.
+DECIDED = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
+# Who sees a drawn round before the organizer releases it.
+DRAFT_READERS = frozenset({Role.ORGANIZER, Role.SCORER})
+
+
+def sees_drafts(roles: frozenset[Role]) -> bool:
+    return bool(roles & DRAFT_READERS)
+
+
+def draft_rounds(tournament) -> QuerySet[LeagueRound]:
+    return LeagueRound.objects.filter(
+        tournament=tournament, released_at__isnull=True
+    ).values("number")
+
+
+def deal_value(deal: Deal) -> rules.Deal:
+    return rules.Deal(
+        number=deal.number,
+        declarer=Side(deal.declarer),
+        value=deal.value,
+        trump=rules.Trump(deal.trump),
+        level=rules.Level(deal.level),
+        taken=deal.taken,
+    )
+
+
+def penalty_value(penalty: Penalty, *, deal_number: int, key: int) -> rules.Penalty:
+    kind = rules.PenaltyKind(penalty.kind)
+    return rules.Penalty(
+        key=key,
+        deal=deal_number,
+        offender=Side(penalty.offender),
+        kind=kind,
+        points=penalty.points if kind is rules.PenaltyKind.CONDUCT else None,
+    )
+
+
+def sheet_settle(
+    match: Match, deals: list[Deal], penalties: list[Penalty]
+) -> tuple[rules.Sheet, tiebreak.Tiebreak | None]:
+    """The domain's sheet for stored (or about to be stored) rows, and for a knockout
+    match its tie-break (rules.md §6), which decides when the sheet is complete.
+
+    A penalty names a saved deal; one without a primary key yet is the newest entry
+    and sorts last within its deal.
+    """
+    number_of = {d.pk: d.number for d in deals if d.pk is not None}
+    values = [
+        penalty_value(p, deal_number=number_of[p.deal_id], key=p.pk or 10**9)
+        for p in penalties
+    ]
+    knockout = match.stage == Stage.KNOCKOUT
+    sheet = rules.score_sheet(
+        ruleset_get(match.tournament.ruleset),
+        [deal_value(d) for d in deals],
+        values,
+        deals_scheduled=match.deals_scheduled,
+        knockout=knockout,
+    )
+    if not knockout or match.deals_scheduled is None:
+        return sheet, None  # the tables format has no ties (rules.md §8)
+    settled = tiebreak.settle(
+        sheet, deals_scheduled=match.deals_scheduled, toss=match.toss
+    )
+    return tiebreak.apply(sheet, settled), settled
+
+
+@dataclass(frozen=True)
+class SheetView:
+    match: Match
+    deals: list[Deal]
+    penalties: list[Penalty]
+    sheet: rules.Sheet
+    tiebreak: tiebreak.Tiebreak | None = None
+
+    def rows(self) -> list[tuple[Deal, rules.SheetRow, list[Penalty]]]:
+        """Each deal with its computed row and its penalties, in deal order."""
+        by_deal: dict[int, list[Penalty]] = {}
+        for p in self.penalties:
+            by_deal.setdefault(p.deal_id, []).append(p)
+        row_of = {r.number: r for r in self.sheet.rows}
+        return [(d, row_of[d.number], by_deal.get(d.pk, [])) for d in self.deals]
+
+    def checkpoints(self) -> list[rules.SheetRow]:
+        return [r for r in self.sheet.rows if r.checkpoint]
+
+    def next_number(self) -> int | None:
+        """The first scheduled deal not on the sheet (tables: the next number)."""
+        if self.sheet.missing:
+            return self.sheet.missing[0]
+        if self.match.deals_scheduled is None and not self.sheet.complete:
+            return (self.deals[-1].number + 1) if self.deals else 1
+        return None
+
+    @property
+    def confirmed_a(self) -> bool:
+        return self.confirmed(Side.A)
+
+    @property
+    def confirmed_b(self) -> bool:
+        return self.confirmed(Side.B)
+
+    def confirmable_by(self, *, roles: frozenset[Role], sides: frozenset[Side]) -> bool:
+        """Whether a person with these roles, captain of these sides, may confirm now:
+        a completed sheet, for an organizer or a captain who has not confirmed it."""
+        if self.match.status != MatchStatus.COMPLETED:
+            return False
+        return Role.ORGANIZER in roles or any(not self.confirmed(s) for s in sides)
+
+    def confirmed(self, side: Side) -> bool:
+        """This side's captain confirmed the sheet as it is now."""
+        got = (
+            self.match.confirmed_a_version
+            if side is Side.A
+            else self.match.confirmed_b_version
+        )
+        return got == self.match.version
+
+
+def sheet_read(*, match: Match) -> SheetView:
+    """A match's deals and penalties (two queries) and its computed sheet."""
+    deals = list(
+        Deal.objects.filter(match=match).select_related("entered_by").order_by("number")
+    )
+    penalties = list(
+        Penalty.objects.filter(deal__match=match)
+        .select_related("entered_by")
+        .order_by("deal__number", "pk")
+    )
+    return SheetView(match, deals, penalties, *sheet_settle(match, deals, penalties))
+
+
+def match_queryset() -> QuerySet[Match]:
+    return Match.objects.select_related(*MATCH_RELATED)
+
+
+def match_get_visible(*, user, pk: int) -> tuple[Match, frozenset[Role]] | None:
+    """The match and the caller's roles in its tournament, or None if hidden from the
+    caller (an unpublished tournament without a role in it)."""
+    draft = LeagueRound.objects.filter(
+        tournament=OuterRef("tournament"),
+        number=OuterRef("round"),
+        released_at__isnull=True,
+    )
+    match = match_queryset().annotate(draft=Exists(draft)).filter(pk=pk).first()
+    if match is None:
+        return None
+    roles = tournament_roles(user=user, tournament=match.tournament)
+    if not match.tournament.published and not roles:
+        return None
+    if match.stage == Stage.LEAGUE and match.draft and not sees_drafts(roles):
+        return None  # a round the organizer has not released yet
+    return match, roles
+
+
+def captain_sides(*, user, match: Match) -> frozenset[Side]:
+    """The sides of `match` whose captain `user` is."""
+    if not user.is_authenticated:
+        return frozenset()
+    teams = set(
+        Membership.objects.filter(
+            tournament_id=match.tournament_id,
+            user=user,
+            role=Role.CAPTAIN,
+            team_id__in=[match.team_a_id, match.team_b_id],
+        ).values_list("team_id", flat=True)
+    )
+    return frozenset(
+        side
+        for side, team_id in ((Side.A, match.team_a_id), (Side.B, match.team_b_id))
+        if team_id in teams
+    )
+
+
+def match_list(
+    *,
+    tournament: Tournament,
+    round: int | None = None,
+    team: int | None = None,
+    stage: str | None = None,
+    drafts: bool = True,
+) -> QuerySet[Match]:
+    """`drafts=False` leaves out the league rounds not released yet."""
+    qs = match_queryset().filter(tournament=tournament)
+    if not drafts:
+        qs = qs.exclude(stage=Stage.LEAGUE, round__in=draft_rounds(tournament))
+    if round is not None:
+        qs = qs.filter(round=round)
+    if team is not None:
+        qs = qs.filter(Q(team_a_id=team) | Q(team_b_id=team))
+    if stage:
+        qs = qs.filter(stage=stage)
+    return qs.order_by("stage", "round", "table")
+
+
+def sheet_change_list(*, match: Match) -> QuerySet[SheetChange]:
+    return SheetChange.objects.filter(match=match).order_by("pk")
