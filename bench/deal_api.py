@@ -1,10 +1,18 @@
-"""Recording a deal through the API on PostgreSQL, against a bare DRF endpoint.
+"""Recording a deal through the API on PostgreSQL, against two baselines.
 
-Both run in the same gunicorn (2 sync workers, the production WSGI app) on a fresh
+All three run in the same gunicorn (2 sync workers, the production WSGI app) on a fresh
 PostgreSQL database, called over HTTP by the same client threads with the same token
-authentication. Each client thread scores its own matches deal by deal, carrying the
-sheet's version, so every request is a real write (lock, version check, insert,
-rescore, history). The figure is the ratio: a deal costs N bare DRF requests.
+authentication:
+
+- the bare DRF request (`bench/bare/`: parse, authenticate, answer);
+- the floor (`bench/floor/<match>/`): in one transaction, lock the match row, insert the
+  deal row as sent and one history row; the least a deal write can do;
+- recording a deal (`POST /api/v1/matches/<id>/deals/`): each client thread scores its
+  own matches deal by deal, carrying the sheet's version, so every request is a real
+  write (visibility and role, lock, retry and version checks, the rules, rescore,
+  history, the answer with the new totals).
+
+The figures are ratios of throughput: a deal costs N bare requests, and M floors.
 
 Usage: python -m bench [--requests 600] [--clients 4]
 Needs PostgreSQL at $BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/
@@ -160,15 +168,18 @@ def _post(path: str, body: dict, token: str) -> tuple[int, dict, float]:
     return response.status, data, time.perf_counter() - started
 
 
-def _run(clients: int, per_client: int, work) -> tuple[float, list[float]]:
-    """Run `work(client, i)` per_client times in each of `clients` threads."""
+def _run(
+    clients: int, per_client: int, work, start: int = 0
+) -> tuple[float, list[float]]:
+    """Run `work(client, i)` for i = start .. start + per_client - 1 in each of
+    `clients` threads."""
     latencies: list[float] = []
     lock = threading.Lock()
     errors: list[str] = []
 
     def client(c: int) -> None:
         mine = []
-        for i in range(per_client):
+        for i in range(start, start + per_client):
             status, data, took = work(c, i)
             if status != 201:
                 errors.append(f"{status} {data}")
@@ -187,6 +198,35 @@ def _run(clients: int, per_client: int, work) -> tuple[float, list[float]]:
     if errors:
         raise SystemExit(f"a request failed: {errors[0]}")
     return elapsed, latencies
+
+
+def _floor_body(i: int) -> dict:
+    """Deal i of the DEALS cycle as the floor inserts it: with its award, computed
+    here by the rules engine (the floor computes nothing)."""
+    from scoring.domain import rules
+    from tournament.domain.rulesets import ruleset_get
+
+    declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
+    deal = rules.Deal(
+        number=i % 18 + 1,
+        declarer=rules.Side(declarer),
+        value=value,
+        trump=rules.Trump(trump),
+        level=rules.Level(level),
+        taken=taken,
+    )
+    result = rules.score_deal(deal, ruleset_get("international"))
+    return {
+        "number": deal.number,
+        "declarer": declarer,
+        "value": value,
+        "trump": trump,
+        "level": level,
+        "taken": taken,
+        "made": result.made,
+        "award_to": result.award_to.value,
+        "award": result.award,
+    }
 
 
 def _figures(name: str, elapsed: float, latencies: list[float]) -> dict[str, float]:
@@ -214,7 +254,8 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"bench: a deal through the API on PostgreSQL ({DB_URL.rsplit('@', 1)[-1]})")
     fresh_database(_env())
-    token, match_ids = _setup(args.clients * sheets_per_client)
+    sheets = args.clients * sheets_per_client
+    token, match_ids = _setup(2 * sheets)  # the second half for the floor
     server = serve(PORT, args.workers, _env())
     try:
         versions: dict[int, int] = {}
@@ -239,22 +280,38 @@ def main(argv: list[str] | None = None) -> None:
         def bare(c: int, i: int):
             return _post("/bench/bare/", {"number": i, "version": 1}, token)
 
+        def floor(c: int, i: int):
+            match = match_ids[sheets + c * sheets_per_client + i // 18]
+            return _post(f"/bench/floor/{match}/", _floor_body(i), token)
+
         # Warm both paths (connections, imports) before measuring.
         _run(args.clients, 5, bare)
         print(
             f"  {args.workers} gunicorn workers, {args.clients} client threads, "
             f"{os.cpu_count()} CPUs"
         )
-        base = _figures("bare DRF endpoint", *_run(args.clients, per_client, bare))
-        write = _figures("record a deal (POST)", *_run(args.clients, per_client, deal))
-        again = _figures(
-            "bare DRF endpoint, again", *_run(args.clients, per_client, bare)
-        )
-        rps = (base["rps"] + again["rps"]) / 2
+        # Three rounds of the three, one after the other, so that whatever else
+        # the machine does in the meantime falls on all of them alike.
+        rounds, step = 3, per_client // 3
+        runs: dict[str, tuple[float, list[float]]] = {}
+        for r in range(rounds):
+            for name, work in (("bare", bare), ("floor", floor), ("deal", deal)):
+                took, latencies = _run(args.clients, step, work, start=r * step)
+                total, all_latencies = runs.get(name, (0.0, []))
+                runs[name] = (total + took, all_latencies + latencies)
+        base = _figures("bare DRF endpoint", *runs["bare"])
+        least = _figures("floor: lock, insert, history", *runs["floor"])
+        write = _figures("record a deal (POST)", *runs["deal"])
         print(
-            f"  ratio: a deal costs {rps / write['rps']:.2f}x a bare DRF request "
-            f"(throughput); p50 {write['p50'] / base['p50']:.2f}x, "
-            f"p95 {write['p95'] / base['p95']:.2f}x"
+            f"  ratio: a deal costs {base['rps'] / write['rps']:.2f}x a bare DRF "
+            f"request and {least['rps'] / write['rps']:.2f}x the floor (throughput); "
+            f"the floor costs {base['rps'] / least['rps']:.2f}x a bare request"
+        )
+        print(
+            f"  latency: p50 {write['p50'] / base['p50']:.2f}x bare, "
+            f"{write['p50'] / least['p50']:.2f}x floor; "
+            f"p95 {write['p95'] / base['p95']:.2f}x bare, "
+            f"{write['p95'] / least['p95']:.2f}x floor"
         )
     finally:
         server.terminate()

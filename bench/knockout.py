@@ -4,8 +4,9 @@ The 500-team league of bench/standings.py, every sheet confirmed; then, in the s
 process and the same run, the median time of
 
 - the baseline: a plain `SELECT count(*)` over the deals;
-- seeding a bracket of 24 and of 128 qualifiers (`knockout_seed`: the final standings,
-  the lot, the bracket, its first sheets), each rolled back and repeated;
+- seeding a bracket of 24 and of 128 qualifiers (`knockout_seed`: the automatic backup,
+  the final standings, the lot, the bracket, its first sheets), each rolled back and
+  repeated; and 128 again without the automatic backup;
 - the bracket API and the bracket page of the 128-qualifier bracket;
 - confirming a knockout sheet, which moves its winner on and opens the next sheet,
   against confirming a league sheet of the same 18 deals (both through the services);
@@ -45,7 +46,7 @@ def _measure(teams: int, repeat: int) -> dict:
     django.setup()
     from django.core.management import call_command
     from django.db import connection, transaction
-    from django.test import Client
+    from django.test import Client, override_settings
     from django.utils import timezone
 
     from brackets import services as knockout
@@ -92,6 +93,11 @@ def _measure(teams: int, repeat: int) -> dict:
 
     seed_24 = _median_ms(seed(24), repeat)
     seed_128 = _median_ms(seed(128), repeat)
+    # The same without its automatic backup of the site (what the backup costs is
+    # the difference; making it cost the tournament, not the site, is the backups'
+    # own work).
+    with override_settings(BACKUP_AUTOMATIC=False):
+        seed_128_alone = _median_ms(seed(128), repeat)
     bracket = knockout.knockout_seed(
         tournament=tournament, user=organizer, qualifiers=128
     )
@@ -145,6 +151,7 @@ def _measure(teams: int, repeat: int) -> dict:
         "count_ms": _median_ms(count, repeat),
         "seed_24_ms": seed_24,
         "seed_128_ms": seed_128,
+        "seed_128_alone_ms": seed_128_alone,
         "api_ms": api_ms,
         "page_ms": page_ms,
         "confirm_league_ms": _median_ms(confirming(league), repeat),
@@ -176,6 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         for key, name in (
             ("seed_24_ms", "seed 24 qualifiers (rolled back)"),
             ("seed_128_ms", "seed 128 qualifiers (rolled back)"),
+            ("seed_128_alone_ms", "the same without its automatic backup"),
             ("api_ms", "bracket API, 128 qualifiers"),
             ("page_ms", "bracket page, 128 qualifiers"),
             ("confirm_league_ms", "confirm a league sheet"),

@@ -6,7 +6,8 @@ x 250 matches), every match's 18 deals and some penalties scored by the rules en
 the same process and the same run, the median time of
 
 - the baseline: a plain `SELECT count(*)` over the deals;
-- the standings API (`GET /api/v1/tournaments/<slug>/standings/`);
+- the standings API (`GET /api/v1/tournaments/<slug>/standings/`), and a poll of it
+  with the answer's ETag that finds nothing changed (304);
 - the standings page (`GET /t/<slug>/standings/`), whole and as its htmx poll;
 
 through Django's test client (the whole view: URL, auth, queries, ranking, JSON or
@@ -248,6 +249,13 @@ def _measure(teams: int, repeat: int) -> dict:
     body = answer.json()
     assert len(body["rows"]) == stored["teams"]
     assert body["progress"]["decided"] == stored["matches"]
+    etag = answer["ETag"]
+
+    def unchanged() -> None:
+        """A poll that finds nothing changed: 304 from the fingerprint."""
+        again = client.get(api, HTTP_IF_NONE_MATCH=etag)
+        assert again.status_code == 304, again.status_code
+
     page = f"/t/{SLUG}/standings/"
     return {
         "vendor": connection.vendor,
@@ -256,6 +264,7 @@ def _measure(teams: int, repeat: int) -> dict:
         "count_ms": _median_ms(count, repeat),
         "aggregate_ms": _median_ms(aggregate, repeat),
         "api_ms": _median_ms(lambda: get(api), repeat),
+        "api_304_ms": _median_ms(unchanged, repeat),
         "page_ms": _median_ms(lambda: get(page), repeat),
         "poll_ms": _median_ms(lambda: get(page, HTTP_HX_REQUEST="true"), repeat),
         "count_again_ms": _median_ms(count, repeat),
@@ -329,6 +338,7 @@ def main(argv: list[str] | None = None) -> None:
         for key, name in (
             ("aggregate_ms", "one SUM .. GROUP BY over deals"),
             ("api_ms", "standings API"),
+            ("api_304_ms", "standings API, unchanged: 304"),
             ("page_ms", "standings page"),
             ("poll_ms", "standings page, htmx poll"),
         ):

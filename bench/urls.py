@@ -1,11 +1,19 @@
-"""The project's routes and a bare DRF endpoint with the same authentication and
-parsing, doing no work: what any DRF request costs here."""
+"""The project's routes and two baselines with the same authentication and parsing:
 
+- `bench/bare/`: a DRF endpoint doing no work, what any DRF request costs here;
+- `bench/floor/<match>/`: the least a deal write can do, in one transaction: lock the
+  match row, insert the deal row as the client sent it (no rule checked, no award
+  computed, no version checked) and one history row. What recording a deal cannot go
+  below while it keeps a locked sheet and its history.
+"""
+
+from django.db import transaction
 from django.urls import path
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.models import Deal, Match, SheetAction, SheetChange
 from tournament.config.urls import urlpatterns as project
 
 
@@ -16,4 +24,29 @@ class BareApi(APIView):
         return Response({"ok": True, "got": len(request.data)}, status=201)
 
 
-urlpatterns = [path("bench/bare/", BareApi.as_view()), *project]
+class FloorApi(APIView):
+    permission_classes = [IsAuthenticated]
+    FIELDS = ("number", "declarer", "value", "trump", "level", "taken", "made")
+    FIELDS += ("award_to", "award")
+
+    def post(self, request, pk):
+        row = {f: request.data[f] for f in self.FIELDS}
+        with transaction.atomic():
+            match = Match.objects.select_for_update().only("pk", "version").get(pk=pk)
+            Deal.objects.create(match=match, entered_by=request.user, **row)
+            SheetChange.objects.create(
+                match=match,
+                version=match.version,
+                action=SheetAction.DEAL_ADD,
+                actor=request.user,
+                actor_name=request.user.username,
+                after=row,
+            )
+        return Response({**row, "version": match.version}, status=201)
+
+
+urlpatterns = [
+    path("bench/bare/", BareApi.as_view()),
+    path("bench/floor/<int:pk>/", FloorApi.as_view()),
+    *project,
+]

@@ -178,40 +178,41 @@ def rank_teams(
     for team in byes:
         of(team).byes += 1
 
-    rows = [
-        Standing(
-            team=team,
-            rank=0,
-            place=0,
-            played=t.played,
-            won=t.won,
-            tied=t.tied,
-            lost=t.lost,
-            byes=t.byes,
-            r1=WIN_POINTS * t.won + TIE_POINTS * t.tied + BYE_POINTS * t.byes,
-            r2=t.with_byes(t.r2),
-            r3=t.with_byes(t.r3),
-            r4=t.with_byes(t.r4),
-            provisional=t.provisional,
+    # Rank keys first, then one Standing per team with its rank and place: sorting
+    # plain tuples and building each row once is what keeps 500 teams cheap.
+    keyed = []
+    for team, t in tally.items():
+        r1 = WIN_POINTS * t.won + TIE_POINTS * t.tied + BYE_POINTS * t.byes
+        key = (r1, t.with_byes(t.r2), t.with_byes(t.r3), t.with_byes(t.r4))
+        keyed.append((key, team, t))
+    keyed.sort(key=lambda e: (_descending(e[0]), e[1]))
+    rows: list[Standing] = []
+    rank, before = 0, None
+    for place, (key, team, t) in enumerate(keyed, 1):
+        if key != before:
+            rank, before = place, key
+        rows.append(
+            Standing(
+                team=team,
+                rank=rank,
+                place=place,
+                played=t.played,
+                won=t.won,
+                tied=t.tied,
+                lost=t.lost,
+                byes=t.byes,
+                r1=key[0],
+                r2=key[1],
+                r3=key[2],
+                r4=key[3],
+                provisional=t.provisional,
+            )
         )
-        for team, t in tally.items()
-    ]
-    rows.sort(key=lambda s: (_descending(s.key), s.team))
-    return _numbered(rows)
+    return rows
 
 
 def _descending(key: RankKey) -> RankKey:
     return (-key[0], -key[1], -key[2], -key[3])
-
-
-def _numbered(rows: Sequence[Standing]) -> list[Standing]:
-    """Places 1..n in list order; a rank shared by equal neighbours ("1, 2, 2, 4")."""
-    numbered: list[Standing] = []
-    for place, row in enumerate(rows, 1):
-        same = numbered and numbered[-1].key == row.key
-        rank = numbered[-1].rank if same else place
-        numbered.append(replace(row, rank=rank, place=place))
-    return numbered
 
 
 def lot_key(seed: int, team: int) -> int:

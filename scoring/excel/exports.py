@@ -4,9 +4,9 @@ Two layouts live here, and nothing else (no Django, no database):
 
 - **The tournament workbook** (`tournament_workbook_build`): the sheets Teams, Draw,
   Standings, Score sheets and Bracket of API.md, each a table under a title row that
-  names the tournament and when it was exported. It is written with openpyxl's
-  write-only mode from iterables, so a 36,000-deal tournament streams through with flat
-  memory: rows are produced by the caller's generators while the file is written.
+  names the tournament and when it was exported. It is written with XlsxWriter's
+  constant-memory mode from iterables, so a 36,000-deal tournament streams through with
+  flat memory: rows are produced by the caller's generators while the file is written.
 - **The score sheet of one match** (`score_sheet_build`, `score_sheets_read`): the
   form a table fills on paper, pre-filled with the match and one row per scheduled
   deal, and the reader that takes a filled one back. A workbook may hold several
@@ -24,17 +24,17 @@ import io
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
+import xlsxwriter
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Border, Font, PatternFill, Side
-from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from tournament.xlsx import clean, put, text_cell
+from tournament.xlsx import FORMULA_STARTS, clean, put
 
 from ..domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
 
@@ -80,58 +80,92 @@ def _cell_value(value: Any, kind: str) -> Any:
     return value
 
 
+# Cell formats of the tournament workbook, made once per workbook: XlsxWriter keeps a
+# format per look, and a text that Excel's editor would start a formula with carries
+# the quote prefix on top of its look (tournament/xlsx.py).
+_LOOKS: dict[str, dict[str, Any]] = {
+    "text": {},
+    "title": {"bold": True, "font_size": 14},
+    "header": {"bold": True, "font_color": "#FFFFFF", "bg_color": "#1F4E78"},
+    "date": {"num_format": DATE_FORMAT},
+    "datetime": {"num_format": DATETIME_FORMAT},
+    "decimal": {"num_format": DECIMAL_FORMAT},
+}
+
+
+class _Formats:
+    def __init__(self, workbook: Any) -> None:
+        self._workbook = workbook
+        self._made: dict[tuple[str, bool], Any] = {}
+
+    def __call__(self, look: str, quoted: bool = False) -> Any:
+        key = (look, quoted)
+        if key not in self._made:
+            spec = {**_LOOKS[look], **({"quote_prefix": True} if quoted else {})}
+            self._made[key] = self._workbook.add_format(spec) if spec else None
+        return self._made[key]
+
+
+def _write_text(ws: Any, formats: _Formats, row: int, col: int, text: str, look="text"):
+    """A string, written as text whatever it reads like (never a formula)."""
+    cleaned = clean(text)
+    if not cleaned:
+        return  # nothing an .xlsx can hold: an empty cell
+    quoted = cleaned.startswith(FORMULA_STARTS)
+    # XlsxWriter escapes what Excel would read as an escaped character (_xHHHH_,
+    # a carriage return), so the text reads back in Excel exactly as typed.
+    ws.write_string(row, col, cleaned, formats(look, quoted))
+
+
 def _table_write(
-    ws: Any, table: TableSheet, *, title: str, exported_at: datetime
+    ws: Any,
+    formats: _Formats,
+    table: TableSheet,
+    *,
+    title: str,
+    exported_at: datetime,
 ) -> int:
-    """Write one table sheet; answers the number of data rows written."""
+    """Write one table sheet; answers the number of data rows written. Rows are
+    0-based here, as XlsxWriter counts them; TITLE_ROW and the others are Excel's."""
     columns = table.columns
-    # Column widths and frozen panes are written before the first row.
-    for i, column in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = column.width
-    ws.freeze_panes = f"A{FIRST_DATA_ROW}"
-    ws.append([text_cell(ws, f"{title} — {table.name}", font=_TITLE_FONT)])
-    ws.append(
-        [
-            "Exported",
-            text_cell(ws, exported_at, number_format=DATETIME_FORMAT),
-            text_cell(ws, table.note) if table.note else None,
-        ]
-    )
-    ws.append([])
-    ws.append(
-        [text_cell(ws, c.title, font=_HEADER_FONT, fill=_HEADER_FILL) for c in columns]
-    )
-    formats = {
-        "date": DATE_FORMAT,
-        "datetime": DATETIME_FORMAT,
-        "decimal": DECIMAL_FORMAT,
-    }
+    for i, column in enumerate(columns):
+        ws.set_column(i, i, column.width)
+    ws.freeze_panes(FIRST_DATA_ROW - 1, 0)
+    _write_text(ws, formats, TITLE_ROW - 1, 0, f"{title} — {table.name}", "title")
+    ws.write_string(STAMP_ROW - 1, 0, "Exported")
+    ws.write_datetime(STAMP_ROW - 1, 1, exported_at, formats("datetime"))
+    if table.note:
+        _write_text(ws, formats, STAMP_ROW - 1, 2, table.note)
+    for i, column in enumerate(columns):
+        _write_text(ws, formats, HEADER_ROW - 1, i, column.title, "header")
+    looks = [formats(c.kind) if c.kind in _LOOKS else None for c in columns]
     count = 0
-    for row in table.rows:
-        cells: list[Any] = []
-        for column, value in zip(columns, row, strict=True):
+    row = FIRST_DATA_ROW - 1
+    for values in table.rows:
+        for i, (column, value) in enumerate(zip(columns, values, strict=True)):
             shown = _cell_value(value, column.kind)
-            number_format = formats.get(column.kind)
+            if shown is None:
+                continue
             if isinstance(shown, str):
-                cells.append(text_cell(ws, shown))
-            elif shown is not None and number_format is not None:
-                cells.append(text_cell(ws, shown, number_format=number_format))
+                _write_text(ws, formats, row, i, shown)
+            elif isinstance(shown, datetime | date):
+                ws.write_datetime(row, i, shown, looks[i])
             else:
-                cells.append(shown)
-        ws.append(cells)
+                ws.write_number(row, i, shown, looks[i])
+        row += 1
         count += 1
-    last = get_column_letter(len(columns))
-    ws.auto_filter.ref = f"A{HEADER_ROW}:{last}{HEADER_ROW + max(count, 1)}"
-    ws.print_title_rows = f"{HEADER_ROW}:{HEADER_ROW}"
-    ws.page_setup.orientation = "landscape" if table.landscape else "portrait"
-    ws.page_setup.paperSize = PAPER_A4
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.autofilter(HEADER_ROW - 1, 0, HEADER_ROW - 1 + max(count, 1), len(columns) - 1)
+    ws.repeat_rows(HEADER_ROW - 1)
+    if table.landscape:
+        ws.set_landscape()
+    else:
+        ws.set_portrait()
+    ws.set_paper(PAPER_A4)
+    ws.fit_to_pages(1, 0)
     # "&" starts a code in a page footer ("&P" is the page number): a name's own
-    # ampersands are doubled to print as one.
-    footer = clean(f"{title} — {table.name}").replace("&", "&&")
-    ws.oddFooter.center.text = f"{footer} — page &P of &N"
+    # ampersands are doubled to print as one. Excel takes 255 characters at most.
+    footer = clean(f"{title} — {table.name}").replace("&", "&&")[:200]
+    ws.set_footer(f"&C{footer} — page &P of &N")
     return count
 
 
@@ -141,14 +175,29 @@ def tournament_workbook_build(
     exported_at: datetime,
     sheets: Iterable[TableSheet],
 ) -> bytes:
-    """The workbook of `sheets`, in order, in write-only mode. `exported_at` is a naive
-    local time (Excel has no time zones)."""
-    workbook = Workbook(write_only=True)
-    for table in sheets:
-        ws = workbook.create_sheet(table.name[:31])
-        _table_write(ws, table, title=title, exported_at=exported_at)
+    """The workbook of `sheets`, in order. `exported_at` is a naive local time
+    (Excel has no time zones).
+
+    Written by XlsxWriter in its constant-memory mode: each row goes to a temporary
+    file as it is produced, so a 36,000-deal tournament streams through with flat
+    memory, and XlsxWriter writes a cell in about half the time openpyxl does
+    (docs/performance.md). It never reads a string as a formula, a number or a
+    link: those options are off."""
     buffer = io.BytesIO()
-    workbook.save(buffer)
+    workbook = xlsxwriter.Workbook(
+        buffer,
+        {
+            "constant_memory": True,
+            "strings_to_formulas": False,
+            "strings_to_numbers": False,
+            "strings_to_urls": False,
+        },
+    )
+    formats = _Formats(workbook)
+    for table in sheets:
+        ws = workbook.add_worksheet(table.name[:31])
+        _table_write(ws, formats, table, title=title, exported_at=exported_at)
+    workbook.close()
     return buffer.getvalue()
 
 

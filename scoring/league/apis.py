@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.utils.http import parse_etags
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,6 +34,7 @@ from .selectors import (
     DrawState,
     draw_state,
     round_list,
+    standings_fingerprint,
     standings_get,
 )
 
@@ -398,7 +400,23 @@ class StandingsApi(TournamentScopedMixin, APIView):
             required=False, min_value=1, max_value=ID_MAX
         )
 
-    @extend_schema(parameters=[FilterSerializer], responses=StandingsOutput)
+    @extend_schema(
+        parameters=[
+            FilterSerializer,
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="The ETag of standings you hold: 304 when they are "
+                "still the same.",
+            ),
+        ],
+        responses={
+            200: StandingsOutput,
+            304: OpenApiResponse(description="Not changed since the ETag sent."),
+        },
+    )
     def get(self, request, slug):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -410,8 +428,16 @@ class StandingsApi(TournamentScopedMixin, APIView):
             raise exceptions.ValidationError(
                 {"section": [f"{self.tournament.name} has no section {section}."]}
             )
+        # A poll that finds nothing changed is answered 304 from the fingerprint,
+        # before anything is ranked; the fingerprint is the database's, so every
+        # worker answers alike.
+        etag = standings_fingerprint(tournament=self.tournament, section=section)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         return Response(
-            standings_data(standings_get(tournament=self.tournament, section=section))
+            standings_data(standings_get(tournament=self.tournament, section=section)),
+            headers=headers,
         )
 
 

@@ -5,15 +5,16 @@ matches.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Count, Q, QuerySet
 
 from tournament.domain import draw as draw_rules
-from tournament.domain.rulesets import ruleset_get
 from tournament.domain.types import TournamentStatus
-from tournament.models import Bye, LeagueDraw, LeagueRound, Team, Tournament
+from tournament.models import Bye, LeagueDraw, LeagueRound, Section, Team, Tournament
 
 from ..domain import standings as ranking
 from ..domain.rules import MatchStatus, Side, Stage
@@ -306,57 +307,25 @@ def _counted_matches(tournament: Tournament) -> QuerySet[Match]:
 
 
 def league_results(*, tournament: Tournament) -> list[ranking.MatchResult]:
-    """Every counted league match as the ranking reads it, summed from its deals
-    and penalties in SQL: three queries whatever the size (the matches; the deals
-    and the penalties, each summed per match and side). Grouping the deals by match
-    alone, without the match's columns, halves that aggregate on PostgreSQL."""
-    counted = _counted_matches(tournament)
-    deals = {
-        match: (a, b, won_a, won_b)
-        for match, a, b, won_a, won_b in Deal.objects.filter(match__in=counted)
-        .values("match_id")
-        .annotate(
-            a=Sum("award", filter=Q(award_to=Side.A), default=0),
-            b=Sum("award", filter=Q(award_to=Side.B), default=0),
-            won_a=Count("pk", filter=Q(award_to=Side.A)),
-            won_b=Count("pk", filter=Q(award_to=Side.B)),
+    """Every counted league match as the ranking reads it: the totals and the winner
+    its sheet stores. Every write to a sheet recomputes them with the rules engine
+    (rules.score_sheet, in the same transaction), so they are the sheet's own, and
+    the standings read one row per match instead of summing every deal: one query,
+    whatever the size (docs/standings.md)."""
+    counted = _counted_matches(tournament).order_by()
+    return [
+        ranking.MatchResult(
+            team_a,
+            team_b,
+            total_a,
+            total_b,
+            Side(winner) if winner else None,
+            confirmed=status == MatchStatus.CONFIRMED,
         )
-        .order_by()
-        .values_list("match_id", "a", "b", "won_a", "won_b")
-    }
-    # A penalty's points go to the side that did not offend (rules.md §3).
-    penalties = {
-        match: (a, b)
-        for match, a, b in Penalty.objects.filter(deal__match__in=counted)
-        .values("deal__match_id")
-        .annotate(
-            a=Sum("points", filter=Q(offender=Side.B), default=0),
-            b=Sum("points", filter=Q(offender=Side.A), default=0),
+        for team_a, team_b, total_a, total_b, winner, status in counted.values_list(
+            "team_a_id", "team_b_id", "total_a", "total_b", "winner", "status"
         )
-        .order_by()
-        .values_list("deal__match_id", "a", "b")
-    }
-    rules_of = ruleset_get(tournament.ruleset)
-    results = []
-    for pk, team_a, team_b, status, deals_scheduled in counted.order_by().values_list(
-        "pk", "team_a_id", "team_b_id", "status", "deals_scheduled"
-    ):
-        a, b, won_a, won_b = deals.get(pk, (0, 0, 0, 0))
-        pa, pb = penalties.get(pk, (0, 0))
-        results.append(
-            ranking.league_result(
-                rules_of,
-                team_a=team_a,
-                team_b=team_b,
-                received_a=a + pa,
-                received_b=b + pb,
-                won_a=won_a,
-                won_b=won_b,
-                tables=deals_scheduled is None,
-                confirmed=status == MatchStatus.CONFIRMED,
-            )
-        )
-    return results
+    ]
 
 
 def league_progress(*, tournament: Tournament) -> LeagueProgress:
@@ -368,6 +337,55 @@ def league_progress(*, tournament: Tournament) -> LeagueProgress:
         live=Count("pk", filter=Q(status=MatchStatus.IN_PROGRESS)),
     )
     return LeagueProgress(**counts, draft_rounds=draft_rounds(tournament).count())
+
+
+# The standings' fingerprint: everything they are computed from, summed in SQL.
+# A sheet write bumps its match's version; a confirmation or a voiding changes its
+# status; a release changes which rounds count; the lot, the qualifiers, a team's
+# name or section and a section's name show on the rows. Portable SQL (SQLite and
+# PostgreSQL), with the table names of the models.
+_STATUS_CODES = " ".join(
+    f"WHEN '{status.value}' THEN {code}"
+    for code, status in enumerate(MatchStatus, start=1)
+)
+_FINGERPRINT_SQL = f"""
+SELECT m.n, m.versions, m.statuses, m.latest,
+  (SELECT COUNT(*) FROM {Bye._meta.db_table} b WHERE b.tournament_id = %(t)s),
+  (SELECT SUM(r.number) FROM {LeagueRound._meta.db_table} r
+     WHERE r.tournament_id = %(t)s AND r.released_at IS NOT NULL),
+  (SELECT COUNT(*) FROM {LeagueRound._meta.db_table} r WHERE r.tournament_id = %(t)s),
+  (SELECT MAX(l.seed) FROM {StandingsLot._meta.db_table} l
+     WHERE l.tournament_id = %(t)s),
+  (SELECT t.updated_at FROM {Tournament._meta.db_table} t WHERE t.id = %(t)s)
+FROM (
+  SELECT COUNT(*) AS n, SUM(version) AS versions, MAX(updated_at) AS latest,
+    SUM(id * CASE status {_STATUS_CODES} ELSE 0 END) AS statuses
+  FROM {Match._meta.db_table}
+  WHERE tournament_id = %(t)s AND stage = %(league)s
+) m
+"""  # noqa: S608 - our own tables and status codes, no input
+_NAMES_SQL = f"""
+SELECT 't', id, name, section_id FROM {Team._meta.db_table} WHERE tournament_id = %(t)s
+UNION ALL
+SELECT 's', s.id, s.name, 0 FROM {Section._meta.db_table} s
+  WHERE s.tournament_id = %(t)s
+ORDER BY 1, 2
+"""  # noqa: S608 - our own tables, no input
+
+
+def standings_fingerprint(*, tournament: Tournament, section: int | None = None) -> str:
+    """A strong ETag for the standings as they are now: it changes whenever anything
+    they show could change, and costs two plain queries, so a poll that finds
+    nothing new is answered without ranking anything (docs/standings.md)."""
+    params = {"t": tournament.pk, "league": Stage.LEAGUE.value}
+    digest = hashlib.sha256(f"standings 1 {section}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute(_FINGERPRINT_SQL, params)
+        digest.update(repr(cursor.fetchone()).encode())
+        cursor.execute(_NAMES_SQL, params)
+        for row in cursor.fetchall():
+            digest.update(repr(row).encode())
+    return f'"{digest.hexdigest()[:32]}"'
 
 
 def standings_get(*, tournament: Tournament, section: int | None = None) -> Standings:

@@ -33,6 +33,7 @@ from . import services
 from .selectors import (
     SheetView,
     captain_sides,
+    match_access,
     match_get_visible,
     match_list,
     sees_drafts,
@@ -94,6 +95,32 @@ class MatchSummary(serializers.ModelSerializer):
 
     def get_difference(self, obj) -> int:
         return abs(obj.total_a - obj.total_b) if obj.winner else 0
+
+
+def match_summary_data(match: Match) -> dict[str, Any]:
+    """MatchSummary's answer as a plain dict: every sheet write answers with it, and
+    the serializer costs more than the write's own queries (docs/performance.md).
+    tests/scoring/apis/test_sheet.py holds the two to the same answer."""
+    return {
+        "id": match.pk,
+        "tournament": match.tournament.slug,
+        "stage": match.stage,
+        "round": match.round,
+        "table": match.table,
+        "team_a": match.team_a_id,
+        "team_a_name": match.team_a.name,
+        "team_b": match.team_b_id,
+        "team_b_name": match.team_b.name,
+        "deals_scheduled": match.deals_scheduled,
+        "status": match.status,
+        "total_a": match.total_a,
+        "total_b": match.total_b,
+        "deals_won_a": match.deals_won_a,
+        "deals_won_b": match.deals_won_b,
+        "winner": match.winner or None,
+        "difference": abs(match.total_a - match.total_b) if match.winner else 0,
+        "version": match.version,
+    }
 
 
 class DealOutput(serializers.Serializer):
@@ -241,7 +268,7 @@ def penalty_data(penalty: Penalty, number: int) -> dict[str, Any]:
 def sheet_data(view: SheetView) -> dict[str, Any]:
     match, sheet = view.match, view.sheet
     numbers = {d.pk: d.number for d in view.deals}
-    data = dict(MatchSummary(match).data)
+    data = match_summary_data(match)
     data.update(
         confirmed_a=view.confirmed(Side.A),
         confirmed_b=view.confirmed(Side.B),
@@ -278,7 +305,12 @@ class MatchScopedMixin(RolesMixin):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
-        found = match_get_visible(user=request.user, pk=kwargs["pk"])
+        # A write reads the match again, locked, in its service: its access check
+        # needs the match's own row only.
+        read = request.method in permissions.SAFE_METHODS
+        found = (match_get_visible if read else match_access)(
+            user=request.user, pk=kwargs["pk"]
+        )
         if found is None:
             raise Http404("No such match")
         self.match, self.roles = found
@@ -396,7 +428,7 @@ def _deal_answer(deal: Deal, match: Match, code: int) -> Response:
     sheet = match.sheet or sheet_read(match=match).sheet
     row = next(r for r in sheet.rows if r.number == deal.number)
     data = deal_data(deal, (row.total_a, row.total_b))
-    data.update(version=match.version, match=MatchSummary(match).data)
+    data.update(version=match.version, match=match_summary_data(match))
     return Response(data, status=code)
 
 

@@ -240,3 +240,27 @@ def test_history_survives_and_a_scored_match_is_not_deleted(api, match, organize
     assert response.status_code == 409
     assert SheetChange.objects.filter(match=match).count() == 3
     assert Penalty.objects.count() == 0
+
+
+def test_the_plain_match_summary_is_the_serializers(api, match, scorer):
+    """Sheet writes answer with match_summary_data, built by hand for speed: it is
+    MatchSummary's answer, field for field, as the sheet moves from scheduled to
+    won."""
+    from scoring.sheets.apis import MatchSummary, match_summary_data
+
+    def same() -> None:
+        found = Match.objects.select_related("tournament", "team_a", "team_b").get(
+            pk=match.pk
+        )
+        assert match_summary_data(found) == dict(MatchSummary(found).data)
+
+    same()
+    as_user(api, scorer)
+    answer = api.post(
+        f"/api/v1/matches/{match.pk}/deals/", {**deal_body(1), "version": 1}, "json"
+    )
+    assert answer.status_code == 201
+    assert answer.json()["match"] == dict(
+        MatchSummary(Match.objects.get(pk=match.pk)).data
+    )
+    same()

@@ -256,7 +256,8 @@ def _counted_queries(api, django_assert_num_queries, slug, expected):
 
 
 QUERIES = (
-    9  # tournament, teams, byes, matches, deal and penalty sums, lot, progress (2)
+    9  # tournament, the fingerprint (2), teams, byes, the counted matches' stored
+    # results, lot, progress (2)
 )
 
 
@@ -281,3 +282,91 @@ def test_the_answer_has_the_documented_shape(api, league):
     for row in body["rows"]:
         assert set(row) == set(StandingRowOutput().fields)
     assert set(body["progress"]) == set(StandingsOutput().fields["progress"].fields)
+
+
+def _poll(api, league, etag, expected):
+    answer = api.get(url(league), HTTP_IF_NONE_MATCH=etag)
+    assert answer.status_code == expected, answer.content
+    return answer
+
+
+def test_a_poll_that_finds_nothing_changed_is_answered_304(
+    api, league, django_assert_num_queries
+):
+    first = api.get(url(league))
+    etag = first["ETag"]
+    assert etag.startswith('"') and first["Cache-Control"] == "private, no-cache"
+    with django_assert_num_queries(3):  # the tournament and the fingerprint (2)
+        answer = _poll(api, league, etag, 304)
+    assert answer.content == b"" and answer["ETag"] == etag
+    # Another section's rows are other standings: their own tag.
+    section = api.get(url(league), {"section": league["t10"].section_id})
+    assert section["ETag"] != etag
+    _poll(api, league, f'"other", {etag}', 304)  # one of several tags matches
+    _poll(api, league, '"other"', 200)
+
+
+def _changed(api, league, etag) -> str:
+    """The standings' tag has changed: the poll gets the new standings."""
+    answer = _poll(api, league, etag, 200)
+    assert answer["ETag"] != etag
+    return answer["ETag"]
+
+
+def test_the_tag_changes_with_everything_the_standings_show(api, league):
+    etag = api.get(url(league))["ETag"]
+    as_user(api, league["organizer"])
+    # A deal on the sheet still in play.
+    in_play = Match.objects.filter(
+        tournament=league["tournament"], round=2, status="in_progress"
+    ).get()
+    sheet = api.get(f"/api/v1/matches/{in_play.pk}/").json()
+    answer = api.post(
+        f"/api/v1/matches/{in_play.pk}/deals/",
+        {
+            "number": len(sheet["deals"]) + 1,
+            "declarer": "A",
+            "value": 28,
+            "trump": "clubs",
+            "taken": 30,
+            "version": sheet["version"],
+        },
+        "json",
+    )
+    assert answer.status_code == 201, answer.json()
+    etag = _changed(api, league, etag)
+    # A confirmation changes no version, but the rows' provisional marks.
+    unconfirmed = Match.objects.get(pk=league["matches"]["t3"])
+    assert unconfirmed.status == "completed"
+    answer = api.post(
+        f"/api/v1/matches/{unconfirmed.pk}/confirm/",
+        {"version": unconfirmed.version},
+        "json",
+    )
+    assert answer.status_code == 200, answer.json()
+    etag = _changed(api, league, etag)
+    # A reopening with its reason.
+    answer = api.post(
+        f"/api/v1/matches/{unconfirmed.pk}/reopen/", {"reason": "a second look"}, "json"
+    )
+    assert answer.status_code == 200, answer.json()
+    _changed(api, league, etag)
+
+
+def test_the_tag_changes_with_a_new_team_or_name_during_registration(api, db):
+    tournament = TournamentFactory(slug="open-desk")
+    organizer = member(tournament, Role.ORGANIZER, username="desk-organizer")
+    section = SectionFactory(tournament=tournament, states=["NJ"])
+    team = TeamFactory(section=section, name="Aces", captain_state="NJ")
+    league = {"tournament": tournament}
+    etag = api.get(url(league))["ETag"]
+    as_user(api, organizer)
+    answer = api.patch(
+        f"/api/v1/tournaments/{tournament.slug}/teams/{team.pk}/",
+        {"name": "Aces High"},
+        "json",
+    )
+    assert answer.status_code == 200, answer.json()
+    etag = _changed(api, league, etag)
+    TeamFactory(section=team.section, name="Kings")
+    _changed(api, league, etag)

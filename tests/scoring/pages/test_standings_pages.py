@@ -155,12 +155,12 @@ def test_pages_cost_the_same_queries_at_any_size(
     client, django_assert_num_queries, sections, per_section
 ):
     _, _, matches = sized_league(sections, per_section)
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(8):
         assert client.get("/t/sized-cup/standings/").status_code == 200
-    with django_assert_num_queries(10):  # the same, the section list included
+    with django_assert_num_queries(8):  # the same, the section list included
         assert client.get("/t/sized-cup/standings/", **HTMX).status_code == 200
     team = matches[0].team_a_id
-    with django_assert_num_queries(16):
+    with django_assert_num_queries(14):
         answer = client.get(f"/t/sized-cup/teams/{team}/")
     assert answer.status_code == 200
     assert answer.content.decode().count('<tr class="deal') == 3 * 18
