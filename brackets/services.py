@@ -148,9 +148,8 @@ def knockout_seed(
                 )
             )
         made.update((m.number, m) for m in created)
-    for knockout_match in made.values():
-        if knockout_match.team_a_id and knockout_match.team_b_id:
-            _game_open(knockout_match, number=1, user=user)
+    ready = [m for m in made.values() if m.team_a_id and m.team_b_id]
+    _games_open(ready, number=1, user=user)
     tournament.status = TournamentStatus.KNOCKOUT
     tournament.save(update_fields=["status", "updated_at"])
     return bracket
@@ -161,24 +160,44 @@ def _someone(user):
 
 
 def _game_open(knockout_match: KnockoutMatch, *, number: int, user) -> Game:
-    """A new score sheet for game `number` of a knockout match whose teams are known.
-    Its table is the next free one of its knockout round (void sheets keep theirs)."""
-    tournament = knockout_match.bracket.tournament
-    used = Match.objects.filter(
-        tournament=tournament, stage=Stage.KNOCKOUT, round=knockout_match.round
-    ).aggregate(m=Max("table"))["m"]
-    sheet = sheets_services.match_create(
-        tournament=tournament,
-        user=user,
-        team_a=knockout_match.team_a_id,
-        team_b=knockout_match.team_b_id,
-        round=knockout_match.round,
-        table=(used or 0) + 1,
-        stage=Stage.KNOCKOUT,
-        deals_scheduled=knockout_match.deals_scheduled,
+    """A new score sheet for game `number` of a knockout match whose teams are known."""
+    (game,) = _games_open([knockout_match], number=number, user=user)
+    return game
+
+
+def _games_open(
+    knockout_matches: list[KnockoutMatch], *, number: int, user
+) -> list[Game]:
+    """New score sheets for game `number` of knockout matches whose teams are known,
+    written together. Each takes the next free table of its knockout round, in the
+    order given (void sheets keep theirs)."""
+    if not knockout_matches:
+        return []
+    tournament = knockout_matches[0].bracket.tournament
+    used = dict(
+        Match.objects.filter(
+            tournament=tournament,
+            stage=Stage.KNOCKOUT,
+            round__in={m.round for m in knockout_matches},
+        )
+        .values("round")
+        .annotate(m=Max("table"))
+        .values_list("round", "m")
     )
-    return Game.objects.create(
-        knockout_match=knockout_match, number=number, sheet=sheet
+    plans = []
+    for m in knockout_matches:
+        used[m.round] = used.get(m.round, 0) + 1
+        plans.append(
+            sheets_services.MatchPlan(
+                m.team_a_id, m.team_b_id, m.round, used[m.round], m.deals_scheduled
+            )
+        )
+    sheets = sheets_services.matches_create(
+        tournament=tournament, user=user, stage=Stage.KNOCKOUT, plans=plans
+    )
+    return Game.objects.bulk_create(
+        Game(knockout_match=m, number=number, sheet=sheet)
+        for m, sheet in zip(knockout_matches, sheets, strict=True)
     )
 
 

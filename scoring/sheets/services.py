@@ -14,10 +14,10 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from tournament.backups import backup_before
@@ -342,6 +342,18 @@ def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules
 # ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class MatchPlan:
+    """One match to set up: its teams, round and table, and its deals (None: the
+    tournament's league deals)."""
+
+    team_a: int
+    team_b: int
+    round: int
+    table: int
+    deals_scheduled: int | None = None
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -355,27 +367,103 @@ def match_create(
     deals_scheduled: int | None = None,
 ) -> Match:
     """A match set up by hand by an organizer (the league draw makes them too)."""
+    plan = MatchPlan(team_a, team_b, round, table, deals_scheduled)
+    (match,) = matches_create(
+        tournament=tournament, user=user, stage=stage, plans=[plan]
+    )
+    return match
+
+
+@transaction.atomic
+def matches_create(
+    *, tournament: Tournament, user, stage: str, plans: list[MatchPlan]
+) -> list[Match]:
+    """Matches set up together (a knockout's first sheets), each checked as
+    match_create checks one, written in bulk with their history: the first refusal
+    names its field, and nothing is written. The database's named constraints hold
+    the rest of each row."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    teams = {
-        t.pk: t
-        for t in Team.objects.filter(tournament=tournament, pk__in=[team_a, team_b])
-    }
-    errors = [
-        RuleError(
-            "unknown_team",
-            f"there is no team {pk} in {tournament.name}.",
-            field=field,
+    wanted = {pk for p in plans for pk in (p.team_a, p.team_b)}
+    teams = {t.pk: t for t in Team.objects.filter(tournament=tournament, pk__in=wanted)}
+    rounds = {p.round for p in plans}
+    existing = list(
+        Match.objects.filter(tournament=tournament, stage=stage, round__in=rounds)
+        .order_by()
+        .values_list("round", "table", "team_a_id", "team_b_id")
+    )
+    tables = {(r, t) for r, t, _, _ in existing}
+    busy = {(r, team) for r, _, a, b in existing for team in (a, b)}
+    matches = []
+    for plan in plans:
+        a, b = _plan_check(tournament, stage, plan, teams, tables, busy)
+        tables.add((plan.round, plan.table))
+        busy |= {(plan.round, a.pk), (plan.round, b.pk)}
+        match = Match(
+            tournament=tournament,
+            stage=stage,
+            round=plan.round,
+            table=plan.table,
+            team_a=a,
+            team_b=b,
+            deals_scheduled=(
+                tournament.league_deals
+                if plan.deals_scheduled is None
+                else plan.deals_scheduled
+            ),
         )
-        for field, pk in (("team_a", team_a), ("team_b", team_b))
-        if pk not in teams
-    ]
-    if errors:
-        raise errors[0]
-    if team_a == team_b:
+        # The fields' own checks; the constraints are the database's, on insert.
+        match.full_clean(validate_constraints=len(plans) == 1)
+        matches.append(match)
+    created = Match.objects.bulk_create(matches)
+    if any(m.pk is None for m in created):  # SQLite before 3.35 returns no ids
+        stored = {
+            (m.round, m.table): m
+            for m in Match.objects.filter(
+                tournament=tournament, stage=stage, round__in=rounds
+            )
+        }
+        created = [stored[m.round, m.table] for m in matches]
+    origin_source, origin = _ORIGIN.get(("app", ""))
+    slot = _REQUEST_KEY.get()  # the request's key goes on its first history row
+    first_key = slot.pop() if slot else ""
+    SheetChange.objects.bulk_create(
+        SheetChange(
+            request_key=first_key if n == 0 else "",
+            source=origin_source,
+            match=m,
+            version=m.version,
+            action=SheetAction.MATCH_CREATE,
+            actor=user if user is not None and user.is_authenticated else None,
+            actor_name=actor_name(user),
+            after={
+                "team_a": m.team_a.name,
+                "team_b": m.team_b.name,
+                "stage": stage,
+                "round": m.round,
+                "table": m.table,
+                "deals_scheduled": m.deals_scheduled,
+            },
+            reason=origin,
+        )
+        for n, m in enumerate(created)
+    )
+    return created
+
+
+def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
+    """The two teams of `plan`, or the refusal that names the field."""
+    for field, pk in (("team_a", plan.team_a), ("team_b", plan.team_b)):
+        if pk not in teams:
+            raise RuleError(
+                "unknown_team",
+                f"there is no team {pk} in {tournament.name}.",
+                field=field,
+            )
+    if plan.team_a == plan.team_b:
         raise RuleError(
             "same_team", "a team cannot play itself; choose two teams.", field="team_b"
         )
-    a, b = teams[team_a], teams[team_b]
+    a, b = teams[plan.team_a], teams[plan.team_b]
     if stage == Stage.LEAGUE:
         if a.section_id == b.section_id:
             raise RuleError(
@@ -384,54 +472,27 @@ def match_create(
                 "no team meets a team of its own section (rules.md §5).",
                 field="team_b",
             )
-        if not 1 <= round <= tournament.league_rounds:
+        if not 1 <= plan.round <= tournament.league_rounds:
             raise RuleError(
                 "round_out_of_range",
                 f"the league of {tournament.name} has rounds 1 to "
                 f"{tournament.league_rounds}.",
                 field="round",
             )
-    if deals_scheduled is None:
-        deals_scheduled = tournament.league_deals
-    same_round = Match.objects.filter(tournament=tournament, stage=stage, round=round)
-    if same_round.filter(table=table).exists():
+    if (plan.round, plan.table) in tables:
         raise ConflictError(
             "table_taken",
-            f"table {table} of {stage} round {round} already has a match.",
+            f"table {plan.table} of {stage} round {plan.round} already has a match.",
             field="table",
         )
-    busy = same_round.filter(Q(team_a__in=[a, b]) | Q(team_b__in=[a, b])).exists()
-    if busy and stage == Stage.LEAGUE:  # the final's games share a knockout round
+    if stage == Stage.LEAGUE and {(plan.round, a.pk), (plan.round, b.pk)} & busy:
+        # The final's games share a knockout round.
         raise ConflictError(
             "team_busy",
-            f"{a.name} or {b.name} already plays in {stage} round {round}; a team "
+            f"{a.name} or {b.name} already plays in {stage} round {plan.round}; a team "
             "plays one match per round.",
         )
-    match = Match(
-        tournament=tournament,
-        stage=stage,
-        round=round,
-        table=table,
-        team_a=a,
-        team_b=b,
-        deals_scheduled=deals_scheduled,
-    )
-    match.full_clean()
-    match.save()
-    _change(
-        match,
-        SheetAction.MATCH_CREATE,
-        user=user,
-        after={
-            "team_a": a.name,
-            "team_b": b.name,
-            "stage": stage,
-            "round": round,
-            "table": table,
-            "deals_scheduled": deals_scheduled,
-        },
-    )
-    return match
+    return a, b
 
 
 @transaction.atomic
