@@ -31,9 +31,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import groupby
 
-from tournament.domain.rulesets import RuleSet
-
-from .rules import START_TABLES, Side, decide
+from .rules import Side
 
 WIN_POINTS = 3  # 000 §5.4
 TIE_POINTS = 1  # 000 §5.6
@@ -56,31 +54,6 @@ class MatchResult:
     def __post_init__(self) -> None:
         if self.team_a == self.team_b:
             raise AssertionError(f"team {self.team_a} cannot play itself")
-
-
-def league_result(
-    rules: RuleSet,
-    *,
-    team_a: int,
-    team_b: int,
-    received_a: int,
-    received_b: int,
-    won_a: int,
-    won_b: int,
-    tables: bool = False,
-    confirmed: bool = True,
-) -> MatchResult:
-    """A decided league match from what its sheet's rows add up to: the points each
-    side received in deals and penalties and the deals each side won. The same sums
-    and the same `decide` as the score sheet (rules.score_sheet), so the standings and
-    the sheet cannot disagree. `tables`: the totals are tables held (rules.md §8)."""
-    if tables:
-        total_a = START_TABLES + received_a - received_b
-        total_b = START_TABLES + received_b - received_a
-    else:
-        total_a, total_b = received_a, received_b
-    winner, _ = decide(rules, total_a, total_b, won_a, won_b)
-    return MatchResult(team_a, team_b, total_a, total_b, winner, confirmed)
 
 
 # R2..R4: whole numbers, or exact fractions once a bye adds the own average.

@@ -395,8 +395,8 @@ def standings_fingerprint(*, tournament: Tournament, section: int | None = None)
 
 def standings_get(*, tournament: Tournament, section: int | None = None) -> Standings:
     """The league's standings (rules.md §5), whole or one section's rows with their
-    places in the whole league. Eight queries, whatever the size: teams, byes, the
-    matches, the deal and penalty sums, the lot, and the league's progress (2)."""
+    places in the whole league. Six queries, whatever the size: teams, byes, the
+    counted matches' stored results, the lot, and the league's progress (2)."""
     teams = {
         pk: StandingsTeam(pk, name, section_id, section_name)
         for pk, name, section_id, section_name in Team.objects.filter(

@@ -2,7 +2,6 @@
 tie-break level, byes, ties, and lots; hypothesis for the properties of any league."""
 
 from collections import Counter
-from dataclasses import replace
 from fractions import Fraction
 from itertools import pairwise
 
@@ -10,11 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.domain.rules import Side, score_sheet
+from scoring.domain.rules import Side, decide
 from scoring.domain.standings import (
     MatchResult,
     draw_lots,
-    league_result,
     line_undecided,
     lot_key,
     places_to_decide,
@@ -22,7 +20,6 @@ from scoring.domain.standings import (
     rank_teams,
     shown,
 )
-from tests.scoring.domain.test_rules import sheets
 
 A, B = Side.A, Side.B
 
@@ -339,50 +336,8 @@ def test_lots_move_teams_only_among_equals_above_the_places(league, seed, places
         assert placed == sorted(group, key=lambda t: lot_key(seed, t))
 
 
-# The standings' sums agree with the score sheet
+# A sheet's stored result, ranked
 # ----------------------------------------------------------------------------------
-
-
-@st.composite
-def complete_sheets(draw):
-    """Short sheets with every deal 1..k in (so complete, and equal totals common)."""
-    rules, deals, penalties = draw(sheets())
-    renumber = {
-        d.number: n for n, d in enumerate(sorted(deals, key=lambda d: d.number), 1)
-    }
-    deals = [replace(d, number=renumber[d.number]) for d in deals]
-    penalties = [replace(p, deal=renumber[p.deal]) for p in penalties]
-    return rules, deals, penalties
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.one_of(sheets(), complete_sheets()), st.booleans())
-def test_league_result_from_the_rows_sums_agrees_with_the_sheet(case, tables):
-    """What the selector sums in SQL (each deal's award by the side it went to, each
-    penalty's points to the side that did not offend, deals won by side) gives the
-    sheet's own totals and winner, in every rule set and in the tables format."""
-    rules, deals, penalties = case
-    scheduled = None if tables else max((d.number for d in deals), default=18)
-    sheet = score_sheet(rules, deals, penalties, deals_scheduled=scheduled)
-    awards = {Side.A: 0, Side.B: 0}
-    for row in sheet.rows:
-        awards[row.result.award_to] += row.result.award
-    offender = {p.key: p.offender for p in penalties}
-    for p in sheet.penalties:
-        awards[offender[p.key].other] += p.points
-    result = league_result(
-        rules,
-        team_a=1,
-        team_b=2,
-        received_a=awards[Side.A],
-        received_b=awards[Side.B],
-        won_a=sheet.deals_won_a,
-        won_b=sheet.deals_won_b,
-        tables=tables,
-    )
-    assert (result.total_a, result.total_b) == (sheet.total_a, sheet.total_b)
-    if sheet.complete:
-        assert result.winner == sheet.winner
 
 
 def test_a_gcka_match_on_equal_totals_goes_to_more_deals_won():
@@ -390,11 +345,11 @@ def test_a_gcka_match_on_equal_totals_goes_to_more_deals_won():
     totals, B won two deals to one, so B wins; international calls it a tie."""
     from tournament.domain.rulesets import ruleset_get
 
-    sums = {"received_a": 4, "received_b": 4, "won_a": 1, "won_b": 2}
-    gcka = league_result(ruleset_get("gcka"), team_a=1, team_b=2, **sums)
-    assert (gcka.total_a, gcka.total_b, gcka.winner) == (4, 4, B)
-    tied = league_result(ruleset_get("international"), team_a=1, team_b=2, **sums)
-    assert tied.winner is None
+    # The sheet decides (and stores) the winner; the standings rank what it stored.
+    winner, _ = decide(ruleset_get("gcka"), 4, 4, 1, 2)
+    assert winner is B
+    assert decide(ruleset_get("international"), 4, 4, 1, 2)[0] is None
+    gcka = MatchResult(1, 2, 4, 4, winner)
     got = rank_teams([1, 2], [gcka])
     assert [(s.team, s.r1, s.r2, s.r3) for s in got] == [(2, 3, 0, 0), (1, 0, 0, 0)]
 
