@@ -34,6 +34,7 @@ from .selectors import (
     section_list,
     team_list,
     tournament_list_visible,
+    tournament_team_count,
 )
 from .spreadsheets import team_rows_read, team_template_build
 
@@ -142,6 +143,7 @@ class TournamentDetailApi(TournamentScopedMixin, APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, slug):
+        self.tournament.team_count = tournament_team_count(tournament=self.tournament)
         return Response(
             self.OutputSerializer(self.tournament, context={"roles": self.roles}).data
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from .domain.types import Role
 from .models import Membership, Player, Section, Team, Tournament
@@ -25,7 +25,21 @@ def tournament_list_visible(*, user) -> QuerySet[Tournament]:
 
 
 def tournament_get_visible(*, user, slug: str) -> Tournament | None:
-    return tournament_list_visible(user=user).filter(slug=slug).first()
+    """The tournament `slug` names, if `user` may see it (as tournament_list_visible),
+    else None. One plain query: every request about a tournament starts with it, so
+    it counts nothing (tournament_team_count does, where a page shows the count)."""
+    found = Tournament.objects.filter(slug=slug)
+    if not (user.is_authenticated and user.is_superuser):
+        visible = Q(published=True)
+        if user.is_authenticated:
+            mine = Membership.objects.filter(tournament=OuterRef("pk"), user=user)
+            visible |= Q(Exists(mine))
+        found = found.filter(visible)
+    return found.first()
+
+
+def tournament_team_count(*, tournament: Tournament) -> int:
+    return Team.objects.filter(tournament=tournament).count()
 
 
 def tournament_roles(*, user, tournament: Tournament) -> frozenset[Role]:

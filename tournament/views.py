@@ -57,6 +57,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, roles = visible_tournament(request, slug)
     sections = list(section_list(tournament=tournament))
+    tournament.team_count = sum(s.team_count for s in sections)
     return render(
         request,
         "tournament/detail.html",

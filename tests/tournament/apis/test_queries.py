@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 # Each request here is logged in by session: 2 reads (session, user) come first.
 ENDPOINTS = {
     "/api/v1/tournaments/": 4,  # + count, page
-    "/api/v1/tournaments/big/": 4,  # + tournament, roles
+    "/api/v1/tournaments/big/": 5,  # + tournament, roles, team count
     "/api/v1/tournaments/big/sections/": 5,  # + tournament, roles, sections
     "/api/v1/tournaments/big/teams/": 7,  # + tournament, roles, count, page, players
     "/api/v1/tournaments/big/teams/?search=team": 7,
