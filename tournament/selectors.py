@@ -10,18 +10,26 @@ from .models import Membership, Player, Section, Team, Tournament
 ALL_ROLES = frozenset(Role)
 
 
+def _visible(user) -> Q | None:
+    """Who sees a tournament: published ones, and those the user has a role in; None
+    for a superuser, who sees every one."""
+    if user.is_authenticated and user.is_superuser:
+        return None
+    visible = Q(published=True)
+    if user.is_authenticated:
+        mine = Membership.objects.filter(tournament=OuterRef("pk"), user=user)
+        visible |= Q(Exists(mine))
+    return visible
+
+
 def tournament_list_visible(*, user) -> QuerySet[Tournament]:
     """Published tournaments, and those the user has a role in (all for a superuser)."""
     # Meta.ordering is not applied to GROUP BY queries: order explicitly.
     qs = Tournament.objects.annotate(team_count=Count("teams", distinct=True)).order_by(
         "-starts_on", "-created_at", "pk"
     )
-    if user.is_authenticated and user.is_superuser:
-        return qs
-    visible = Q(published=True)
-    if user.is_authenticated:
-        visible |= Q(memberships__user=user)
-    return qs.filter(visible).distinct()
+    visible = _visible(user)
+    return qs if visible is None else qs.filter(visible)
 
 
 def tournament_get_visible(*, user, slug: str) -> Tournament | None:
@@ -29,13 +37,8 @@ def tournament_get_visible(*, user, slug: str) -> Tournament | None:
     else None. One plain query: every request about a tournament starts with it, so
     it counts nothing (tournament_team_count does, where a page shows the count)."""
     found = Tournament.objects.filter(slug=slug)
-    if not (user.is_authenticated and user.is_superuser):
-        visible = Q(published=True)
-        if user.is_authenticated:
-            mine = Membership.objects.filter(tournament=OuterRef("pk"), user=user)
-            visible |= Q(Exists(mine))
-        found = found.filter(visible)
-    return found.first()
+    visible = _visible(user)
+    return (found if visible is None else found.filter(visible)).first()
 
 
 def tournament_team_count(*, tournament: Tournament) -> int:

@@ -232,7 +232,7 @@ def changes_from(source: str, origin: str) -> Iterator[None]:
         _ORIGIN.reset(token)
 
 
-def _change(
+def _change_row(
     match: Match,
     action: SheetAction,
     *,
@@ -240,12 +240,12 @@ def _change(
     before: Any = None,
     after: Any = None,
     reason: str = "",
-) -> None:
+) -> SheetChange:
+    """The history row of a change, not yet saved: who, where from, before and after,
+    and the request's Idempotency-Key on the first row the request writes."""
     source, origin = _ORIGIN.get(("app", ""))
-    if origin and not reason:
-        reason = origin
     slot = _REQUEST_KEY.get()
-    SheetChange.objects.create(
+    return SheetChange(
         request_key=slot.pop() if slot else "",
         source=source,
         match=match,
@@ -255,8 +255,12 @@ def _change(
         actor_name=actor_name(user),
         before=before,
         after=after,
-        reason=reason,
+        reason=reason or origin,
     )
+
+
+def _change(match: Match, action: SheetAction, **row: Any) -> None:
+    _change_row(match, action, **row).save()
 
 
 # The rows of one sheet, read on every write: plain SQL, which costs a third of the
@@ -423,18 +427,11 @@ def matches_create(
             )
         }
         created = [stored[m.round, m.table] for m in matches]
-    origin_source, origin = _ORIGIN.get(("app", ""))
-    slot = _REQUEST_KEY.get()  # the request's key goes on its first history row
-    first_key = slot.pop() if slot else ""
     SheetChange.objects.bulk_create(
-        SheetChange(
-            request_key=first_key if n == 0 else "",
-            source=origin_source,
-            match=m,
-            version=m.version,
-            action=SheetAction.MATCH_CREATE,
-            actor=user if user is not None and user.is_authenticated else None,
-            actor_name=actor_name(user),
+        _change_row(
+            m,
+            SheetAction.MATCH_CREATE,
+            user=user,
             after={
                 "team_a": m.team_a.name,
                 "team_b": m.team_b.name,
@@ -443,9 +440,8 @@ def matches_create(
                 "table": m.table,
                 "deals_scheduled": m.deals_scheduled,
             },
-            reason=origin,
         )
-        for n, m in enumerate(created)
+        for m in created
     )
     return created
 
