@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv lint format browser test-sqlite test-postgres services demo bench check-deploy clean
+.PHONY: run test venv lint format browser test-sqlite test-postgres test-bench services demo bench check-deploy clean
 
 venv: $(STAMP)
 
@@ -26,7 +26,7 @@ run: venv
 	@echo "Serving http://$(HOST)/ (API docs at /api/v1/docs/); Ctrl-C stops."
 	$(BIN)/python manage.py runserver $(HOST)
 
-test: venv lint browser test-sqlite test-postgres
+test: venv lint browser test-sqlite test-postgres test-bench
 
 lint: venv
 	$(BIN)/ruff check .
@@ -53,11 +53,18 @@ test-sqlite: venv
 test-postgres: venv services
 	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) $(BIN)/pytest -q
 
+# Every benchmark at a size of seconds, in one process, in both orders (tests/bench):
+# they need PostgreSQL and Redis, as `make bench` does.
+test-bench: venv services
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q -m bench
+
 # PostgreSQL and Redis must be up for the second pass: start them if this machine has them.
 services:
 	@.ci/services
 
-bench: venv
+# Every benchmark at full size, then the table of figures against their goals
+# (docs/performance.md); about 8 minutes on 2 cores. Needs PostgreSQL and Redis.
+bench: venv services
 	$(BIN)/python -m bench
 
 check-deploy: venv

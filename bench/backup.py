@@ -1,9 +1,9 @@
 """Backups of a 500-team championship: how long a backup, a check and a restore take,
 and what the automatic backup adds to reopening a sheet.
 
-The championship of bench/export.py (the 500-team league of bench/standings.py, 36,000
-deals, every sheet confirmed, a knockout of 24 seeded), on SQLite and on PostgreSQL.
-A fresh process then measures, in the same run:
+The championship of bench/league.py at its knockout stage (500 teams, 36,000 deals,
+every sheet confirmed, a knockout of 24 seeded), on SQLite and on PostgreSQL. A fresh
+process then measures, in the same run:
 
 - the baseline: a plain `SELECT count(*)` over the deals;
 - the standings API, for scale;
@@ -11,7 +11,9 @@ A fresh process then measures, in the same run:
 - `backup_restore` (its safety backup, then the whole site replaced in one transaction);
 - reopening a confirmed sheet with the automatic backup, and without it (rolled back).
 
-Usage: python -m bench backup [--teams 500] [--repeat 3]
+Its figures have no goal yet: the backups' goals come with the per-tournament backups.
+
+Usage: python -m bench backup [--teams 500] [--repeat 3] [--vendors sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -19,19 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 
-from bench.export import _run as build_championship
-from bench.standings import (
-    PG_SERVER,
-    _median_ms,
-    fresh_postgres,
-    print_ratios,
-    run_module,
-)
+from bench.core import Figure, Session, median_ms, print_ratios, run_module
+from bench.league import ORGANIZER, SLUG
 
-SLUG = "bench-standings"
+TINY = ["--teams", "32", "--repeat", "1"]
 
 
 def _child(repeat: int, folder: str) -> dict:
@@ -48,7 +43,7 @@ def _child(repeat: int, folder: str) -> dict:
     from tournament import backups
 
     settings.BACKUP_DIR = Path(folder)
-    organizer = get_user_model().objects.get(username="bench-organizer")
+    organizer = get_user_model().objects.get(username=ORGANIZER)
     match = Match.objects.filter(
         tournament__slug=SLUG, stage="league", status="confirmed"
     ).first()
@@ -84,49 +79,42 @@ def _child(repeat: int, folder: str) -> dict:
 
         return run
 
-    count_ms = _median_ms(count, repeat * 5)
+    count_ms = median_ms(count, repeat * 5)
     figures = {
         "vendor": connection.vendor,
         "count_ms": count_ms,
-        "standings_ms": _median_ms(standings, repeat),
-        "write_ms": _median_ms(write, repeat),
-        "read_ms": _median_ms(read, repeat),
-        "restore_ms": _median_ms(restore, repeat),
-        "reopen_backup_ms": _median_ms(reopen(True), repeat),
-        "reopen_plain_ms": _median_ms(reopen(False), repeat),
-        "count_again_ms": _median_ms(count, repeat * 5),
+        "standings_ms": median_ms(standings, repeat),
+        "write_ms": median_ms(write, repeat),
+        "read_ms": median_ms(read, repeat),
+        "restore_ms": median_ms(restore, repeat),
+        "reopen_backup_ms": median_ms(reopen(True), repeat),
+        "reopen_plain_ms": median_ms(reopen(False), repeat),
+        "count_again_ms": median_ms(count, repeat * 5),
         "rows": written["info"].rows,
         "bytes": target.stat().st_size,
     }
     return figures
 
 
-def _measure(database_url: str, teams: int, repeat: int) -> dict:
-    built = build_championship(["build", str(teams)], database_url)
-    with tempfile.TemporaryDirectory() as folder:
-        measured = run_module(
-            "bench.backup", database_url, "--child", str(repeat), folder
-        )
-    return {**built, **measured}
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(session: Session, argv: list[str]) -> list[Figure]:
+    parser = argparse.ArgumentParser(prog="python -m bench backup")
     parser.add_argument("--teams", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--vendors", default="sqlite,postgresql")
     args = parser.parse_args(argv)
     print(f"bench: backups of {args.teams} teams, median of {args.repeat}")
-    results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        results.append(
-            _measure(f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat)
-        )
-    url = PG_SERVER + f"/fiftysix_bench_backup_{args.teams}"
-    fresh_postgres(url)
-    results.append(_measure(url, args.teams, args.repeat))
-    for r in results:
+    for vendor in session.vendors(args.vendors):
+        with session.database(
+            vendor, "backup", teams=args.teams, stage="knockout"
+        ) as db:
+            folder = session.folder / "backups"
+            folder.mkdir(exist_ok=True)
+            r = run_module(
+                "bench.backup", db.url, "--child", str(args.repeat), str(folder)
+            )
+        b = db.built
         print(
-            f"  {r['vendor']:<10} {r['teams']} teams, {r['deals']} deals, "
+            f"  {db.where:<10} {b['teams']} teams, {b['deals']} deals, "
             f"{r['rows']} rows in the backup, file {r['bytes'] / 2**20:.1f} MB"
         )
         print_ratios(
@@ -141,10 +129,9 @@ def main(argv: list[str] | None = None) -> None:
             ),
             width=44,
         )
+    return []
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "--child":
         print(json.dumps(_child(int(sys.argv[2]), sys.argv[3])))
-    else:
-        main(sys.argv[1:])

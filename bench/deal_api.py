@@ -14,9 +14,8 @@ authentication:
 
 The figures are ratios of throughput: a deal costs N bare requests, and M floors.
 
-Usage: python -m bench [--requests 600] [--clients 4]
-Needs PostgreSQL at $BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/
-fiftysix_bench, which it drops and creates).
+Usage: python -m bench deal_api [--requests 720] [--clients 4] [--workers 2]
+Needs PostgreSQL ($BENCH_DATABASE_URL's server, default 127.0.0.1:5432).
 """
 
 from __future__ import annotations
@@ -26,17 +25,13 @@ import http.client
 import json
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DB_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fiftysix_bench"
-)
-PORT = int(os.environ.get("BENCH_PORT", "8799"))
+from bench.core import BenchFailed, Figure, Session, child_env, gunicorn, run_module
+
+TINY = ["--requests", "48", "--clients", "2"]
 DEALS = [
     ("A", 40, "clubs", "none", 44),
     ("B", 48, "hearts", "doubled", 47),
@@ -47,69 +42,9 @@ DEALS = [
 ]
 
 
-def _env(database_url: str = DB_URL, **extra: str) -> dict[str, str]:
-    """The production settings (DEBUG off) on `database_url`, no broker unless
-    `extra` gives one."""
-    return {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "bench.settings",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "CELERY_BROKER_URL": "",
-        "PYTHONPATH": str(ROOT),
-        **extra,
-    }
-
-
-def fresh_database(env: dict[str, str], *commands: list[str]) -> None:
-    """Drop and create the database of env's DATABASE_URL, migrate it, then run
-    `commands` (manage.py arguments) on it."""
-    import psycopg
-
-    *server, name = env["DATABASE_URL"].rsplit("/", 1)
-    with psycopg.connect(server[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    for command in (["migrate"], *commands):
-        subprocess.run(  # noqa: S603 - our own fixed command line
-            [sys.executable, "manage.py", *command, "-v0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
-
-
-def serve(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
-    """gunicorn with the production WSGI app, once it answers on `port`."""
-    server = subprocess.Popen(  # noqa: S603 - our own fixed command line
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "tournament.config.wsgi",
-            f"--bind=127.0.0.1:{port}",
-            f"--workers={workers}",
-            "--backlog=512",
-            "--log-level=warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    for _ in range(100):
-        try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).connect()
-            break
-        except OSError:
-            time.sleep(0.1)
-    return server
-
-
-def _setup(matches: int) -> tuple[str, list[int]]:
-    """A tournament with enough matches for every request; the scorer's token."""
-    os.environ.update(_env())
+def _setup(matches: int) -> dict:
+    """A tournament with enough matches for every request; the scorer's token (in
+    the child process)."""
     import django
 
     django.setup()
@@ -150,12 +85,12 @@ def _setup(matches: int) -> tuple[str, list[int]]:
             table=1 + i % 200,
         )
         ids.append(match.pk)
-    return Token.objects.create(user=user).key, ids
+    return {"token": Token.objects.create(user=user).key, "ids": ids}
 
 
-def _post(path: str, body: dict, token: str) -> tuple[int, dict, float]:
+def _post(port: int, path: str, body: dict, token: str) -> tuple[int, dict, float]:
     started = time.perf_counter()
-    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request(
         "POST",
         path,
@@ -196,7 +131,7 @@ def _run(
         t.join()
     elapsed = time.perf_counter() - started
     if errors:
-        raise SystemExit(f"a request failed: {errors[0]}")
+        raise BenchFailed(f"a request failed: {errors[0]}")
     return elapsed, latencies
 
 
@@ -243,80 +178,93 @@ def _figures(name: str, elapsed: float, latencies: list[float]) -> dict[str, flo
     return figures
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(session: Session, argv: list[str]) -> list[Figure]:
+    parser = argparse.ArgumentParser(prog="python -m bench deal_api")
     parser.add_argument("--requests", type=int, default=720)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     per_client = args.requests // args.clients
     sheets_per_client = -(-per_client // 18) + 1
-
-    print(f"bench: a deal through the API on PostgreSQL ({DB_URL.rsplit('@', 1)[-1]})")
-    fresh_database(_env())
     sheets = args.clients * sheets_per_client
-    token, match_ids = _setup(2 * sheets)  # the second half for the floor
-    server = serve(PORT, args.workers, _env())
-    try:
-        versions: dict[int, int] = {}
+    print("bench: a deal through the API on PostgreSQL, gunicorn, over HTTP")
+    with session.database("postgresql", "deal_api") as db:
+        # The second half of the matches for the floor.
+        plan = run_module("bench.deal_api", db.url, "--child", str(2 * sheets))
+        with gunicorn(child_env(db.url), args.workers) as port:
+            runs = _measure(port, plan, args, per_client, sheets_per_client)
+    base = _figures("bare DRF endpoint", *runs["bare"])
+    least = _figures("floor: lock, insert, history", *runs["floor"])
+    write = _figures("record a deal (POST)", *runs["deal"])
+    print(
+        f"  ratio: a deal costs {base['rps'] / write['rps']:.2f}x a bare DRF "
+        f"request and {least['rps'] / write['rps']:.2f}x the floor (throughput); "
+        f"the floor costs {base['rps'] / least['rps']:.2f}x a bare request"
+    )
+    print(
+        f"  latency: p50 {write['p50'] / base['p50']:.2f}x bare, "
+        f"{write['p50'] / least['p50']:.2f}x floor; "
+        f"p95 {write['p95'] / base['p95']:.2f}x bare, "
+        f"{write['p95'] / least['p95']:.2f}x floor"
+    )
+    # As times: what one request costs the server at full load (1 / throughput).
+    deal_ms, floor_ms, bare_ms = (1000 / f["rps"] for f in (write, least, base))
+    name = "a deal through the API"
+    return [
+        Figure("deal.floor", name, deal_ms, "ms", "the floor", floor_ms, "PostgreSQL"),
+        Figure(
+            "deal.bare", name, deal_ms, "ms", "a bare request", bare_ms, "PostgreSQL"
+        ),
+    ]
 
-        def deal(c: int, i: int):
-            match = match_ids[c * sheets_per_client + i // 18]
-            number = i % 18 + 1
-            declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
-            body = {
-                "number": number,
-                "declarer": declarer,
-                "value": value,
-                "trump": trump,
-                "level": level,
-                "taken": taken,
-                "version": versions.get(match, 1),
-            }
-            status, data, took = _post(f"/api/v1/matches/{match}/deals/", body, token)
-            versions[match] = data.get("version", 0)
-            return status, data, took
 
-        def bare(c: int, i: int):
-            return _post("/bench/bare/", {"number": i, "version": 1}, token)
+def _measure(port: int, plan: dict, args, per_client: int, sheets_per_client: int):
+    token, match_ids = plan["token"], plan["ids"]
+    sheets = args.clients * sheets_per_client
+    versions: dict[int, int] = {}
 
-        def floor(c: int, i: int):
-            match = match_ids[sheets + c * sheets_per_client + i // 18]
-            return _post(f"/bench/floor/{match}/", _floor_body(i), token)
+    def deal(c: int, i: int):
+        match = match_ids[c * sheets_per_client + i // 18]
+        number = i % 18 + 1
+        declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
+        body = {
+            "number": number,
+            "declarer": declarer,
+            "value": value,
+            "trump": trump,
+            "level": level,
+            "taken": taken,
+            "version": versions.get(match, 1),
+        }
+        status, data, took = _post(port, f"/api/v1/matches/{match}/deals/", body, token)
+        versions[match] = data.get("version", 0)
+        return status, data, took
 
-        # Warm both paths (connections, imports) before measuring.
-        _run(args.clients, 5, bare)
-        print(
-            f"  {args.workers} gunicorn workers, {args.clients} client threads, "
-            f"{os.cpu_count()} CPUs"
-        )
-        # Three rounds of the three, one after the other, so that whatever else
-        # the machine does in the meantime falls on all of them alike.
-        rounds, step = 3, per_client // 3
-        runs: dict[str, tuple[float, list[float]]] = {}
-        for r in range(rounds):
-            for name, work in (("bare", bare), ("floor", floor), ("deal", deal)):
-                took, latencies = _run(args.clients, step, work, start=r * step)
-                total, all_latencies = runs.get(name, (0.0, []))
-                runs[name] = (total + took, all_latencies + latencies)
-        base = _figures("bare DRF endpoint", *runs["bare"])
-        least = _figures("floor: lock, insert, history", *runs["floor"])
-        write = _figures("record a deal (POST)", *runs["deal"])
-        print(
-            f"  ratio: a deal costs {base['rps'] / write['rps']:.2f}x a bare DRF "
-            f"request and {least['rps'] / write['rps']:.2f}x the floor (throughput); "
-            f"the floor costs {base['rps'] / least['rps']:.2f}x a bare request"
-        )
-        print(
-            f"  latency: p50 {write['p50'] / base['p50']:.2f}x bare, "
-            f"{write['p50'] / least['p50']:.2f}x floor; "
-            f"p95 {write['p95'] / base['p95']:.2f}x bare, "
-            f"{write['p95'] / least['p95']:.2f}x floor"
-        )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    def bare(c: int, i: int):
+        return _post(port, "/bench/bare/", {"number": i, "version": 1}, token)
+
+    def floor(c: int, i: int):
+        match = match_ids[sheets + c * sheets_per_client + i // 18]
+        return _post(port, f"/bench/floor/{match}/", _floor_body(i), token)
+
+    # Warm both paths (connections, imports) before measuring.
+    _run(args.clients, 5, bare)
+    print(
+        f"  {args.workers} gunicorn workers, {args.clients} client threads, "
+        f"{os.cpu_count()} CPUs"
+    )
+    # Three rounds of the three, one after the other, so that whatever else the
+    # machine does in the meantime falls on all of them alike.
+    rounds, step = 3, per_client // 3
+    runs: dict[str, tuple[float, list[float]]] = {}
+    for r in range(rounds):
+        for name, work in (("bare", bare), ("floor", floor), ("deal", deal)):
+            took, latencies = _run(args.clients, step, work, start=r * step)
+            total, all_latencies = runs.get(name, (0.0, []))
+            runs[name] = (total + took, all_latencies + latencies)
+    return runs
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        print(json.dumps(_setup(int(sys.argv[2]))))

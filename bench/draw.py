@@ -8,7 +8,7 @@ tight fields (one section holding half of the places, or up to 7 below it; 9 to 
 teams; 8 rounds): how many were drawn, how many the feasibility check refused, and
 whether any feasible field failed (it must not).
 
-Usage: python -m bench draw [--tight 1000]
+Usage: python -m bench draw [--tight 1000] [--teams 48,128,500]
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import random
 import statistics
 import time
 
+from bench.core import BenchFailed, Figure, Session
 from tournament.domain.draw import (
     DrawError,
     DrawTeam,
@@ -27,6 +28,7 @@ from tournament.domain.draw import (
     draw_spread,
 )
 
+TINY = ["--tight", "20", "--teams", "48"]
 WEIGHTS = [25, 14, 12, 10, 8, 7, 6, 5, 4, 3, 2, 2, 1, 1]  # a big region, a long tail
 
 
@@ -67,23 +69,26 @@ def timed(fn, *args, repeat: int = 7) -> float:  # type: ignore[no-untyped-def]
     return statistics.median(times)
 
 
-def main(argv: list[str] | None = None) -> None:
+def run(session: Session, argv: list[str]) -> list[Figure]:
     parser = argparse.ArgumentParser(prog="python -m bench draw")
     parser.add_argument("--tight", type=int, default=1000)
+    parser.add_argument("--teams", default="48,128,500")
     args = parser.parse_args(argv)
+    figures = []
     rng = random.Random(56)
     print("League draw, 8 rounds, realistic uneven sections (median of 7 runs)")
     print(
         f"{'teams':>6} {'sections':>8} {'draw':>9} {'baseline':>9} {'ratio':>7} "
         f"{'restarts':>8} {'spread':>22}"
     )
-    for count in (48, 128, 500):
+    for count in [int(n) for n in args.teams.split(",")]:
         teams = realistic(count, rng)
         sections = len({t.section for t in teams})
         base = timed(baseline, teams)
         took = timed(draw_league, teams, 8, 2026)
         draw = draw_league(teams, 8, 2026)
-        assert check_draw(teams, 8, draw.rounds) == []
+        if check_draw(teams, 8, draw.rounds):
+            raise BenchFailed(f"the draw of {count} teams breaks a rule")
         spread = draw_spread(teams, draw.rounds)
         print(
             f"{count:>6} {sections:>8} {took * 1000:>7.1f}ms {base * 1000:>7.1f}ms "
@@ -91,6 +96,16 @@ def main(argv: list[str] | None = None) -> None:
             f"{spread.mean_sections_met:>5} of {spread.best_mean_sections:<4} "
             f"max {spread.most_from_one_section}"
         )
+        figures = [
+            Figure(
+                "draw",
+                f"the draw of {count} teams",
+                took * 1000,
+                "ms",
+                "scan of every pair",
+                base * 1000,
+            )
+        ]
     print("  spread: sections a team meets on average, of the most possible; max: the")
     print("  most opponents any team meets from one section")
 
@@ -108,7 +123,8 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 failed += 1
             continue
-        assert check_draw(teams, 8, draw.rounds) == []
+        if check_draw(teams, 8, draw.rounds):
+            raise BenchFailed(f"tight field {n}: the draw breaks a rule")
         drawn += 1
         restarts.append(draw.restarts)
     took = time.perf_counter() - start
@@ -126,3 +142,6 @@ def main(argv: list[str] | None = None) -> None:
             f"  restarts after a dead end: mean {statistics.mean(restarts):.2f}, "
             f"max {max(restarts)}, fields needing any {sum(r > 0 for r in restarts)}"
         )
+    if failed:
+        raise BenchFailed(f"{failed} feasible fields were not drawn")
+    return figures

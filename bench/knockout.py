@@ -1,19 +1,20 @@
 """The knockout of a 500-team championship, on SQLite and on PostgreSQL.
 
-The 500-team league of bench/standings.py, every sheet confirmed; then, in the same
-process and the same run, the median time of
+The 500-team league of bench/league.py, every sheet confirmed; then, in one child
+process per database, the median time of
 
 - the baseline: a plain `SELECT count(*)` over the deals;
 - seeding a bracket of 24 and of 128 qualifiers (`knockout_seed`: the automatic backup,
   the final standings, the lot, the bracket, its first sheets), each rolled back and
-  repeated; and 128 again without the automatic backup;
+  repeated; and 128 again without the automatic backup (the goal's baseline);
 - the bracket API and the bracket page of the 128-qualifier bracket;
 - confirming a knockout sheet, which moves its winner on and opens the next sheet,
   against confirming a league sheet of the same 18 deals (both through the services);
 
 printed as milliseconds and as a ratio to the baseline.
 
-Usage: python -m bench knockout [--teams 500] [--repeat 15]
+Usage: python -m bench knockout [--teams 500] [--qualifiers 128] [--repeat 7]
+                                [--vendors sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -21,62 +22,45 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-import time
 
-from bench.standings import (
-    PG_SERVER,
-    _build,
-    _median_ms,
-    fresh_postgres,
-    run_child,
-)
+from bench.core import Figure, Session, median_ms, run_module
+from bench.league import ORGANIZER, SLUG
 
-PG_URL = PG_SERVER + "/fiftysix_bench_knockout"
-SLUG = "bench-standings"  # the tournament bench.standings builds
+TINY = ["--teams", "32", "--qualifiers", "32", "--repeat", "2"]
 
 
 class _Rollback(Exception):
     pass
 
 
-def _measure(teams: int, repeat: int) -> dict:
+def _measure(qualifiers: int, repeat: int) -> dict:
     import django
 
     django.setup()
-    from django.core.management import call_command
+    from django.contrib.auth import get_user_model
     from django.db import connection, transaction
     from django.test import Client, override_settings
     from django.utils import timezone
 
     from brackets import services as knockout
-    from scoring.models import Match
+    from scoring.models import Deal, Match
     from scoring.sheets import services
     from tests.scoring.league import deals_for
     from tournament.domain.types import Role
     from tournament.models import Tournament
 
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
-    started = time.perf_counter()
-    stored = _build(teams)
     Match.objects.filter(status="completed").update(
         status="confirmed", confirmed_at=timezone.now()
     )
-    built = time.perf_counter() - started
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+    deals = Deal.objects.count()
     tournament = Tournament.objects.get(slug=SLUG)
-    from django.contrib.auth import get_user_model
-
-    organizer = get_user_model().objects.get(username="bench-organizer")
+    organizer = get_user_model().objects.get(username=ORGANIZER)
     organizer_only = frozenset({Role.ORGANIZER})
 
     def count() -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM scoring_deal")
-            assert cursor.fetchone()[0] >= stored["deals"]
+            assert cursor.fetchone()[0] >= deals
 
     def seed(qualifiers: int):
         def work() -> None:
@@ -91,15 +75,15 @@ def _measure(teams: int, repeat: int) -> dict:
 
         return work
 
-    seed_24 = _median_ms(seed(24), repeat)
-    seed_128 = _median_ms(seed(128), repeat)
+    seed_24 = median_ms(seed(24), repeat)
+    seed_big = median_ms(seed(qualifiers), repeat)
     # The same without its automatic backup of the site (what the backup costs is
     # the difference; making it cost the tournament, not the site, is the backups'
     # own work).
     with override_settings(BACKUP_AUTOMATIC=False):
-        seed_128_alone = _median_ms(seed(128), repeat)
+        seed_big_alone = median_ms(seed(qualifiers), repeat)
     bracket = knockout.knockout_seed(
-        tournament=tournament, user=organizer, qualifiers=128
+        tournament=tournament, user=organizer, qualifiers=qualifiers
     )
     client = Client(HTTP_HOST="127.0.0.1")
 
@@ -107,8 +91,8 @@ def _measure(teams: int, repeat: int) -> dict:
         answer = client.get(path)
         assert answer.status_code == 200, answer.status_code
 
-    api_ms = _median_ms(lambda: get(f"/api/v1/tournaments/{SLUG}/bracket/"), repeat)
-    page_ms = _median_ms(lambda: get(f"/t/{SLUG}/bracket/"), repeat)
+    api_ms = median_ms(lambda: get(f"/api/v1/tournaments/{SLUG}/bracket/"), repeat)
+    page_ms = median_ms(lambda: get(f"/t/{SLUG}/bracket/"), repeat)
 
     # Confirming: knockout sheets of the first round, 18 deals each (each moves a
     # winner on), against league sheets of 18 deals, reopened to be confirmed again.
@@ -146,54 +130,65 @@ def _measure(teams: int, repeat: int) -> dict:
 
     return {
         "vendor": connection.vendor,
-        "built_s": built,
-        **stored,
-        "count_ms": _median_ms(count, repeat),
+        "count_ms": median_ms(count, repeat),
         "seed_24_ms": seed_24,
-        "seed_128_ms": seed_128,
-        "seed_128_alone_ms": seed_128_alone,
+        "seed_big_ms": seed_big,
+        "seed_big_alone_ms": seed_big_alone,
         "api_ms": api_ms,
         "page_ms": page_ms,
-        "confirm_league_ms": _median_ms(confirming(league), repeat),
-        "confirm_knockout_ms": _median_ms(confirming(sheets), repeat),
-        "count_again_ms": _median_ms(count, repeat),
+        "confirm_league_ms": median_ms(confirming(league), repeat),
+        "confirm_knockout_ms": median_ms(confirming(sheets), repeat),
+        "count_again_ms": median_ms(count, repeat),
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(session: Session, argv: list[str]) -> list[Figure]:
+    parser = argparse.ArgumentParser(prog="python -m bench knockout")
     parser.add_argument("--teams", type=int, default=500)
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--qualifiers", type=int, default=128)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--vendors", default="sqlite,postgresql")
     args = parser.parse_args(argv)
+    q = args.qualifiers
     print(f"bench: the knockout of a {args.teams}-team league, median of {args.repeat}")
-    with tempfile.TemporaryDirectory() as tmp:
-        sqlite = run_child(
-            "bench.knockout", f"sqlite:///{tmp}/bench.sqlite3", args.teams, args.repeat
-        )
-    fresh_postgres(PG_URL)
-    postgres = run_child("bench.knockout", PG_URL, args.teams, args.repeat)
-    for r in (sqlite, postgres):
+    figures = []
+    for vendor in session.vendors(args.vendors):
+        with session.database(vendor, "knockout", teams=args.teams) as db:
+            r = run_module(
+                "bench.knockout", db.url, "--child", str(q), str(args.repeat)
+            )
+        b = db.built
         base = (r["count_ms"] + r["count_again_ms"]) / 2
         print(
-            f"  {r['vendor']:<10} {r['teams']} teams, {r['matches']} league matches, "
-            f"{r['deals']} deals (built in {r['built_s']:.1f} s)"
+            f"  {db.where:<10} {b['teams']} teams, {b['matches']} league matches, "
+            f"{b['deals']} deals"
         )
         print(f"    {'':<44} {'median':>10}   {'x count(*)':>10}")
         print(f"    {'SELECT count(*) over the deals':<44} {base:7.2f} ms")
         for key, name in (
             ("seed_24_ms", "seed 24 qualifiers (rolled back)"),
-            ("seed_128_ms", "seed 128 qualifiers (rolled back)"),
-            ("seed_128_alone_ms", "the same without its automatic backup"),
-            ("api_ms", "bracket API, 128 qualifiers"),
-            ("page_ms", "bracket page, 128 qualifiers"),
+            ("seed_big_ms", f"seed {q} qualifiers (rolled back)"),
+            ("seed_big_alone_ms", "the same without its automatic backup"),
+            ("api_ms", f"bracket API, {q} qualifiers"),
+            ("page_ms", f"bracket page, {q} qualifiers"),
             ("confirm_league_ms", "confirm a league sheet"),
             ("confirm_knockout_ms", "confirm a knockout sheet (moves it on)"),
         ):
             print(f"    {name:<44} {r[key]:7.2f} ms   {r[key] / base:9.1f}x")
+        figures.append(
+            Figure(
+                "seeding",
+                f"seeding {q} qualifiers, with its backup",
+                r["seed_big_ms"],
+                "ms",
+                "without the backup",
+                r["seed_big_alone_ms"],
+                db.where,
+            )
+        )
+    return figures
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         print(json.dumps(_measure(int(sys.argv[2]), int(sys.argv[3]))))
-    else:
-        main(sys.argv[1:])

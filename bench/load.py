@@ -23,10 +23,12 @@ exactly the deals and penalties its clients were told were saved, once each, and
 its awards, totals, winner and status are what scoring.domain.rules computes from
 them. Any difference is printed and the bench exits non-zero.
 
-Usage: python -m bench load [--scorers 50] [--workers 4] [--lost 0.05]
-Needs PostgreSQL (BENCH_LOAD_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/
-fiftysix_load, dropped and created) and Redis (BENCH_LOAD_BROKER_URL, default
-redis://127.0.0.1:6379/13, flushed).
+Its headline figures are the errors and the sheets that differ: both must be 0.
+
+Usage: python -m bench load [--scorers 50] [--referees 5] [--spectators 10]
+                            [--workers 4] [--lost 0.05]
+Needs PostgreSQL ($BENCH_DATABASE_URL's server) and Redis ($BENCH_REDIS_URL, default
+redis://127.0.0.1:6379/13, flushed before and after).
 """
 
 from __future__ import annotations
@@ -37,47 +39,31 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from pathlib import Path
 
-from bench import deal_api
-
-ROOT = Path(__file__).resolve().parents[1]
-DB_URL = os.environ.get(
-    "BENCH_LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fiftysix_load"
+from bench.core import (
+    BenchFailed,
+    Figure,
+    Session,
+    child_env,
+    gunicorn,
+    run_module,
+    running,
 )
-BROKER_URL = os.environ.get("BENCH_LOAD_BROKER_URL", "redis://127.0.0.1:6379/13")
-PORT = int(os.environ.get("BENCH_LOAD_PORT", "8798"))
+
+TINY = ["--scorers", "4", "--referees", "1", "--spectators", "2", "--workers", "2"]
 SLUG = "load-open"
 TEAMS = 100
 ROUNDS = 2  # each scorer's matches: round 1 and round 2 at its table
 
 
-def _env() -> dict[str, str]:
-    return deal_api._env(
-        DB_URL,
-        CELERY_BROKER_URL=BROKER_URL,
-        CELERY_RESULT_BACKEND="",
-        DJANGO_LOG_LEVEL="ERROR",  # the 409s of the race are expected, not news
-    )
-
-
-def _fresh() -> None:
-    import redis
-
-    redis.Redis.from_url(BROKER_URL).flushdb()
-    deal_api.fresh_database(_env(), ["collectstatic", "--no-input"])
-
-
 def _setup(scorers: int, referees: int) -> dict:
     """The drawn, released league; a token per scorer, referee, captain and the
-    organizer; each scorer's matches."""
-    os.environ.update(_env())
+    organizer; each scorer's matches (in a child process)."""
     import django
 
     django.setup()
@@ -136,7 +122,7 @@ def _setup(scorers: int, referees: int) -> dict:
         )
     tables = sorted(by_table)
     if len(tables) < scorers:
-        raise SystemExit(f"only {len(tables)} tables for {scorers} scorers")
+        raise ValueError(f"only {len(tables)} tables for {scorers} scorers")
     return {
         "scorers": [
             {"token": token(f"scorer-{i}", "scorer"), "matches": by_table[tables[i]]}
@@ -161,7 +147,7 @@ class Client:
         if key:
             headers["Idempotency-Key"] = key
         started = time.perf_counter()
-        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", self.stats.port, timeout=60)
         try:
             conn.request(method, path, json.dumps(body) if body else None, headers)
             response = conn.getresponse()
@@ -178,7 +164,8 @@ class Client:
 
 
 class Stats:
-    def __init__(self) -> None:
+    def __init__(self, port: int) -> None:
+        self.port = port  # the server's
         self.lock = threading.Lock()
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.statuses: Counter[tuple[str, int]] = Counter()
@@ -428,12 +415,20 @@ def _quantiles(samples: list[float]) -> tuple[float, float, float]:
     return q[49] * 1000, q[94] * 1000, q[98] * 1000
 
 
-def _check(ledger: Ledger, match_ids: list[int]) -> list[str]:
-    """Every sheet against the rules engine and against what its clients were told."""
+def _check(told_path: str) -> list[str]:
+    """Every sheet against the rules engine and against what its clients were told
+    (in a child process; `told_path`: the match ids and, per match, the penalties
+    its clients were told were saved)."""
+    import django
+
+    django.setup()
     from scoring.domain import rules
     from scoring.models import Deal, Match, Penalty, SheetChange
     from tournament.domain.rulesets import ruleset_get
 
+    with open(told_path, encoding="utf-8") as f:
+        told_all = json.load(f)
+    match_ids = told_all["matches"]
     problems = []
     matches = Match.objects.in_bulk(match_ids)
     for mid in match_ids:
@@ -447,7 +442,7 @@ def _check(ledger: Ledger, match_ids: list[int]) -> list[str]:
         adds = SheetChange.objects.filter(match=match, action="deal_add").count()
         if adds != 18:
             problems.append(f"match {mid}: {adds} deal_add rows in the history, not 18")
-        told = ledger.penalties.get(mid, {})
+        told = told_all["penalties"].get(str(mid), [])
         penalties = list(Penalty.objects.filter(deal__match=match).order_by("pk"))
         if {p.pk for p in penalties} != set(told):
             problems.append(
@@ -488,8 +483,18 @@ def _check(ledger: Ledger, match_ids: list[int]) -> list[str]:
     return problems
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _flush(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+def run(session: Session, argv: list[str]) -> list[Figure]:
+    parser = argparse.ArgumentParser(prog="python -m bench load")
     parser.add_argument("--scorers", type=int, default=50)
     parser.add_argument("--referees", type=int, default=5)
     parser.add_argument("--spectators", type=int, default=10)
@@ -502,68 +507,111 @@ def main(argv: list[str] | None = None) -> None:
         f"deals, {args.referees} referees, {args.spectators} spectators, an "
         f"organizer exporting; {args.lost:.0%} of answers lost"
     )
-    _fresh()
-    plan = _setup(args.scorers, args.referees)
-    env = _env()
-    server = deal_api.serve(PORT, args.workers, env)
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tournament.config.celery",
-            "worker",
-            "--pool=solo",
-            "--loglevel=warning",
-        ],
-        cwd=ROOT,
-        env={**env, "DJANGO_SETTINGS_MODULE": "tournament.config.settings"},
-    )
+    broker = session.redis_url
+    _flush(broker)
     try:
-        stats = Stats()
-        warm = Stats()
-        _bare(warm, plan["organizer"], 4, 10)
-        bare_seconds = _bare(stats, plan["organizer"], args.scorers, 20)
-
-        ledger = Ledger()
-        stop = threading.Event()
-        builds: list[float] = []
-        match_ids = [m["id"] for s in plan["scorers"] for m in s["matches"]]
-        scorers = [
-            threading.Thread(target=_scorer, args=(s, i, stats, ledger, args.lost))
-            for i, s in enumerate(plan["scorers"])
-        ]
-        others = [
-            threading.Thread(
-                target=_referee, args=(t, i, stats, ledger, args.lost, stop)
+        with session.database("postgresql", "load") as db:
+            plan = run_module(
+                "bench.load",
+                db.url,
+                "--child",
+                "setup",
+                str(args.scorers),
+                str(args.referees),
             )
-            for i, t in enumerate(plan["referees"])
-        ]
-        others += [
-            threading.Thread(target=_spectator, args=(i, stats, match_ids, stop))
-            for i in range(args.spectators)
-        ]
-        others.append(
-            threading.Thread(
-                target=_organizer, args=(plan["organizer"], stats, stop, builds)
+            env = child_env(
+                db.url,
+                CELERY_BROKER_URL=broker,
+                CELERY_RESULT_BACKEND="",
+                DJANGO_LOG_LEVEL="ERROR",  # the 409s of the race are expected
             )
+            worker_env = {**env, "DJANGO_SETTINGS_MODULE": "tournament.config.settings"}
+            celery = [
+                sys.executable,
+                "-m",
+                "celery",
+                "-q",
+                "-A",
+                "tournament.config.celery",
+            ]
+            celery += ["worker", "--pool=solo", "--loglevel=warning"]
+            with running(celery, worker_env), gunicorn(env, args.workers) as port:
+                stats, ledger, match_ids, elapsed, builds, bare_seconds = _load(
+                    port, plan, args
+                )
+            told = session.folder / "load-told.json"
+            told.write_text(
+                json.dumps(
+                    {
+                        "matches": match_ids,
+                        "penalties": {
+                            str(mid): sorted(p) for mid, p in ledger.penalties.items()
+                        },
+                    }
+                ),
+                encoding="utf-8",
+            )
+            problems = run_module("bench.load", db.url, "--child", "check", str(told))
+    finally:
+        _flush(broker)
+    _report(args, stats, ledger, match_ids, elapsed, builds, bare_seconds, problems)
+    figures = [
+        Figure(
+            "load.errors", "tournament day: requests that failed", len(stats.errors), ""
+        ),
+        Figure(
+            "load.sheets", "tournament day: sheets not as entered", len(problems), ""
+        ),
+    ]
+    if problems or stats.errors:
+        raise BenchFailed(
+            f"{len(stats.errors)} errors, {len(problems)} sheets not as entered",
+            figures,
         )
-        started = time.perf_counter()
+    return figures
+
+
+def _load(port: int, plan: dict, args):
+    stats = Stats(port)
+    _bare(Stats(port), plan["organizer"], 4, 10)  # warm
+    bare_seconds = _bare(stats, plan["organizer"], args.scorers, 20)
+    ledger = Ledger()
+    stop = threading.Event()
+    builds: list[float] = []
+    match_ids = [m["id"] for s in plan["scorers"] for m in s["matches"]]
+    scorers = [
+        threading.Thread(target=_scorer, args=(s, i, stats, ledger, args.lost))
+        for i, s in enumerate(plan["scorers"])
+    ]
+    others = [
+        threading.Thread(target=_referee, args=(t, i, stats, ledger, args.lost, stop))
+        for i, t in enumerate(plan["referees"])
+    ]
+    others += [
+        threading.Thread(target=_spectator, args=(i, stats, match_ids, stop))
+        for i in range(args.spectators)
+    ]
+    others.append(
+        threading.Thread(
+            target=_organizer, args=(plan["organizer"], stats, stop, builds)
+        )
+    )
+    started = time.perf_counter()
+    try:
         for t in scorers + others:
             t.start()
         for t in scorers:
             t.join()
+    finally:
         elapsed = time.perf_counter() - started
         stop.set()
-        for t in others:
-            t.join()
-    finally:
-        server.terminate()
-        worker.terminate()
-        server.wait(timeout=30)
-        worker.wait(timeout=60)
+        for t in scorers + others:
+            if t.is_alive():
+                t.join()
+    return stats, ledger, match_ids, elapsed, builds, bare_seconds
 
+
+def _report(args, stats, ledger, match_ids, elapsed, builds, bare_seconds, problems):
     total = sum(len(v) for k, v in stats.latency.items() if k != "bare DRF request")
     deals = stats.statuses[("record a deal", 201)]
     bare = stats.latency["bare DRF request"]
@@ -606,7 +654,6 @@ def main(argv: list[str] | None = None) -> None:
     for line in stats.errors[:10]:
         print(f"    {line}")
 
-    problems = _check(ledger, match_ids)
     penalties = sum(len(p) for p in ledger.penalties.values())
     print(
         f"  check: {len(match_ids)} sheets, {len(match_ids) * 18} deals, {penalties} "
@@ -615,9 +662,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     for line in problems[:20]:
         print(f"    {line}")
-    if problems or stats.errors:
-        raise SystemExit(1)
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:3] == ["--child", "setup"]:
+        print(json.dumps(_setup(int(sys.argv[3]), int(sys.argv[4]))))
+    elif sys.argv[1:3] == ["--child", "check"]:
+        print(json.dumps(_check(sys.argv[3])))

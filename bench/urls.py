@@ -1,6 +1,7 @@
 """The project's routes and two baselines with the same authentication and parsing:
 
 - `bench/bare/`: a DRF endpoint doing no work, what any DRF request costs here;
+- `bench/ping/`: the same for a GET anyone may make (the floor of a public poll);
 - `bench/floor/<match>/`: the least a deal write can do, in one transaction: lock the
   match row, insert the deal row as the client sent it (no rule checked, no award
   computed, no version checked) and one history row. What recording a deal cannot go
@@ -9,7 +10,7 @@
 
 from django.db import transaction
 from django.urls import path
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,6 +23,13 @@ class BareApi(APIView):
 
     def post(self, request):
         return Response({"ok": True, "got": len(request.data)}, status=201)
+
+
+class PingApi(APIView):
+    permission_classes = [AllowAny]
+
+    def get(self, request):
+        return Response({"ok": True})
 
 
 class FloorApi(APIView):
@@ -47,6 +55,7 @@ class FloorApi(APIView):
 
 urlpatterns = [
     path("bench/bare/", BareApi.as_view()),
+    path("bench/ping/", PingApi.as_view()),
     path("bench/floor/<int:pk>/", FloorApi.as_view()),
     *project,
 ]

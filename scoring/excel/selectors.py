@@ -263,6 +263,18 @@ def tournament_workbook(
     """The whole tournament as one workbook (API.md Exports): Teams, Draw, Standings,
     Score sheets and Bracket. `progress(done, total)` is told after each score sheet
     written."""
+    title, sheets = tournament_workbook_sheets(tournament=tournament, progress=progress)
+    return exports.tournament_workbook_build(
+        title=title, exported_at=_local(now or timezone.now()), sheets=sheets
+    )
+
+
+def tournament_workbook_sheets(
+    *, tournament: Tournament, progress=lambda done, total: None
+) -> tuple[str, list[exports.TableSheet]]:
+    """The workbook's title and its sheets, whose rows are read (and each score sheet
+    scored) as they are written. Without the writing, it is the workbook's floor
+    (bench/export.py)."""
     matches = export_matches(tournament=tournament)
     answers = [
         answer
@@ -290,9 +302,7 @@ def tournament_workbook(
             note=bracket_note or "The knockout is not seeded yet.",
         ),
     ]
-    return exports.tournament_workbook_build(
-        title=title, exported_at=_local(now or timezone.now()), sheets=sheets
-    )
+    return title, sheets
 
 
 # Paper score sheets (docs/exports.md)

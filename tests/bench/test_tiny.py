@@ -1,0 +1,98 @@
+"""Every benchmark, at a size of seconds, in one process, in both orders: what
+`make bench` runs at full size. A benchmark that leaves something behind that the
+next one trips over (an environment variable, Django set up in the runner's process,
+a server, a worker, a thread, a database) fails here, in CI.
+
+Needs PostgreSQL and Redis, like `make bench`: it runs in the third pass of
+`make test` (`make test-bench`, `pytest -m bench`), after the services are up."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from bench import core, runner
+
+pytestmark = pytest.mark.bench
+LAST_LINE = re.compile(
+    r"^bench: (\d+) figures against their goals, (\d+) met, (\d+) not met$"
+)
+
+
+def _bench(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m bench <args>`, as a user runs it; its pid is kept in `.pid`."""
+    env = {
+        **os.environ,
+        "BENCH_RESULTS": str(tmp_path),
+        "BENCH_REDIS_URL": "redis://127.0.0.1:6379/12",  # not make bench's
+    }
+    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"):
+        env.pop(name, None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench", *args],
+        cwd=core.ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = process.communicate(timeout=900)
+    done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    done.pid = process.pid
+    return done
+
+
+@pytest.mark.parametrize("order", ["forward", "backward"])
+def test_every_benchmark_runs_tiny_in_one_process(tmp_path, order):
+    names = list(runner.BENCHES)
+    if order == "backward":
+        names.reverse()
+    done = _bench(tmp_path, "--tiny", *names)
+    out = done.stdout
+    assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
+    assert "FAILED" not in out
+    # Each ran, in the order asked.
+    starts = [out.index(f"== {name}\n") for name in names]
+    assert starts == sorted(starts)
+
+    last = out.strip().splitlines()[-1]
+    counted = LAST_LINE.match(last)
+    assert counted, last
+    n, met, not_met = map(int, counted.groups())
+    assert n == met + not_met
+
+    (saved,) = tmp_path.glob("*.json")
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert record["tiny"] is True
+    assert all(b["ok"] for b in record["benches"].values()), record["benches"]
+    assert list(record["benches"]) == names
+    assert len(record["figures"]) == n
+    # Every goal of docs/performance.md has its figure: those measured on both
+    # databases once for each.
+    keys = [f["key"] for f in record["figures"]]
+    assert set(keys) == set(core.goals_read())
+    for key in ("standings.api", "standings.poll", "seeding", "workbook.time"):
+        assert {f["where"] for f in record["figures"] if f["key"] == key} == {
+            "SQLite",
+            "PostgreSQL",
+        }
+    assert sum(f["met"] for f in record["figures"]) == met
+    # The load's correctness: nothing failed, no sheet differs.
+    load = {
+        f["key"]: f["value"] for f in record["figures"] if f["key"].startswith("load")
+    }
+    assert load == {"load.errors": 0, "load.sheets": 0}
+    # Nothing of the run is left in PostgreSQL (its databases are named by its pid).
+    assert not core.pg_databases(f"{core.PG_PREFIX}{done.pid}_")
+
+
+def test_compare_reads_two_tiny_runs(tmp_path):
+    for _ in range(2):
+        assert _bench(tmp_path, "--tiny", "draw").returncode == 0
+    compared = _bench(tmp_path, "compare")
+    assert compared.returncode == 0, compared.stderr
+    row = next(line for line in compared.stdout.splitlines() if "the draw of" in line)
+    assert re.search(r"[+-]\d+%", row), row
