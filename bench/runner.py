@@ -27,7 +27,16 @@ import time
 import traceback
 from pathlib import Path
 
-from bench import backup, core, deal_api, draw, export, knockout, load, standings
+from bench import (
+    backup,
+    core,
+    deal_api,
+    draw,
+    export,
+    knockout,
+    load,
+    standings,
+)
 
 BENCHES = {
     "draw": draw,
@@ -124,6 +133,10 @@ def _save(record: dict) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     path = folder / f"{record['commit']}-{stamp}.json"
+    again = 1
+    while path.exists():  # two runs in one second: keep both
+        again += 1
+        path = folder / f"{record['commit']}-{stamp}-{again}.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return path
 
@@ -158,13 +171,12 @@ def run(names: list[str], argv: list[str], *, tiny: bool = False) -> int:
                 "seconds": round(outcome["seconds"], 1),
                 "error": outcome["error"],
             }
-            for figure in outcome["figures"]:
-                if figure.key not in goals:
-                    outcome["ok"] = False
-                    outcome["error"] += f"no goal for {figure.key} in performance.md"
-                    record["benches"][name].update(ok=False, error=outcome["error"])
-                else:
-                    figures.append(figure)
+            stray = sorted({f.key for f in outcome["figures"] if f.key not in goals})
+            if stray:
+                outcome["ok"] = False
+                outcome["error"] += f"no goal in performance.md for {', '.join(stray)}"
+                record["benches"][name].update(ok=False, error=outcome["error"])
+            figures += [f for f in outcome["figures"] if f.key in goals]
             if not outcome["ok"]:
                 failed.append(name)
                 print(f"  FAILED: {name}: {outcome['error'].strip()}", flush=True)

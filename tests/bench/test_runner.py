@@ -235,6 +235,21 @@ def test_a_benchmark_that_fails_is_reported_and_the_others_go_on(
     assert [f["key"] for f in record["figures"]] == ["load.sheets", "draw"]
 
 
+def test_two_runs_in_one_second_are_both_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("BENCH_RESULTS", str(tmp_path))
+    fine = types.SimpleNamespace(run=lambda session, argv: [], TINY=[])
+    monkeypatch.setattr(runner, "BENCHES", {"fine": fine})
+    frozen = runner.dt.datetime(2026, 11, 23, 12, 0, 0, tzinfo=runner.dt.UTC)
+    monkeypatch.setattr(
+        runner.dt, "datetime", types.SimpleNamespace(now=lambda tz: frozen)
+    )
+    assert runner.run(["fine"], [], tiny=True) == 0
+    assert runner.run(["fine"], [], tiny=True) == 0
+    names = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert len(names) == 2 and names[1].endswith("20261123T120000Z.json")
+    assert names[0].endswith("20261123T120000Z-2.json")
+
+
 def test_a_figure_without_a_goal_fails_its_benchmark(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("BENCH_RESULTS", str(tmp_path))
     stray = types.SimpleNamespace(
@@ -242,4 +257,4 @@ def test_a_figure_without_a_goal_fails_its_benchmark(tmp_path, monkeypatch, caps
     )
     monkeypatch.setattr(runner, "BENCHES", {"stray": stray})
     assert runner.run(["stray"], [], tiny=True) == 1
-    assert "no goal for nowhere" in capsys.readouterr().out
+    assert "no goal in performance.md for nowhere" in capsys.readouterr().out
