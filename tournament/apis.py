@@ -37,6 +37,7 @@ from .selectors import (
     tournament_team_count,
 )
 from .spreadsheets import team_rows_read, team_template_build
+from .uploads import upload_content, xlsx_limits
 
 ORGANIZER = Role.ORGANIZER
 
@@ -404,7 +405,9 @@ class TeamImportApi(TournamentScopedMixin, APIView):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        rows = team_rows_read(data.validated_data["file"].read())
+        rows = team_rows_read(
+            upload_content(data.validated_data["file"]), xlsx_limits()
+        )
         try:
             teams = services.team_import(tournament=self.tournament, rows=rows)
         except services.TeamImportRefused as refused:

@@ -13,16 +13,15 @@ Reading checks only the file's shape; the rules of registration are applied by
 from __future__ import annotations
 
 import io
-import zipfile
 from typing import Any
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
-from openpyxl.utils.exceptions import InvalidFileException
 
 from .domain.errors import RuleError
 from .services import ImportRow
 from .xlsx import row_cells
+from .xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 
 COLUMNS = ("Team", "Captain", "City", "State", "Country")
 PLAYER_COLUMNS = ("Player 2", "Player 3", "Player 4")
@@ -56,19 +55,23 @@ def _text(value: Any) -> str:
     return " ".join(str(value).split())
 
 
-def team_rows_read(content: bytes) -> list[ImportRow]:
+def team_rows_read(content: bytes, limits: XlsxLimits | None = None) -> list[ImportRow]:
     """The rows of a filled team list; RuleError (field `file`) for a file of the wrong
-    shape."""
+    shape, or past a limit of `limits` (tournament.xlsx_read: a hostile file is
+    refused before openpyxl parses it)."""
     try:
-        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError):
-        raise RuleError(
-            "not_xlsx", "the file is not an .xlsx workbook", field="file"
-        ) from None
-    sheet = (
-        workbook["Teams"] if "Teams" in workbook.sheetnames else workbook.worksheets[0]
-    )
-    rows = sheet.iter_rows(values_only=True)
+        with workbook_open(content, limits or XlsxLimits()) as workbook:
+            sheet = (
+                workbook["Teams"]
+                if "Teams" in workbook.sheetnames
+                else workbook.worksheets[0]
+            )
+            return _team_rows(sheet_rows(sheet, limits or XlsxLimits()))
+    except XlsxRefused as refused:
+        raise RuleError(refused.code, refused.message, field="file") from None
+
+
+def _team_rows(rows) -> list[ImportRow]:
     columns: dict[str, int] | None = None
     header_row = 0
     for number, values in enumerate(rows, start=1):
@@ -126,7 +129,6 @@ def team_rows_read(content: bytes) -> list[ImportRow]:
                 players=players,
             )
         )
-    workbook.close()
     if not result:
         raise RuleError(
             "empty", "the team list has no teams below its header", field="file"

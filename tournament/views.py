@@ -32,6 +32,7 @@ from .selectors import (
     tournament_roles,
 )
 from .spreadsheets import team_rows_read
+from .uploads import upload_content, xlsx_limits
 
 
 def htmx_request(request: HttpRequest) -> bool:
@@ -173,7 +174,7 @@ class _Desk:
         return f"Section {section.name} is added."
 
     def _import(self, data) -> str:
-        rows = team_rows_read(data["file"].read())
+        rows = team_rows_read(upload_content(data["file"]), xlsx_limits())
         try:
             imported = services.team_import(tournament=self.tournament, rows=rows)
         except services.TeamImportRefused as refused:

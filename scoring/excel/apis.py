@@ -29,6 +29,7 @@ from tournament.apis_common import (
 from tournament.domain.errors import ConflictError
 from tournament.domain.types import Role
 from tournament.selectors import tournament_roles
+from tournament.uploads import upload_content
 
 from ..domain.rules import Stage
 from ..models import STAGE_CHOICES, Deal, ExportJob, ExportStatus
@@ -317,7 +318,7 @@ class ScoreSheetImportApi(TournamentScopedMixin, APIView):
             done = services.score_sheets_import_file(
                 tournament=self.tournament,
                 user=request.user,
-                content=upload.read(),
+                content=upload_content(upload),
                 filename=upload.name,
             )
         except services.SheetImportRefused as refused:

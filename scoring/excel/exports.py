@@ -21,20 +21,19 @@ worksheet of rows; a *file sheet* is what the reader found on one worksheet.
 from __future__ import annotations
 
 import io
-import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 import xlsxwriter
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.styles import Border, Font, PatternFill, Side
-from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.xlsx import FORMULA_STARTS, clean, put
+from tournament.xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 
 from ..domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
 
@@ -908,29 +907,31 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
     )
 
 
-def score_sheets_read(content: bytes) -> list[FileSheet]:
+def score_sheets_read(
+    content: bytes, limits: XlsxLimits | None = None
+) -> list[FileSheet]:
     """Every score sheet in a workbook (worksheets without a Match id are skipped);
-    FileRefused lists what is wrong with the file's layout."""
-    try:
-        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError):
-        raise FileRefused(
-            [FileProblem("", None, "file", "the file is not an .xlsx workbook.")]
-        ) from None
+    FileRefused lists what is wrong with the file's layout, or names the limit of
+    `limits` it is past (tournament.xlsx_read: a hostile file is refused before
+    openpyxl parses it)."""
+    limits = limits or XlsxLimits()
     found: list[FileSheet] = []
     problems: list[FileProblem] = []
     try:
-        for ws in workbook.worksheets[:MAX_SHEETS]:
-            rows = [tuple(r) for r in ws.iter_rows(values_only=True)]
-            try:
-                sheet = _worksheet_read(ws.title, rows)
-            except FileRefused as refused:
-                problems += refused.problems
-                continue
-            if sheet is not None:
-                found.append(sheet)
-    finally:
-        workbook.close()
+        with workbook_open(content, limits) as workbook:
+            for ws in workbook.worksheets[:MAX_SHEETS]:
+                rows = list(sheet_rows(ws, limits))
+                try:
+                    sheet = _worksheet_read(ws.title, rows)
+                except FileRefused as refused:
+                    problems += refused.problems
+                    continue
+                if sheet is not None:
+                    found.append(sheet)
+    except XlsxRefused as refused:
+        raise FileRefused(
+            [FileProblem("", None, "file", refused.message + ".")]
+        ) from None
     if problems:
         raise FileRefused(problems)
     if not found:

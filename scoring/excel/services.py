@@ -21,6 +21,7 @@ from tournament.domain.errors import (
     RuleErrors,
 )
 from tournament.models import Tournament
+from tournament.uploads import xlsx_limits
 
 from ..domain import rules, tiebreak
 from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind
@@ -488,7 +489,7 @@ def score_sheets_import_file(
     """Read a filled .xlsx of score sheets (exports.score_sheets_read) and import it
     (score_sheets_import); SheetImportRefused for a file of the wrong shape too."""
     try:
-        sheets = exports.score_sheets_read(content)
+        sheets = exports.score_sheets_read(content, xlsx_limits())
     except exports.FileRefused as refused:
         raise SheetImportRefused(refused.problems, refused.message) from None
     return score_sheets_import(

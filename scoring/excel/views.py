@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.apis_common import xlsx_response
 from tournament.domain.types import Role
 from tournament.models import LeagueRound
+from tournament.uploads import upload_content
 from tournament.views import htmx_request, visible_tournament
 
 from ..domain.rules import Stage
@@ -71,7 +72,7 @@ def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
                     imported = services.score_sheets_import_file(
                         tournament=tournament,
                         user=request.user,
-                        content=upload.read(),
+                        content=upload_content(upload),
                         filename=upload.name,
                     )
                 except services.SheetImportRefused as refused:

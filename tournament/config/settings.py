@@ -179,6 +179,11 @@ STORAGES = {
 # An uploaded team list is read in memory; refuse anything absurd before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# An uploaded workbook (a team list, filled score sheets) is checked before openpyxl
+# parses it: its size, what it unpacks to, its parts, worksheets, rows, columns, cells
+# and XML (tournament/xlsx_read.py: XlsxLimits, whose defaults suit the largest real
+# files). Any of them can be changed here, for example {"upload": 10 * 1024 * 1024}.
+XLSX_IMPORT_LIMITS: dict[str, int] = {}
 
 REST_FRAMEWORK = {
     # Token first, so that an anonymous call gets 401 with WWW-Authenticate, not 403.
