@@ -233,6 +233,19 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[int]:
         yield port
 
 
+def gunicorn_workers(port: int) -> list[int]:
+    """The pids of the workers of our gunicorn on `port` (Linux's /proc): processes
+    with its command line whose parent has it too."""
+    bind = f"--bind=127.0.0.1:{port}".encode()
+    found: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            if bind in (entry / "cmdline").read_bytes().split(b"\0"):
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                found[int(entry.name)] = int(stat[1])
+    return sorted(pid for pid, parent in found.items() if parent in found)
+
+
 # The run's databases
 # ----------------------------------------------------------------------------------
 

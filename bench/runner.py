@@ -36,6 +36,7 @@ from bench import (
     knockout,
     load,
     standings,
+    uploads,
 )
 
 BENCHES = {
@@ -46,6 +47,7 @@ BENCHES = {
     "export": export,
     "load": load,
     "backup": backup,
+    "uploads": uploads,
 }
 
 

@@ -33,6 +33,9 @@ def test_every_goal_of_docs_performance_is_read():
         "draw",
         "load.errors",
         "load.sheets",
+        "upload.bomb",
+        "upload.memory",
+        "upload.deals",
     }
     assert goals["deal.floor"] == core.Goal("deal.floor", "≤ 1.5×", "≤", 1.5, "×")
     assert (goals["workbook.memory"].op, goals["workbook.memory"].limit) == ("<", 300)
