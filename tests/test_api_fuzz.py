@@ -1,6 +1,8 @@
 """Schemathesis against the project's own OpenAPI schema: every operation, with
 generated paths, queries, headers and bodies, as an organizer and as anonymous. No
 answer may be a server error, and every documented answer must match the schema.
+Then again with requests that break the schema (negative mode): no server error, and
+every refusal is JSON that names what is wrong.
 
 The world is a published tournament with a played league, a seeded knockout, a
 penalty and a built workbook, so that half of the cases name real objects (the other
@@ -16,6 +18,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
@@ -99,6 +102,35 @@ def _schema():
 
 
 schema = _schema()
+schema.config.generation.update(modes=[GenerationMode.POSITIVE])
+
+
+def _breakable_operations() -> set[tuple[str, str]]:
+    """Operations with a query, a body, or a path parameter held to a pattern (an
+    id): something a request can break. The others (a slug is any text) have no
+    negative case for schemathesis to make."""
+    found = set()
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        patterned = any(
+            "pattern" in p.definition.get("schema", {})
+            for p in operation.path_parameters
+        )
+        if patterned or len(operation.query) or operation.body.items:
+            found.add((operation.method.lower(), operation.path))
+    return found
+
+
+BREAKABLE = _breakable_operations()
+
+
+def _breakable(context) -> bool:
+    return (context.operation.method.lower(), context.operation.path) in BREAKABLE
+
+
+# The same operations with paths, queries and bodies that break the schema.
+negative = _schema().include(_breakable)
+negative.config.generation.update(modes=[GenerationMode.NEGATIVE])
 
 
 def _real_ids(case, ids: dict) -> None:
@@ -155,3 +187,37 @@ def test_the_api_as_anonymous(case, world):
         )
         or case.path in ("/api/v1/auth/token/",)
     ), f"anonymous {case.method} {case.formatted_path} answered {response.status_code}"
+
+
+def _named_refusal(response) -> None:
+    """A 4xx is a JSON object that names a field, or says what and why."""
+    if response.status_code < 400:
+        return
+    kind = response.headers.get("Content-Type") or response.headers.get("content-type")
+    kind = kind[0] if isinstance(kind, list) else kind
+    assert kind and kind.startswith("application/json"), (response.status_code, kind)
+    body = response.json()
+    assert isinstance(body, dict) and body, body
+    if "detail" in body:
+        assert isinstance(body["detail"], str) and body["detail"].strip(), body
+
+
+@negative.parametrize()
+@FUZZ
+def test_the_api_refuses_what_breaks_the_schema(case, world):
+    _real_ids(case, world["ids"])
+    response = case.call(headers={"Authorization": f"Token {world['token']}"})
+    case.validate_response(response, checks=[not_a_server_error])
+    _named_refusal(response)
+
+
+@negative.parametrize()
+@FUZZ
+def test_the_api_refuses_what_breaks_the_schema_anonymous(case, world):
+    _real_ids(case, world["ids"])
+    case.headers = {
+        k: v for k, v in (case.headers or {}).items() if k != "Authorization"
+    }
+    response = case.call()
+    case.validate_response(response, checks=[not_a_server_error])
+    _named_refusal(response)

@@ -11,7 +11,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,6 +28,7 @@ from .domain.errors import RuleError
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
 from .models import Membership, Section, Team, Tournament
+from .parsers import JSONParser
 from .security import locked_out
 from .selectors import (
     membership_list,

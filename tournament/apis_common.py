@@ -127,7 +127,18 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
                 logger.exception("database error in %s", context.get("view"))
                 headers = {"Retry-After": "5"}
             return Response({"detail": detail, "code": code}, answer, headers=headers)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if (
+        response is not None
+        and isinstance(response.data, dict)
+        and set(response.data) == {"detail"}
+        and isinstance(exc, exceptions.APIException)
+    ):
+        # DRF's own refusals (a parse error, 401, 403, 404, 405, 415, 429) carry
+        # their stable code too, as every other error does (API.md, Conventions).
+        codes = exc.get_codes()
+        response.data["code"] = codes if isinstance(codes, str) else exc.default_code
+    return response
 
 
 class RolesMixin:

@@ -75,6 +75,8 @@ class NumbersOutOfRange:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception):
+        if request.path.startswith("/api/"):
+            return None  # the API answers JSON (tournament.api_errors)
         if isinstance(exception, OverflowError | DataError):
             return HttpResponseBadRequest(
                 NUMBER_OUT_OF_RANGE, content_type="text/plain"

@@ -65,6 +65,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer under /api/ is JSON, and what is past the limits below is
+    # refused before anything reads it (docs/security.md, "Hostile requests").
+    "tournament.api_errors.ApiErrors",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -176,9 +179,18 @@ STORAGES = {
         )
     },
 }
-# An uploaded team list is read in memory; refuse anything absurd before it is parsed.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# The limits of a request (docs/security.md, "Hostile requests"). Under /api/, a body
+# declared larger is refused with 413 before it is read; the pages keep Django's checks.
+API_JSON_MAX_BYTES = env.int("API_JSON_MAX_BYTES", default=1024 * 1024)
+API_JSON_MAX_DEPTH = env.int("API_JSON_MAX_DEPTH", default=32)  # arrays and objects
+# An upload: the workbook (at most XLSX_IMPORT_LIMITS' 5 MB) and its form around it.
+API_UPLOAD_MAX_BYTES = env.int("API_UPLOAD_MAX_BYTES", default=5 * 1024 * 1024 + 65536)
+API_HEADERS_MAX_BYTES = env.int("API_HEADERS_MAX_BYTES", default=32 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_JSON_MAX_BYTES  # a body's non-file part, pages too
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000  # form fields, and query parameters
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
+# An uploaded file is held in memory up to the upload limit.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024 + 65536
 # An uploaded workbook (a team list, filled score sheets) is checked before openpyxl
 # parses it: its size, what it unpacks to, its parts, worksheets, rows, columns, cells
 # and XML (tournament/xlsx_read.py: XlsxLimits, whose defaults suit the largest real
@@ -197,6 +209,12 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "tournament.apis_schema.Schema",
     "EXCEPTION_HANDLER": "tournament.apis_common.exception_handler",
+    # JSON bodies for writes, multipart for uploads; nesting checked before parsing.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
