@@ -152,7 +152,7 @@ def bracket_get(*, tournament: Tournament) -> BracketView | None:
     )
 
 
-# The Bracket sheet of the tournament workbook (scoring/exports.py)
+# The Bracket sheet of the tournament workbook (scoring/excel/workbook.py)
 # ----------------------------------------------------------------------------------
 
 
@@ -179,7 +179,7 @@ def _sheet_line(sheet: Match) -> list:
 
 
 def bracket_export(*, tournament: Tournament) -> tuple[list[list], str] | None:
-    """The Bracket sheet's rows (exports.BRACKET_COLUMNS) and its note: every match
+    """The Bracket sheet's rows (workbook.BRACKET_COLUMNS) and its note: every match
     with seeds, totals, tie-break and winner; the final's games below it; the byes;
     then the places."""
     view = bracket_get(tournament=tournament)

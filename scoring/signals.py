@@ -15,6 +15,6 @@ sheet_locked = Signal()
 sheet_reopening = Signal()
 
 # Sent while the tournament workbook is built, for its Bracket sheet. Arguments:
-# tournament. A receiver answers (rows, note): the rows in exports.BRACKET_COLUMNS'
+# tournament. A receiver answers (rows, note): the rows in workbook.BRACKET_COLUMNS'
 # order, and a line for the sheet's title block.
 export_bracket = Signal()

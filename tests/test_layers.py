@@ -74,7 +74,8 @@ def test_every_capability_package_is_read():
     for name in (
         "scoring.sheets.services",
         "scoring.league.selectors",
-        "scoring.excel.exports",
+        "scoring.excel.workbook",
+        "scoring.excel.paper",
         "brackets.services",
         "tournament.services",
     ):

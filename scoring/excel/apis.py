@@ -1,8 +1,8 @@
 """The API of Excel: the tournament workbook (built in the background when large),
 paper score sheets, and filled score sheets imported back (docs/exports.md).
 
-Interfaces only: the workbook is scoring/exports.py fed by the selectors; the import
-is services.score_sheets_import.
+Interfaces only: the workbook is scoring/excel/workbook.py fed by the selectors; the
+import is services.score_sheets_import.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from ..sheets.selectors import (
     sees_drafts,
     sheet_read,
 )
-from . import exports, services
+from . import paper, services
 from .selectors import (
     sheet_printed,
     sheets_printed,
@@ -206,7 +206,7 @@ class MatchSheetFileApi(MatchScopedMixin, APIView):
     @extend_schema(responses={(200, XLSX): OpenApiResponse(bytes)})
     def get(self, request, pk):
         match = self.match
-        content = exports.score_sheet_build([sheet_printed(sheet_read(match=match))])
+        content = paper.score_sheet_build([sheet_printed(sheet_read(match=match))])
         return xlsx_response(
             content,
             f"{match.tournament.slug}-{match.stage}-r{match.round}-t{match.table}.xlsx",
@@ -241,7 +241,7 @@ class RoundSheetsFileApi(TournamentScopedMixin, APIView):
         )
         if not matches:
             raise Http404(f"No {stage} matches in round {number}")
-        content = exports.score_sheet_build(sheets_printed(matches=matches))
+        content = paper.score_sheet_build(sheets_printed(matches=matches))
         return xlsx_response(content, f"{slug}-{stage}-round-{number}.xlsx")
 
 
@@ -275,7 +275,7 @@ class ImportedOutput(serializers.Serializer):
     toss = serializers.BooleanField()
 
 
-def problems_data(problems: list[exports.FileProblem]) -> list[dict[str, Any]]:
+def problems_data(problems: list[paper.FileProblem]) -> list[dict[str, Any]]:
     return [
         {"worksheet": p.worksheet, "row": p.row, "field": p.field, "message": p.message}
         for p in problems

@@ -1,5 +1,5 @@
 """Reads of Excel (docs/exports.md): the tournament workbook's sheets as plain values
-for excel/exports.py, and paper score sheets of one match or a round.
+for excel/workbook.py, and paper score sheets of one match or a round.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..league.selectors import draw_current, standings_get
 from ..models import Deal, Match, Penalty
 from ..sheets.selectors import DEAL_VALUE_FIELDS, SheetView, sheet_settle
 from ..signals import export_bracket
-from . import exports
+from . import paper, workbook
 
 # The tournament workbook (docs/exports.md)
 # ----------------------------------------------------------------------------------
@@ -30,7 +30,7 @@ def _local(moment):
     return timezone.localtime(moment).replace(tzinfo=None) if moment else None
 
 
-def _teams_sheet(tournament: Tournament) -> exports.TableSheet:
+def _teams_sheet(tournament: Tournament) -> workbook.TableSheet:
     players = tournament.players_per_team
 
     def rows():
@@ -53,10 +53,10 @@ def _teams_sheet(tournament: Tournament) -> exports.TableSheet:
                 team.pk,
             ]
 
-    return exports.TableSheet("Teams", exports.teams_columns(players), rows())
+    return workbook.TableSheet("Teams", workbook.teams_columns(players), rows())
 
 
-def _draw_sheet(tournament: Tournament) -> exports.TableSheet:
+def _draw_sheet(tournament: Tournament) -> workbook.TableSheet:
     draw = draw_current(tournament=tournament)
 
     def rows():
@@ -119,10 +119,10 @@ def _draw_sheet(tournament: Tournament) -> exports.TableSheet:
         if draw is not None
         else "The league is not drawn yet."
     )
-    return exports.TableSheet("Draw", exports.DRAW_COLUMNS, rows(), note=note)
+    return workbook.TableSheet("Draw", workbook.DRAW_COLUMNS, rows(), note=note)
 
 
-def _standings_sheet(tournament: Tournament) -> exports.TableSheet:
+def _standings_sheet(tournament: Tournament) -> workbook.TableSheet:
     standings = standings_get(tournament=tournament)
     p = standings.progress
     if standings.final:
@@ -162,10 +162,10 @@ def _standings_sheet(tournament: Tournament) -> exports.TableSheet:
         for row in standings.rows
         for s in (row.standing,)
     )
-    return exports.TableSheet("Standings", exports.STANDINGS_COLUMNS, rows, note=note)
+    return workbook.TableSheet("Standings", workbook.STANDINGS_COLUMNS, rows, note=note)
 
 
-def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock]:
+def _sheet_blocks(matches: list[Match], progress) -> Iterator[workbook.SheetBlock]:
     """Every match's sheet as computed by the rules engine, one match's rows in memory
     at a time (the deals stream from the database in match order)."""
     if not matches:
@@ -186,10 +186,10 @@ def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock
         .iterator(chunk_size=4000)
     )
 
-    def block(match: Match, rows: list[Deal]) -> exports.SheetBlock:
+    def block(match: Match, rows: list[Deal]) -> workbook.SheetBlock:
         own = penalties.get(match.pk, [])
         view = SheetView(match, rows, own, *sheet_settle(match, rows, own))
-        return exports.SheetBlock(
+        return workbook.SheetBlock(
             stage=match.stage,
             round=match.round,
             table=match.table,
@@ -215,11 +215,11 @@ def _sheet_blocks(matches: list[Match], progress) -> Iterator[exports.SheetBlock
 
 def _deal_line(
     deal: Deal, row: rules.SheetRow, penalties: list[Penalty]
-) -> exports.DealLine:
+) -> workbook.DealLine:
     """A deal as the workbook and the paper sheet show it: what was played, and what
     the rules engine gave for it (`row`)."""
     result = row.result
-    return exports.DealLine(
+    return workbook.DealLine(
         number=deal.number,
         declarer=deal.declarer,
         value=deal.value,
@@ -235,7 +235,7 @@ def _deal_line(
         total_a=row.total_a,
         total_b=row.total_b,
         penalties=[
-            exports.PenaltyLine(
+            workbook.PenaltyLine(
                 kind=p.kind,
                 offender=p.offender,
                 award_to=p.award_to,
@@ -264,14 +264,14 @@ def tournament_workbook(
     Score sheets and Bracket. `progress(done, total)` is told after each score sheet
     written."""
     title, sheets = tournament_workbook_sheets(tournament=tournament, progress=progress)
-    return exports.tournament_workbook_build(
+    return workbook.tournament_workbook_build(
         title=title, exported_at=_local(now or timezone.now()), sheets=sheets
     )
 
 
 def tournament_workbook_sheets(
     *, tournament: Tournament, progress=lambda done, total: None
-) -> tuple[str, list[exports.TableSheet]]:
+) -> tuple[str, list[workbook.TableSheet]]:
     """The workbook's title and its sheets, whose rows are read (and each score sheet
     scored) as they are written. Without the writing, it is the workbook's floor
     (bench/export.py)."""
@@ -289,15 +289,15 @@ def tournament_workbook_sheets(
         _teams_sheet(tournament),
         _draw_sheet(tournament),
         _standings_sheet(tournament),
-        exports.TableSheet(
+        workbook.TableSheet(
             "Score sheets",
-            exports.SCORE_SHEET_COLUMNS,
-            exports.score_sheet_rows(_sheet_blocks(matches, progress)),
+            workbook.SCORE_SHEET_COLUMNS,
+            workbook.score_sheet_rows(_sheet_blocks(matches, progress)),
             note=f"{len(matches)} score sheets, league first.",
         ),
-        exports.TableSheet(
+        workbook.TableSheet(
             "Bracket",
-            exports.BRACKET_COLUMNS,
+            workbook.BRACKET_COLUMNS,
             bracket_rows,
             note=bracket_note or "The knockout is not seeded yet.",
         ),
@@ -309,11 +309,11 @@ def tournament_workbook_sheets(
 # ----------------------------------------------------------------------------------
 
 
-def sheet_printed(view: SheetView) -> exports.PrintedSheet:
+def sheet_printed(view: SheetView) -> paper.PrintedSheet:
     """The paper score sheet of one match: its heading, and whatever it holds."""
     match = view.match
     knockout = match.stage == Stage.KNOCKOUT and match.deals_scheduled is not None
-    heading = exports.MatchHeading(
+    heading = paper.MatchHeading(
         tournament=match.tournament.name,
         match=match.pk,
         version=match.version,
@@ -330,7 +330,7 @@ def sheet_printed(view: SheetView) -> exports.PrintedSheet:
     deals = [_deal_line(d, r, on_deal) for d, r, on_deal in view.rows()]
     numbers = {d.pk: d.number for d in view.deals}
     penalties = [
-        exports.PrintedPenalty(
+        paper.PrintedPenalty(
             deal=numbers[p.deal_id],
             offender=p.offender,
             kind=p.kind,
@@ -342,7 +342,7 @@ def sheet_printed(view: SheetView) -> exports.PrintedSheet:
     return heading, deals, penalties
 
 
-def sheets_printed(*, matches: list[Match]) -> list[exports.PrintedSheet]:
+def sheets_printed(*, matches: list[Match]) -> list[paper.PrintedSheet]:
     """The paper sheets of several matches (a round) in three queries."""
     deals: dict[int, list[Deal]] = {m.pk: [] for m in matches}
     for d in Deal.objects.filter(match__in=matches).order_by("number"):

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..sheets import services as sheets
 from ..sheets.services import DEAL_FIELDS, deal_check, sheet_rows
-from . import exports
+from . import paper
 from .selectors import (
     tournament_workbook,
 )
@@ -143,7 +143,7 @@ def export_run(*, job_id: int) -> ExportJob | None:
 class SheetImportRefused(Exception):
     """An import that changed nothing: every problem found, with worksheet and row."""
 
-    def __init__(self, problems: list[exports.FileProblem], message: str = "") -> None:
+    def __init__(self, problems: list[paper.FileProblem], message: str = "") -> None:
         self.problems = problems
         self.message = message or (
             f"Nothing was imported: {len(problems)} problem(s) in the file. Correct "
@@ -179,24 +179,24 @@ class SheetImported:
 
 
 def _problem(
-    sheet: exports.FileSheet,
+    sheet: paper.FileSheet,
     row: int | None,
     error: Exception,
     name: str = "sheet",
-) -> list[exports.FileProblem]:
+) -> list[paper.FileProblem]:
     if isinstance(error, RuleErrors):
         return [_problem(sheet, row, e, name)[0] for e in error.errors]
     message = getattr(error, "message", None) or str(error)
     where = getattr(error, "field", None) or name
-    return [exports.FileProblem(sheet.worksheet, row, where, message)]
+    return [paper.FileProblem(sheet.worksheet, row, where, message)]
 
 
 def _file_deals(
-    sheet: exports.FileSheet, match: Match
-) -> tuple[dict[int, tuple[int, rules.Deal]], list[exports.FileProblem]]:
+    sheet: paper.FileSheet, match: Match
+) -> tuple[dict[int, tuple[int, rules.Deal]], list[paper.FileProblem]]:
     """The file's deals checked one row at a time: {number: (row, deal)}."""
     found: dict[int, tuple[int, rules.Deal]] = {}
-    problems: list[exports.FileProblem] = []
+    problems: list[paper.FileProblem] = []
     for line in sheet.deals:
         values = {
             "number": line.number,
@@ -213,7 +213,7 @@ def _file_deals(
             continue
         if deal.number in found:
             problems.append(
-                exports.FileProblem(
+                paper.FileProblem(
                     sheet.worksheet,
                     line.row,
                     "number",
@@ -230,16 +230,16 @@ PenaltyKey = tuple[int, str, str, int | None, str]
 
 
 def _file_penalties(
-    sheet: exports.FileSheet, numbers: set[int]
-) -> tuple[list[tuple[int, PenaltyKey]], list[exports.FileProblem]]:
+    sheet: paper.FileSheet, numbers: set[int]
+) -> tuple[list[tuple[int, PenaltyKey]], list[paper.FileProblem]]:
     found: list[tuple[int, PenaltyKey]] = []
-    problems: list[exports.FileProblem] = []
+    problems: list[paper.FileProblem] = []
     awarded: dict[int, int] = {}
     for line in sheet.penalties:
-        here: list[exports.FileProblem] = []
+        here: list[paper.FileProblem] = []
 
         def refuse(name: str, message: str, here=here, line=line) -> None:
-            here.append(exports.FileProblem(sheet.worksheet, line.row, name, message))
+            here.append(paper.FileProblem(sheet.worksheet, line.row, name, message))
 
         deal = line.deal
         if isinstance(deal, bool) or not isinstance(deal, int):
@@ -285,8 +285,8 @@ def _file_penalties(
 
 
 def _sheet_import(
-    sheet: exports.FileSheet, match: Match, *, user, filename: str
-) -> tuple[SheetImported, list[exports.FileProblem]]:
+    sheet: paper.FileSheet, match: Match, *, user, filename: str
+) -> tuple[SheetImported, list[paper.FileProblem]]:
     """Make one sheet what its file says, through the services of the API."""
     done = SheetImported(match=match, worksheet=sheet.worksheet)
     wanted, problems = _file_deals(sheet, match)
@@ -295,7 +295,7 @@ def _sheet_import(
     toss = (sheet.toss_winner, sheet.first_dealer)
     if any(toss) and not all(v in ("A", "B") for v in toss):
         problems.append(
-            exports.FileProblem(
+            paper.FileProblem(
                 sheet.worksheet,
                 sheet.toss_row,
                 "toss",
@@ -316,7 +316,7 @@ def _sheet_import(
                 p.offender,
                 p.kind,
                 p.points if p.kind == PenaltyKind.CONDUCT else None,
-                exports.note_text(p.note),
+                paper.note_text(p.note),
             ),
         )
         for p in penalties
@@ -352,7 +352,7 @@ def _sheet_import(
     if match.status == MatchStatus.VOID or match.locked:
         what = "void" if match.status == MatchStatus.VOID else "confirmed and locked"
         return done, [
-            exports.FileProblem(
+            paper.FileProblem(
                 sheet.worksheet,
                 None,
                 "match",
@@ -362,7 +362,7 @@ def _sheet_import(
         ]
     if sheet.version is not None and sheet.version != match.version:
         return done, [
-            exports.FileProblem(
+            paper.FileProblem(
                 sheet.worksheet,
                 None,
                 "version",
@@ -442,7 +442,7 @@ def _failed_row(error: Exception, row_of: dict[int, int]) -> int | None:
 
 @transaction.atomic
 def score_sheets_import(
-    *, tournament: Tournament, user, sheets: list[exports.FileSheet], filename: str
+    *, tournament: Tournament, user, sheets: list[paper.FileSheet], filename: str
 ) -> list[SheetImported]:
     """Record filled score sheets read from a file, all or nothing (organizers).
 
@@ -461,12 +461,12 @@ def score_sheets_import(
         .order_by("pk")
     }
     results: list[SheetImported] = []
-    problems: list[exports.FileProblem] = []
+    problems: list[paper.FileProblem] = []
     for sheet in sheets:
         match = matches.get(sheet.match)
         if match is None:
             problems.append(
-                exports.FileProblem(
+                paper.FileProblem(
                     sheet.worksheet,
                     None,
                     "match",
@@ -486,11 +486,11 @@ def score_sheets_import(
 def score_sheets_import_file(
     *, tournament: Tournament, user, content: bytes, filename: str
 ) -> list[SheetImported]:
-    """Read a filled .xlsx of score sheets (exports.score_sheets_read) and import it
+    """Read a filled .xlsx of score sheets (paper.score_sheets_read) and import it
     (score_sheets_import); SheetImportRefused for a file of the wrong shape too."""
     try:
-        sheets = exports.score_sheets_read(content, xlsx_limits())
-    except exports.FileRefused as refused:
+        sheets = paper.score_sheets_read(content, xlsx_limits())
+    except paper.FileRefused as refused:
         raise SheetImportRefused(refused.problems, refused.message) from None
     return score_sheets_import(
         tournament=tournament, user=user, sheets=sheets, filename=filename

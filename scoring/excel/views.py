@@ -28,7 +28,7 @@ from ..sheets.selectors import (
     sees_drafts,
     sheet_read,
 )
-from . import exports, services
+from . import paper, services
 from .selectors import (
     sheet_printed,
     sheets_printed,
@@ -193,15 +193,15 @@ def round_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _printable(sheet: exports.PrintedSheet) -> dict:
+def _printable(sheet: paper.PrintedSheet) -> dict:
     """A paper sheet for the template: its rows as the .xlsx lays them out."""
     heading, deals, penalties = sheet
     by_number = {d.number: d for d in deals}
     rows = [
         {"line": line, "deal": by_number.get(line.number)}
-        for line in exports.paper_rows(heading, list(by_number))
+        for line in paper.paper_rows(heading, list(by_number))
     ]
-    blank = max(0, exports.PENALTY_ROWS - len(penalties))
+    blank = max(0, paper.PENALTY_ROWS - len(penalties))
     return {
         "heading": heading,
         "rows": rows,

@@ -6,7 +6,7 @@ import io
 
 from openpyxl import load_workbook
 
-from scoring.excel.exports import HEADER_ROW
+from scoring.excel.workbook import HEADER_ROW
 
 
 def workbook(content: bytes):

@@ -1,5 +1,6 @@
-"""scoring/exports.py on its own: plain values in, bytes out, no Django. The paper
-sheet read back gives what was printed, for any sheet; the workbook's layout."""
+"""scoring/excel/workbook.py and paper.py on their own: plain values in, bytes out,
+no Django. The paper sheet read back gives what was printed, for any sheet; the
+workbook's layout."""
 
 from __future__ import annotations
 
@@ -14,19 +15,19 @@ from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 
 from scoring.domain.rules import Level, PenaltyKind, Trump
-from scoring.excel import exports
+from scoring.excel import paper, workbook
 
 
-def test_the_module_needs_no_django():
+def test_the_modules_need_no_django():
     code = (
-        "import sys, scoring.excel.exports; "
+        "import sys, scoring.excel.workbook, scoring.excel.paper; "
         "assert not any(m.startswith('django') for m in sys.modules), 'django'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def _heading(deals: int | None = 6, tiebreak: int = 0) -> exports.MatchHeading:
-    return exports.MatchHeading(
+def _heading(deals: int | None = 6, tiebreak: int = 0) -> paper.MatchHeading:
+    return paper.MatchHeading(
         tournament="Spring Open",
         match=41,
         version=7,
@@ -41,7 +42,7 @@ def _heading(deals: int | None = 6, tiebreak: int = 0) -> exports.MatchHeading:
 
 
 deal_lines = st.builds(
-    exports.DealLine,
+    workbook.DealLine,
     number=st.just(0),
     declarer=st.sampled_from("AB"),
     value=st.integers(28, 56),
@@ -64,7 +65,7 @@ deal_lines = st.builds(
     picked=st.lists(st.tuples(st.integers(1, 9), deal_lines), max_size=9),
     penalties=st.lists(
         st.builds(
-            exports.PrintedPenalty,
+            paper.PrintedPenalty,
             deal=st.integers(1, 9),
             offender=st.sampled_from("AB"),
             kind=st.sampled_from([k.value for k in PenaltyKind]),
@@ -77,11 +78,11 @@ deal_lines = st.builds(
 def test_a_printed_sheet_reads_back_as_printed(picked, penalties):
     deals = {n: d for n, d in picked}
     printed = [
-        exports.DealLine(**{**d.__dict__, "number": n})
+        workbook.DealLine(**{**d.__dict__, "number": n})
         for n, d in sorted(deals.items())
     ]
-    content = exports.score_sheet_build([(_heading(9), printed, penalties)])
-    (sheet,) = exports.score_sheets_read(content)
+    content = paper.score_sheet_build([(_heading(9), printed, penalties)])
+    (sheet,) = paper.score_sheets_read(content)
     assert (sheet.match, sheet.version) == (41, 7)
     assert [
         (d.number, d.declarer, d.value, d.trump, d.level, d.taken) for d in sheet.deals
@@ -92,7 +93,7 @@ def test_a_printed_sheet_reads_back_as_printed(picked, penalties):
 
 
 def test_a_knockout_sheet_has_the_tiebreak_rows_and_the_toss():
-    content = exports.score_sheet_build([(_heading(6, tiebreak=3), [], [])])
+    content = paper.score_sheet_build([(_heading(6, tiebreak=3), [], [])])
     ws = load_workbook(io.BytesIO(content)).worksheets[0]
     assert ws.title == "K2 T5"
     assert ws["A6"].value == "Toss won by"
@@ -105,11 +106,11 @@ def test_a_knockout_sheet_has_the_tiebreak_rows_and_the_toss():
 
 
 def test_the_tables_format_gets_rows_to_fill():
-    content = exports.score_sheet_build([(_heading(None), [], [])])
+    content = paper.score_sheet_build([(_heading(None), [], [])])
     ws = load_workbook(io.BytesIO(content)).worksheets[0]
     assert ws["E4"].value == "tables"
-    assert ws.cell(row=10 + exports.TABLES_FORMAT_ROWS - 1, column=1).value == (
-        exports.TABLES_FORMAT_ROWS
+    assert ws.cell(row=10 + paper.TABLES_FORMAT_ROWS - 1, column=1).value == (
+        paper.TABLES_FORMAT_ROWS
     )
 
 
@@ -125,13 +126,13 @@ def test_the_tables_format_gets_rows_to_fill():
     ],
 )
 def test_what_scorers_write_is_understood(written, trump, level):
-    content = exports.score_sheet_build([(_heading(1), [], [])])
+    content = paper.score_sheet_build([(_heading(1), [], [])])
     book = load_workbook(io.BytesIO(content))
     ws = book.worksheets[0]
     ws["B10"], ws["C10"], ws["D10"], ws["E10"], ws["F10"] = "team a", 30, *written, 30
     buffer = io.BytesIO()
     book.save(buffer)
-    (sheet,) = exports.score_sheets_read(buffer.getvalue())
+    (sheet,) = paper.score_sheets_read(buffer.getvalue())
     (deal,) = sheet.deals
     assert (deal.declarer, deal.trump, deal.level) == ("A", trump, level)
 
@@ -143,48 +144,48 @@ def _saved(book: Workbook) -> bytes:
 
 
 def test_files_of_the_wrong_shape_are_refused_with_the_reason():
-    with pytest.raises(exports.FileRefused, match="problem") as refused:
-        exports.score_sheets_read(b"not a zip")
+    with pytest.raises(paper.FileRefused, match="problem") as refused:
+        paper.score_sheets_read(b"not a zip")
     assert "not an .xlsx workbook" in refused.value.problems[0].message
 
-    with pytest.raises(exports.FileRefused) as refused:
-        exports.score_sheets_read(_saved(Workbook()))
+    with pytest.raises(paper.FileRefused) as refused:
+        paper.score_sheets_read(_saved(Workbook()))
     assert "no score sheet in the file" in refused.value.problems[0].message
 
     book = load_workbook(
-        io.BytesIO(exports.score_sheet_build([(_heading(), [], [])] * 2))
+        io.BytesIO(paper.score_sheet_build([(_heading(), [], [])] * 2))
     )
     book.worksheets[0]["B2"] = "forty-one"
-    with pytest.raises(exports.FileRefused) as refused:
-        exports.score_sheets_read(_saved(book))
+    with pytest.raises(paper.FileRefused) as refused:
+        paper.score_sheets_read(_saved(book))
     assert [(p.worksheet, p.field) for p in refused.value.problems] == [
         ("R2 T5", "match")
     ]
     book.worksheets[0]["B2"] = 41
-    with pytest.raises(exports.FileRefused) as refused:
-        exports.score_sheets_read(_saved(book))
+    with pytest.raises(paper.FileRefused) as refused:
+        paper.score_sheets_read(_saved(book))
     assert "one sheet per match" in refused.value.problems[0].message
 
 
 def test_a_table_sheet_is_a_spreadsheet_not_a_dump():
-    sheet = exports.TableSheet(
+    sheet = workbook.TableSheet(
         "Standings",
         (
-            exports.Column("Team", 20),
-            exports.Column("R2", 8, "decimal"),
-            exports.Column("Final", 8, "yes_no"),
-            exports.Column("At", 16, "datetime"),
+            workbook.Column("Team", 20),
+            workbook.Column("R2", 8, "decimal"),
+            workbook.Column("Final", 8, "yes_no"),
+            workbook.Column("At", 16, "datetime"),
         ),
         iter([("Edison Aces", 12.5, True, datetime(2026, 4, 18, 9, 30))]),
         note="Provisional",
     )
-    content = exports.tournament_workbook_build(
+    content = workbook.tournament_workbook_build(
         title="Spring Open", exported_at=datetime(2026, 4, 18, 20, 0), sheets=[sheet]
     )
     ws = load_workbook(io.BytesIO(content))["Standings"]
     assert ws["A1"].value == "Spring Open — Standings"
     assert ws["B2"].value == datetime(2026, 4, 18, 20, 0)
-    assert ws["B2"].number_format == exports.DATETIME_FORMAT
+    assert ws["B2"].number_format == workbook.DATETIME_FORMAT
     assert ws["C2"].value == "Provisional"
     assert [c.value for c in ws[4]] == ["Team", "R2", "Final", "At"]
     assert [c.value for c in ws[5]] == [
@@ -193,8 +194,8 @@ def test_a_table_sheet_is_a_spreadsheet_not_a_dump():
         "yes",
         datetime(2026, 4, 18, 9, 30),
     ]
-    assert ws["D5"].number_format == exports.DATETIME_FORMAT
+    assert ws["D5"].number_format == workbook.DATETIME_FORMAT
     assert ws.freeze_panes == "A5"
     assert 20 <= ws.column_dimensions["A"].width < 21  # and Excel's cell padding
     assert ws.auto_filter.ref == "A4:D5"
-    assert ws.page_setup.paperSize == exports.PAPER_A4
+    assert ws.page_setup.paperSize == workbook.PAPER_A4

@@ -15,7 +15,7 @@ from openpyxl import load_workbook
 from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.utils.escape import unescape
 
-from scoring.excel import exports
+from scoring.excel import paper, workbook
 from tournament.spreadsheets import team_template_build
 from tournament.xlsx import FORMULA_STARTS, clean
 
@@ -67,21 +67,21 @@ def _no_formula_cells(content: bytes) -> None:
 @settings(max_examples=60, deadline=None)
 @given(names=st.lists(hostile, min_size=1, max_size=6), title=hostile)
 def test_the_tournament_workbook_writes_every_name_as_text(names, title):
-    columns = (exports.Column("Team", 20), exports.Column("Id", 6, "int"))
-    content = exports.tournament_workbook_build(
+    columns = (workbook.Column("Team", 20), workbook.Column("Id", 6, "int"))
+    content = workbook.tournament_workbook_build(
         title=title,
         exported_at=datetime(2026, 11, 23, 9, 30),
         sheets=[
-            exports.TableSheet(
+            workbook.TableSheet(
                 "Teams", columns, [(name, i) for i, name in enumerate(names)]
             ),
-            exports.TableSheet("Notes", columns, [], note=names[0]),
+            workbook.TableSheet("Notes", columns, [], note=names[0]),
         ],
     )
     _no_formula_cells(content)
     book = load_workbook(io.BytesIO(content))
     ws = book["Teams"]
-    first = exports.FIRST_DATA_ROW
+    first = workbook.FIRST_DATA_ROW
     got = [_as_excel_reads(ws.cell(first + i, 1).value) for i in range(len(names))]
     assert got == [clean(n) or None for n in names]
     assert _as_excel_reads(ws["A1"].value) == clean(f"{title} — Teams")
@@ -94,7 +94,7 @@ def test_the_tournament_workbook_writes_every_name_as_text(names, title):
 def test_the_paper_sheet_writes_names_as_text_and_reads_notes_back(
     team_a, team_b, tournament, notes
 ):
-    heading = exports.MatchHeading(
+    heading = paper.MatchHeading(
         tournament=tournament,
         match=41,
         version=3,
@@ -106,19 +106,19 @@ def test_the_paper_sheet_writes_names_as_text_and_reads_notes_back(
         deals_scheduled=2,
     )
     penalties = [
-        exports.PrintedPenalty(deal=1, offender="A", kind="conduct", points=1, note=n)
+        paper.PrintedPenalty(deal=1, offender="A", kind="conduct", points=1, note=n)
         for n in notes
     ]
-    content = exports.score_sheet_build([(heading, [], penalties)])
+    content = paper.score_sheet_build([(heading, [], penalties)])
     _no_formula_cells(content)
     ws = load_workbook(io.BytesIO(content)).worksheets[0]
     assert (ws["B4"].value, ws["B5"].value) == (
         _as_read(team_a) or None,
         _as_read(team_b) or None,
     )
-    (sheet,) = exports.score_sheets_read(content)
+    (sheet,) = paper.score_sheets_read(content)
     read = [p.note for p in sheet.penalties]
-    assert read == [exports.note_text(n) for n in notes]
+    assert read == [paper.note_text(n) for n in notes]
 
 
 @settings(max_examples=30, deadline=None)
@@ -132,7 +132,7 @@ def test_the_team_list_template_writes_the_tournament_name_as_text(name):
 
 
 def test_text_that_excel_would_run_when_edited_keeps_the_quote_prefix():
-    heading = exports.MatchHeading(
+    heading = paper.MatchHeading(
         tournament="Open",
         match=1,
         version=1,
@@ -144,7 +144,7 @@ def test_text_that_excel_would_run_when_edited_keeps_the_quote_prefix():
         deals_scheduled=1,
     )
     ws = load_workbook(
-        io.BytesIO(exports.score_sheet_build([(heading, [], [])]))
+        io.BytesIO(paper.score_sheet_build([(heading, [], [])]))
     ).worksheets[0]
     assert ws["B4"].data_type == "s" and ws["B4"].quotePrefix
     assert not ws["B5"].quotePrefix

@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 from defusedxml import DTDForbidden, EntitiesForbidden
 
-from scoring.excel import exports
+from scoring.excel import paper
 from tests import hostile_xlsx as hostile
 from tests.spreadsheets import team_list_xlsx
 from tournament.xlsx_read import (
@@ -217,7 +217,7 @@ def test_the_largest_real_files_pass():
     assert len(read[0]) == 2001 and read[0][2000][0] == "Team 1999"
     sheets = [
         (
-            exports.MatchHeading(
+            paper.MatchHeading(
                 "Kerala International", 1000 + n, 3, "league", 4, n + 1, "A", "B", 18
             ),
             [],
@@ -225,7 +225,7 @@ def test_the_largest_real_files_pass():
         )
         for n in range(250)
     ]
-    with workbook_open(exports.score_sheet_build(sheets), LIMITS) as workbook:
+    with workbook_open(paper.score_sheet_build(sheets), LIMITS) as workbook:
         assert len(workbook.worksheets) == 250
         assert all(
             len(list(sheet_rows(ws, LIMITS))) < 100 for ws in workbook.worksheets
