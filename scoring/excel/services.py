@@ -32,7 +32,8 @@ from ..models import (
     Penalty,
 )
 from ..sheets import services as sheets
-from ..sheets.services import DEAL_FIELDS, deal_check, sheet_rows
+from ..sheets.locking import DEAL_FIELDS, changes_from, sheet_rows
+from ..sheets.services import deal_check
 from . import paper
 from .selectors import (
     tournament_workbook,
@@ -376,7 +377,7 @@ def _sheet_import(
 
     def step(row: int | None, call, *args, **kwargs) -> None:
         origin = f"Imported from {where}" + (f", row {row}" if row else "")
-        with sheets.changes_from("file", origin):
+        with changes_from("file", origin):
             call(*args, match_id=match.pk, user=user, version=None, **kwargs)
 
     row_of = {n: row for n, (row, _) in wanted.items()}

@@ -30,7 +30,7 @@ from ..models import (
     SheetChange,
     StandingsLot,
 )
-from ..sheets.services import actor_name
+from ..sheets.locking import actor_name
 from .selectors import (
     draw_locked_reason,
     draw_teams,

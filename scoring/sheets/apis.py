@@ -29,7 +29,7 @@ from tournament.domain.types import Role
 from ..domain import tiebreak
 from ..domain.rules import Level, PenaltyKind, Side, Stage, Trump
 from ..models import SIDE_CHOICES, STAGE_CHOICES, Deal, Match, Penalty, SheetChange
-from . import services
+from . import locking, services
 from .selectors import (
     SheetView,
     captain_sides,
@@ -319,7 +319,7 @@ class MatchScopedMixin(RolesMixin):
         # Writes are done once per Idempotency-Key (docs/score-sheets.md): a retry
         # after a lost answer is answered with the sheet as it is, marked replayed.
         key = request.headers.get(IDEMPOTENCY_KEY, "")
-        with services.request_key(key if _key_ok(key) else ""):
+        with locking.request_key(key if _key_ok(key) else ""):
             return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
 
     def check_permissions(self, request):
@@ -337,7 +337,7 @@ class MatchScopedMixin(RolesMixin):
             )
 
     def handle_exception(self, exc):
-        if isinstance(exc, services.Replayed):
+        if isinstance(exc, locking.Replayed):
             response = self.replayed(exc.match)
             response["Idempotent-Replayed"] = "true"
             return response

@@ -11,13 +11,10 @@ refuses.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from tournament.backups import backup_before
@@ -40,306 +37,21 @@ from ..models import (
     SheetChange,
 )
 from ..signals import sheet_locked, sheet_reopening
+from .locking import (
+    DEAL_FIELDS,
+    change,
+    change_row,
+    replay_check,
+    rescore,
+    sheet_open,
+    sheet_rows,
+    version_check,
+)
 from .selectors import (
     sheet_settle,
 )
 
 logger = logging.getLogger(__name__)
-DEAL_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
-RESULT_FIELDS = ("made", "award_to", "award", "awarded_by")
-
-
-# The sheet lock, versions and history
-# ----------------------------------------------------------------------------------
-
-
-class Replayed(Exception):
-    """The request was done before: its Idempotency-Key is in the sheet's history,
-    or (a deal) the very deal is already on the sheet. Nothing is written; the caller
-    answers with the sheet as it is, as it answered the first time."""
-
-    def __init__(self, match: Match) -> None:
-        super().__init__(f"already done on {match}")
-        self.match = match
-
-
-# The Idempotency-Key of the request being served (API), kept on the first history row
-# the request writes; a slot, so that one request's key is stored once.
-_REQUEST_KEY: ContextVar[list[str] | None] = ContextVar(
-    "sheet_request_key", default=None
-)
-
-
-@contextmanager
-def request_key(key: str) -> Iterator[None]:
-    """Writes inside are done once per `key` and match: a retry of the same request
-    (after a timeout on venue Wi-Fi, say) raises Replayed instead of writing again."""
-    token = _REQUEST_KEY.set([key] if key else None)
-    try:
-        yield
-    finally:
-        _REQUEST_KEY.reset(token)
-
-
-def _replay_check(match: Match, done: Callable[[Match], bool] | None = None) -> None:
-    slot = _REQUEST_KEY.get()
-    if slot and SheetChange.objects.filter(match=match, request_key=slot[0]).exists():
-        raise Replayed(match)
-    if done is not None and done(match):
-        raise Replayed(match)
-
-
-def _sheet_open(
-    *,
-    match_id: int,
-    version: int | None,
-    action: str,
-    done: Callable[[Match], bool] | None = None,
-) -> Match:
-    """The match row, locked until the transaction ends; refuses a locked sheet and a
-    stale version. A request done before (its key, or `done`) raises Replayed first,
-    so a retry after a lost answer is answered even though its version is now stale.
-    Must run inside a transaction."""
-    match = match_locked(match_id)
-    _replay_check(match, done)
-    if match.status == MatchStatus.VOID:
-        raise ConflictError(
-            "sheet_void",
-            f"Cannot {action}: the sheet of {match} is void (set aside by an "
-            "organizer; its history says why) and stays as it is.",
-        )
-    if match.locked:
-        raise ConflictError(
-            "sheet_locked",
-            f"Cannot {action}: the sheet of {match} is confirmed and locked; only an "
-            "organizer can reopen it (rules.md §7).",
-        )
-    _version_check(match, version)
-    return match
-
-
-# The locked read of every sheet write, and the match's update after it, in plain
-# SQL: the ORM's compiler costs more to build these than the database to run them
-# (docs/performance.md). The row lock is PostgreSQL's FOR UPDATE; the embedded
-# SQLite has one writer at a time anyway.
-# What a sheet write shows of the match's tournament and teams; the rest of them
-# loads if some step asks for it. In the model's order, as Model.from_db wants it.
-_TOURNAMENT_FIELDS = tuple(
-    f.attname
-    for f in Tournament._meta.concrete_fields
-    if f.attname in ("id", "name", "slug", "ruleset")
-)
-_MATCH_SQL = f"""
-SELECT m.*, a.name AS team_a_name, b.name AS team_b_name,
-  {", ".join(f"t.{f} AS tournament_{f}" for f in _TOURNAMENT_FIELDS)}
-FROM {Match._meta.db_table} m
-JOIN {Team._meta.db_table} a ON a.id = m.team_a_id
-JOIN {Team._meta.db_table} b ON b.id = m.team_b_id
-JOIN {Tournament._meta.db_table} t ON t.id = m.tournament_id
-WHERE m.id = %s
-"""  # noqa: S608 - our own tables, no input
-SHEET_FIELDS = (
-    "total_a",
-    "total_b",
-    "deals_won_a",
-    "deals_won_b",
-    "winner",
-    "status",
-    "tiebreak",
-    "toss_winner",
-    "first_dealer",
-    "version",
-    "updated_at",
-)
-
-
-def match_locked(match_id: int) -> Match:
-    """The match row, locked until the transaction ends, with its tournament and its
-    teams (what a write shows of them; the rest loads if asked for), in one query.
-    Must run inside a transaction."""
-    sql = _MATCH_SQL
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF m"  # the match's row only, not its teams'
-    found = list(Match.objects.raw(sql, [match_id]))
-    if not found:
-        raise Match.DoesNotExist(f"no match {match_id}")
-    match = found[0]
-    db = match._state.db
-    match.tournament = Tournament.from_db(
-        db,
-        list(_TOURNAMENT_FIELDS),
-        [getattr(match, f"tournament_{f}") for f in _TOURNAMENT_FIELDS],
-    )
-    match.team_a = Team.from_db(
-        db, ["id", "name"], [match.team_a_id, match.team_a_name]
-    )
-    match.team_b = Team.from_db(
-        db, ["id", "name"], [match.team_b_id, match.team_b_name]
-    )
-    return match
-
-
-def _sheet_save(match: Match) -> None:
-    """Store the sheet's figures on the match row (SHEET_FIELDS), as
-    save(update_fields=...) would, in one plain UPDATE."""
-    match.updated_at = timezone.now()
-    fields = [Match._meta.get_field(name) for name in SHEET_FIELDS]
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Match._meta.db_table} SET "  # noqa: S608 - our own columns
-            + ", ".join(f"{quote(f.column)} = %s" for f in fields)
-            + " WHERE id = %s",
-            [
-                *(
-                    f.get_db_prep_save(getattr(match, f.attname), connection)
-                    for f in fields
-                ),
-                match.pk,
-            ],
-        )
-
-
-def _version_check(match: Match, version: int | None) -> None:
-    if version is not None and version != match.version:
-        raise ConflictError(
-            "stale_version",
-            f"The sheet changed since you read it (you sent version {version}; it is "
-            f"now version {match.version}). Nothing was saved: read it again and "
-            "repeat your change if it is still needed.",
-            current_version=match.version,
-        )
-
-
-def actor_name(user) -> str:
-    return user.get_username() if user is not None and user.is_authenticated else ""
-
-
-# Where the changes being written come from: ("app", "") for the API and the pages;
-# the import of a filled score sheet sets ("file", "<file>, <worksheet>, row <n>") for
-# each change it makes, so the history says which file and row a deal came from.
-_ORIGIN: ContextVar[tuple[str, str]] = ContextVar("sheet_change_origin")
-
-
-@contextmanager
-def changes_from(source: str, origin: str) -> Iterator[None]:
-    """The changes written inside come from `source` ("file"), at `origin` (the
-    file, worksheet and row): the history says so."""
-    token = _ORIGIN.set((source, origin))
-    try:
-        yield
-    finally:
-        _ORIGIN.reset(token)
-
-
-def _change_row(
-    match: Match,
-    action: SheetAction,
-    *,
-    user,
-    before: Any = None,
-    after: Any = None,
-    reason: str = "",
-) -> SheetChange:
-    """The history row of a change, not yet saved: who, where from, before and after,
-    and the request's Idempotency-Key on the first row the request writes."""
-    source, origin = _ORIGIN.get(("app", ""))
-    slot = _REQUEST_KEY.get()
-    return SheetChange(
-        request_key=slot.pop() if slot else "",
-        source=source,
-        match=match,
-        version=match.version,
-        action=action,
-        actor=user if user is not None and user.is_authenticated else None,
-        actor_name=actor_name(user),
-        before=before,
-        after=after,
-        reason=reason or origin,
-    )
-
-
-def _change(match: Match, action: SheetAction, **row: Any) -> None:
-    _change_row(match, action, **row).save()
-
-
-# The rows of one sheet, read on every write: plain SQL, which costs a third of the
-# same read built by the ORM's compiler. Most sheets have no penalty: the deals'
-# read counts them, and the penalties are read only when there are some.
-_DEALS_SQL = f"""
-SELECT d.*, (
-  SELECT COUNT(*) FROM {Penalty._meta.db_table} p WHERE p.deal_id = d.id
-) AS penalty_count
-FROM {Deal._meta.db_table} d WHERE d.match_id = %s ORDER BY d.number
-"""  # noqa: S608 - our own tables, no input
-_PENALTIES_SQL = f"""
-SELECT p.* FROM {Penalty._meta.db_table} p
-JOIN {Deal._meta.db_table} d ON d.id = p.deal_id
-WHERE d.match_id = %s ORDER BY p.id
-"""  # noqa: S608 - our own tables, no input
-
-
-def sheet_rows(match: Match) -> tuple[list[Deal], list[Penalty]]:
-    """The sheet's deals in number order and its penalties in the order entered."""
-    deals = list(Deal.objects.raw(_DEALS_SQL, [match.pk]))
-    penalties = []
-    if any(d.penalty_count for d in deals):
-        penalties = list(Penalty.objects.raw(_PENALTIES_SQL, [match.pk]))
-    return deals, penalties
-
-
-def _rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules.Sheet:
-    """Recompute the sheet and store what changed: rows, totals, status, version.
-
-    Rows without a primary key are inserted (their awards are set first, so the
-    database's checks see complete rows).
-    """
-    sheet, settled = sheet_settle(match, deals, penalties)
-    if settled is not None:
-        found = tiebreak.problems(
-            sheet, settled, deals_scheduled=match.deals_scheduled or 0
-        )
-        if found:
-            code, message = found[0]
-            field = "number" if code == "tiebreak_deal_not_open" else None
-            raise ConflictError(code, f"Nothing was saved: {message}", field=field)
-    results = {row.number: row.result for row in sheet.rows}
-    changed_deals = []
-    for deal in deals:
-        r = results[deal.number]
-        new = (r.made, r.award_to.value, r.award, r.awarded_by or "")
-        if deal.pk is None or tuple(getattr(deal, f) for f in RESULT_FIELDS) != new:
-            deal.made, deal.award_to, deal.award, deal.awarded_by = new
-            if deal.pk is None:
-                deal.save()
-            else:
-                changed_deals.append(deal)
-    Deal.objects.bulk_update(changed_deals, [*RESULT_FIELDS, "updated_at"])
-
-    by_key = {p.key: p for p in sheet.penalties}
-    changed_penalties = []
-    for penalty in penalties:
-        r = by_key[penalty.pk or 10**9]
-        if penalty.pk is None or (penalty.points, penalty.warning) != (
-            r.points,
-            r.warning,
-        ):
-            penalty.points, penalty.warning = r.points, r.warning
-            if penalty.pk is None:
-                penalty.save()
-            else:
-                changed_penalties.append(penalty)
-    Penalty.objects.bulk_update(changed_penalties, ["points", "warning"])
-
-    match.total_a, match.total_b = sheet.total_a, sheet.total_b
-    match.deals_won_a, match.deals_won_b = sheet.deals_won_a, sheet.deals_won_b
-    match.winner = sheet.winner.value if sheet.winner else ""
-    match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
-    match.tiebreak = settled.phase.value if settled else ""
-    match.version += 1
-    _sheet_save(match)
-    match.sheet = sheet
-    return sheet
 
 
 # Matches
@@ -428,7 +140,7 @@ def matches_create(
         }
         created = [stored[m.round, m.table] for m in matches]
     SheetChange.objects.bulk_create(
-        _change_row(
+        change_row(
             m,
             SheetAction.MATCH_CREATE,
             user=user,
@@ -513,7 +225,7 @@ def deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
     allowed = match.deals_scheduled
     if match.stage == Stage.KNOCKOUT and allowed is not None:
         # The tie-break may add deals; which of them the state opens is checked on
-        # the whole sheet (tiebreak.problems, in _rescore).
+        # the whole sheet (tiebreak.problems, in rescore).
         allowed += tiebreak.TIEBREAK_DEALS
     return rules.deal_from_values(**values, deals_allowed=allowed)
 
@@ -538,7 +250,7 @@ def score_sheet_deal_record(
             for d in rows[0][0]
         )
 
-    match = _sheet_open(
+    match = sheet_open(
         match_id=match_id, version=version, action="add a deal", done=done
     )
     checked = deal_check(match, values)
@@ -561,8 +273,8 @@ def score_sheet_deal_record(
         setattr(deal, field, getattr(checked, field))
     deals.append(deal)
     deals.sort(key=lambda d: d.number)
-    _rescore(match, deals, penalties)
-    _change(match, SheetAction.DEAL_ADD, user=user, after=deal.record())
+    rescore(match, deals, penalties)
+    change(match, SheetAction.DEAL_ADD, user=user, after=deal.record())
     return deal, match
 
 
@@ -584,7 +296,7 @@ def score_sheet_deal_replace(
     *, match_id: int, number: int, user, version: int | None, **values: Any
 ) -> tuple[Deal, Match]:
     """Replace what deal `number` records; its penalties stay with it."""
-    match = _sheet_open(match_id=match_id, version=version, action="change a deal")
+    match = sheet_open(match_id=match_id, version=version, action="change a deal")
     checked = deal_check(match, {"number": number, **values})
     deal, deals, penalties = _deal_locked(match, number)
     before = deal.record()
@@ -592,8 +304,8 @@ def score_sheet_deal_replace(
         setattr(deal, field, getattr(checked, field))
     deal.entered_by = user if user.is_authenticated else None
     deal.save()
-    _rescore(match, deals, penalties)
-    _change(
+    rescore(match, deals, penalties)
+    change(
         match,
         SheetAction.DEAL_REPLACE,
         user=user,
@@ -607,7 +319,7 @@ def score_sheet_deal_replace(
 def score_sheet_deal_delete(
     *, match_id: int, number: int, user, version: int | None
 ) -> Match:
-    match = _sheet_open(match_id=match_id, version=version, action="delete a deal")
+    match = sheet_open(match_id=match_id, version=version, action="delete a deal")
     deal, deals, penalties = _deal_locked(match, number)
     if any(p.deal_id == deal.pk for p in penalties):
         raise ConflictError(
@@ -619,8 +331,8 @@ def score_sheet_deal_delete(
     before = deal.record()
     deals.remove(deal)
     deal.delete()
-    _rescore(match, deals, penalties)
-    _change(match, SheetAction.DEAL_DELETE, user=user, before=before)
+    rescore(match, deals, penalties)
+    change(match, SheetAction.DEAL_DELETE, user=user, before=before)
     return match
 
 
@@ -642,7 +354,7 @@ def score_sheet_penalty_record(
     by_organizer: bool,
 ) -> tuple[Penalty, Match]:
     """A penalty in deal `deal` (rules.md §3); its points go to the other team."""
-    match = _sheet_open(match_id=match_id, version=version, action="add a penalty")
+    match = sheet_open(match_id=match_id, version=version, action="add a penalty")
     the_kind = PenaltyKind(kind)
     if the_kind is PenaltyKind.CONDUCT and not by_organizer:
         raise ForbiddenError(
@@ -678,8 +390,8 @@ def score_sheet_penalty_record(
         entered_by=user if user.is_authenticated else None,
     )
     penalties.append(penalty)
-    _rescore(match, deals, penalties)
-    _change(
+    rescore(match, deals, penalties)
+    change(
         match,
         SheetAction.PENALTY_ADD,
         user=user,
@@ -692,7 +404,7 @@ def score_sheet_penalty_record(
 def score_sheet_penalty_delete(
     *, match_id: int, penalty_id: int, user, version: int | None
 ) -> Match:
-    match = _sheet_open(match_id=match_id, version=version, action="delete a penalty")
+    match = sheet_open(match_id=match_id, version=version, action="delete a penalty")
     deals, penalties = sheet_rows(match)
     penalty = next((p for p in penalties if p.pk == penalty_id), None)
     if penalty is None:
@@ -705,8 +417,8 @@ def score_sheet_penalty_delete(
     before = penalty.record(number)
     penalties.remove(penalty)
     penalty.delete()
-    _rescore(match, deals, penalties)
-    _change(match, SheetAction.PENALTY_DELETE, user=user, before=before)
+    rescore(match, deals, penalties)
+    change(match, SheetAction.PENALTY_DELETE, user=user, before=before)
     return match
 
 
@@ -728,7 +440,7 @@ def _lock(match: Match, user) -> None:
             "updated_at",
         ]
     )
-    _change(
+    change(
         match,
         SheetAction.LOCK,
         user=user,
@@ -756,7 +468,7 @@ def score_sheet_confirm(
             f"only the captains of {match.team_a} and {match.team_b}, or an organizer, "
             "confirm this sheet.",
         )
-    match = _sheet_open(match_id=match_id, version=version, action="confirm")
+    match = sheet_open(match_id=match_id, version=version, action="confirm")
     if match.status != MatchStatus.COMPLETED:
         sheet, settled = sheet_settle(match, *sheet_rows(match))
         if settled is not None and settled.phase is tiebreak.Phase.TOSS:
@@ -788,7 +500,7 @@ def score_sheet_confirm(
             match.confirmed_a_version = version
         else:
             match.confirmed_b_version = version
-        _change(
+        change(
             match,
             SheetAction.CONFIRM,
             user=user,
@@ -832,8 +544,8 @@ def score_sheet_reopen(
         .select_related("tournament", "team_a", "team_b")
         .get(pk=match_id)
     )
-    _replay_check(match)
-    _version_check(match, version)
+    replay_check(match)
+    version_check(match, version)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
@@ -850,7 +562,7 @@ def score_sheet_reopen(
     )
     sheet, _ = sheet_settle(match, *sheet_rows(match))
     _unlock(match, rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT))
-    _change(
+    change(
         match,
         SheetAction.REOPEN,
         user=user,
@@ -881,7 +593,7 @@ def score_sheet_void(*, match_id: int, user, reason: str) -> Match:
         return match
     before = {"status": match.status}
     _unlock(match, MatchStatus.VOID)
-    _change(
+    change(
         match,
         SheetAction.VOID,
         user=user,
@@ -902,7 +614,7 @@ def score_sheet_toss_record(
 ) -> Match:
     """The toss after equal totals at the end of the extra deals (rules.md §6): who
     won it and whom the winner chose to deal the sudden-death deal."""
-    match = _sheet_open(match_id=match_id, version=version, action="record a toss")
+    match = sheet_open(match_id=match_id, version=version, action="record a toss")
     if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
         raise ConflictError(
             "toss_not_knockout",
@@ -916,8 +628,8 @@ def score_sheet_toss_record(
     if why is not None:
         raise ConflictError("toss_not_due", f"Nothing was saved: {why}.")
     match.toss_winner, match.first_dealer = Side(winner).value, Side(first_dealer).value
-    _rescore(match, deals, penalties)
-    _change(
+    rescore(match, deals, penalties)
+    change(
         match,
         SheetAction.TOSS,
         user=user,
@@ -929,7 +641,7 @@ def score_sheet_toss_record(
 @transaction.atomic
 def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Match:
     """Take back a toss entered by mistake, while its sudden-death deal is not in."""
-    match = _sheet_open(match_id=match_id, version=version, action="delete the toss")
+    match = sheet_open(match_id=match_id, version=version, action="delete the toss")
     if not match.toss_winner:
         raise ConflictError("no_toss", "no toss is recorded on this sheet.")
     deals, penalties = sheet_rows(match)
@@ -941,6 +653,6 @@ def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Matc
         )
     before = {"winner": match.toss_winner, "first_dealer": match.first_dealer}
     match.toss_winner = match.first_dealer = ""
-    _rescore(match, deals, penalties)
-    _change(match, SheetAction.TOSS_DELETE, user=user, before=before)
+    rescore(match, deals, penalties)
+    change(match, SheetAction.TOSS_DELETE, user=user, before=before)
     return match

@@ -23,7 +23,7 @@ from tournament.views import form_errors, htmx_request
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, Side
 from ..models import Deal, Match
-from . import services
+from . import locking, services
 from .forms import (
     ConfirmForm,
     DealForm,
@@ -202,7 +202,7 @@ class _ScoreDesk:
             deal, _ = services.score_sheet_deal_record(
                 match_id=self.match.pk, user=user, **data
             )
-        except services.Replayed:
+        except locking.Replayed:
             # The same deal sent again (a lost answer, a second tap): it is there.
             deal = Deal.objects.get(match=self.match, number=data["number"])
             return f"Deal {deal.number} was saved already: {self._award(deal)}."

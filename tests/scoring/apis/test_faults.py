@@ -69,7 +69,7 @@ def test_a_database_error_mid_write_leaves_the_sheet_as_it_was(
     shown = sheet(api, match)
     method, tail, body = WRITES[write](version)
     api.raise_request_exception = False
-    with mock.patch.object(services, "_change", _history_table_gone):
+    with mock.patch.object(services, "change", _history_table_gone):
         failed = getattr(api, method)(url(match, tail), body, "json")
     assert failed.status_code == 503, failed.content
     assert failed.json()["code"] == "database_error"
