@@ -63,7 +63,7 @@ services:
 	@.ci/services
 
 # Every benchmark at full size, then the table of figures against their goals
-# (docs/performance.md); about 8 minutes on 2 cores. Needs PostgreSQL and Redis.
+# (docs/performance.md); about 9 minutes on 2 cores. Needs PostgreSQL and Redis.
 bench: venv services
 	$(BIN)/python -m bench
 
