@@ -42,6 +42,21 @@ DEALS = [
 ]
 
 
+def deal_body(i: int, version: int) -> dict:
+    """Deal i of a client's run, as the API takes it: deal i % 18 + 1 of its sheet,
+    the values of the DEALS cycle, the sheet's version."""
+    declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
+    return {
+        "number": i % 18 + 1,
+        "declarer": declarer,
+        "value": value,
+        "trump": trump,
+        "level": level,
+        "taken": taken,
+        "version": version,
+    }
+
+
 def _setup(matches: int) -> dict:
     """A tournament with enough matches for every request; the scorer's token (in
     the child process)."""
@@ -225,17 +240,7 @@ def _measure(port: int, plan: dict, args, per_client: int, sheets_per_client: in
 
     def deal(c: int, i: int):
         match = match_ids[c * sheets_per_client + i // 18]
-        number = i % 18 + 1
-        declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
-        body = {
-            "number": number,
-            "declarer": declarer,
-            "value": value,
-            "trump": trump,
-            "level": level,
-            "taken": taken,
-            "version": versions.get(match, 1),
-        }
+        body = deal_body(i, versions.get(match, 1))
         status, data, took = _post(port, f"/api/v1/matches/{match}/deals/", body, token)
         versions[match] = data.get("version", 0)
         return status, data, took

@@ -195,7 +195,7 @@ def run(names: list[str], argv: list[str], *, tiny: bool = False) -> int:
     print(
         f"== summary: {len(names)} benchmarks in {record['seconds'] / 60:.1f} min"
         f"{', tiny sizes' if tiny else ''}; goals from docs/performance.md; "
-        f"kept as {saved.relative_to(saved.parents[2]) if _inside(saved) else saved}"
+        f"kept as {saved.relative_to(core.ROOT) if _inside(saved) else saved}"
     )
     if failed:
         print(f"FAILED: {', '.join(failed)} (see above)")

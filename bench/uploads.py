@@ -40,7 +40,7 @@ from bench.core import (
     gunicorn_workers,
     run_module,
 )
-from bench.deal_api import DEALS
+from bench.deal_api import deal_body
 
 TINY = ["--repeat", "1", "--deals", "24"]
 SLUG = "bench-open"
@@ -121,18 +121,7 @@ def _deals(port: int, plan: dict, first: int, count: int, versions: dict) -> lis
     def scorer(s: int) -> None:
         for i in range(first, first + count):
             match = plan["ids"][s * 40 + i // 18]
-            declarer, value, trump, level, taken = DEALS[i % len(DEALS)]
-            body = json.dumps(
-                {
-                    "number": i % 18 + 1,
-                    "declarer": declarer,
-                    "value": value,
-                    "trump": trump,
-                    "level": level,
-                    "taken": taken,
-                    "version": versions.get(match, 1),
-                }
-            ).encode()
+            body = json.dumps(deal_body(i, versions.get(match, 1))).encode()
             status, data, took = _send(
                 port,
                 f"/api/v1/matches/{match}/deals/",
