@@ -22,7 +22,7 @@ from scoring.league import services as league_services
 from scoring.league.selectors import standings_get
 from scoring.models import Match, StandingsLot
 from scoring.sheets import services as sheets_services
-from tournament.backups import backup_before
+from tournament.backups.services import backup_before_step
 from tournament.domain.errors import ConflictError, RuleError
 from tournament.domain.types import TournamentStatus
 from tournament.models import Team, Tournament
@@ -75,7 +75,7 @@ def knockout_seed(
             field="qualifiers",
             qualifiers=qualifiers,
         )
-    backup_before(f"the knockout seeding of {tournament.slug}")
+    backup_before_step(tournament=tournament, step="the knockout seeding", user=user)
     if qualifiers != tournament.qualifiers:
         # Saved before the standings are read, so that their line is the bracket's;
         # a refusal below rolls it back with everything else.

@@ -341,6 +341,7 @@ class SheetAction(models.TextChoices):
     TOSS = "toss"
     TOSS_DELETE = "toss_delete"
     VOID = "void"
+    RESTORE = "restore"
 
 
 class HistoryIsWritten(Exception):

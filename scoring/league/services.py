@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from tournament.backups import backup_before
+from tournament.backups.services import backup_before_step
 from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import (
     ConflictError,
@@ -66,7 +66,7 @@ def league_draw_generate(
         raise ConflictError("draw_locked", f"Cannot draw again: {locked}.")
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
-    backup_before(f"the draw of {tournament.slug}")
+    backup_before_step(tournament=tournament, step="the draw", user=user)
     teams = draw_teams(tournament=tournament)
     draw = draw_league(teams, tournament.league_rounds, seed)
     problems = check_draw(teams, tournament.league_rounds, draw.rounds)

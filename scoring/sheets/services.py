@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.backups import backup_before
+from tournament.backups.services import backup_before_reopening
 from tournament.domain.errors import (
     ConflictError,
     ForbiddenError,
@@ -26,6 +28,7 @@ from tournament.domain.errors import (
 )
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
+from tournament.tasks import sheet_copy_keep
 
 from ..domain import rules, tiebreak
 from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
@@ -448,6 +451,10 @@ def _lock(match: Match, user) -> None:
         after={"status": MatchStatus.CONFIRMED.value},
     )
     sheet_locked.send(sender=Match, match=match, user=user)
+    if settings.BACKUP_AUTOMATIC:
+        # A copy of the locked sheet for the next backup of its tournament, made
+        # after the commit and off the request in production (docs/backups.md).
+        transaction.on_commit(partial(sheet_copy_keep.delay, [match.pk]))
 
 
 @transaction.atomic
@@ -556,7 +563,7 @@ def score_sheet_reopen(
             "sheet_not_confirmed",
             f"the sheet of {match} is not confirmed; there is nothing to reopen.",
         )
-    backup_before(f"reopening match {match.pk} of {match.tournament.slug}")
+    backup_before_reopening(match=match, user=user)
     sheet_reopening.send(
         sender=Match, match=match, user=user, reason=reason, reset_next=reset_next
     )

@@ -253,12 +253,17 @@ STANDINGS_POLL_SECONDS = env.int("STANDINGS_POLL_SECONDS", default=20)
 # (with a real broker) in the background, with progress (docs/exports.md).
 EXPORT_INLINE_MAX_DEALS = env.int("EXPORT_INLINE_MAX_DEALS", default=10000)
 
-# Backups (docs/backups.md): `manage.py backup` and `restore`, and an automatic one
-# before the league draw, the knockout seeding and every reopening of a sheet; the
-# newest BACKUPS_KEPT automatic ones are kept.
+# Backups (docs/backups.md): of the whole site by hand to BACKUP_DIR (`manage.py
+# backup` and `restore`); of a tournament, kept in the database, automatically before
+# its draw, its knockout seeding and every reopening of a sheet, where the newest
+# BACKUPS_KEPT automatic ones of each tournament are kept.
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(VAR_DIR / "backups")))
 BACKUP_AUTOMATIC = env.bool("BACKUP_AUTOMATIC", default=True)
-BACKUPS_KEPT = env.int("BACKUPS_KEPT", default=50)
+BACKUPS_KEPT = env.int("BACKUPS_KEPT", default=50)  # automatic, per tournament
+# A tournament's backup file taken in (an import, a restore from a file): at most this
+# many bytes as uploaded, and this many once inflated.
+BACKUP_UPLOAD_MAX_BYTES = env.int("BACKUP_UPLOAD_MAX_BYTES", default=64 * 1024 * 1024)
+BACKUP_MAX_BYTES = env.int("BACKUP_MAX_BYTES", default=512 * 1024 * 1024)
 
 # Celery: eager in the embedded default; a real broker (Redis) in production.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

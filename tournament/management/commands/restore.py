@@ -1,23 +1,38 @@
-"""`manage.py restore FILE [--yes]`: make the site what a backup holds
-(docs/backups.md). What it replaces is backed up first."""
+"""`manage.py restore FILE [--yes]`: make the site what a backup holds; with
+`--tournament SLUG`, only that tournament, or those sheets (docs/backups.md). What
+it replaces is backed up first; the rest of the site is not touched."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.backups import BackupRefused, backup_read, backup_restore
+from tournament.backups.services import backup_restore
+from tournament.backups.site import BackupRefused, backup_read
+from tournament.backups.site import backup_restore as site_restore
+from tournament.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Replace the whole site by a backup; what it replaces is backed up first."
+    help = (
+        "Replace the whole site, or one tournament (--tournament), by a backup; "
+        "what it replaces is backed up first."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument(
-            "--yes", action="store_true", help="Do not ask before replacing the site."
+            "--tournament",
+            metavar="SLUG",
+            help="Restore this tournament (or its sheets) from its backup file.",
+        )
+        parser.add_argument(
+            "--yes", action="store_true", help="Do not ask before replacing."
         )
 
     def handle(self, *args, file: Path, yes=False, **options):
+        if options.get("tournament"):
+            self._tournament(options["tournament"], file, yes, options)
+            return
         try:
             document = backup_read(file)
         except BackupRefused as refused:
@@ -26,13 +41,39 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{file}: {rows} rows, made {document['created']} ({document['reason']})."
         )
-        if not yes and options.get("interactive", True):
-            answer = input("This replaces everything on this site. Type 'restore': ")
-            if answer.strip() != "restore":
-                raise CommandError("Nothing was restored.")
+        self._ask("This replaces everything on this site.", yes, options)
         try:
-            restored, safety = backup_restore(file)
+            restored, safety = site_restore(file)
         except BackupRefused as refused:
             raise CommandError(str(refused)) from refused
         self.stdout.write(self.style.SUCCESS(f"Restored {restored.rows} rows."))
         self.stdout.write(f"What it replaced is in {safety.path}.")
+
+    def _ask(self, what: str, yes: bool, options) -> None:
+        if not yes and options.get("interactive", True):
+            answer = input(f"{what} Type 'restore': ")
+            if answer.strip() != "restore":
+                raise CommandError("Nothing was restored.")
+
+    def _tournament(self, slug: str, file: Path, yes: bool, options) -> None:
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(
+                f"No tournament {slug!r} on this site; to bring a tournament from "
+                "another site, import it on the import page."
+            )
+        try:
+            content = file.read_bytes()
+        except OSError as error:
+            raise CommandError(f"{file}: {error.strerror}.") from error
+        self._ask(f"This replaces what {file} holds of {slug}.", yes, options)
+        try:
+            archive, safety = backup_restore(tournament=tournament, content=content)
+        except BackupRefused as refused:
+            raise CommandError(f"{file}: {refused}") from refused
+        what = archive.header.get("scope")
+        rows = sum(archive.header.get("counts", {}).values())
+        self.stdout.write(
+            self.style.SUCCESS(f"Restored {what} of {slug}: {rows} rows.")
+        )
+        self.stdout.write(f"What it replaced is kept as backup {safety.pk}.")

@@ -1,26 +1,30 @@
-"""Backups of the whole site, and their restore (docs/backups.md).
+"""Backups of the whole site, by hand, and their restore (docs/backups.md).
 
-A backup is one gzip-compressed JSON file. It holds the format's name and version, when
-and why it was made, the migrations the database was at, a count of rows per model,
-the SHA-256 of its rows, and the rows themselves in Django's serialization ("python"
-form: model, pk, fields). It has every user with their password hash, their tokens,
-the tournaments, sections, teams, players, roles, draws, score sheets with every deal,
-penalty and history row, standings lots, and brackets. It leaves out what is rebuilt
-or passing: built workbooks, sessions, login failures, content types and permissions
-(users' permissions are kept by their natural keys).
+A backup is one gzip-compressed JSON file, readable by its owner only. It holds the
+format's name and version, when and why it was made, the migrations the database was
+at, whether it holds password hashes, a count of rows per model, the SHA-256 of its
+rows, and the rows themselves in Django's serialization ("python" form: model, pk,
+fields). It has every user (their password hashes only when asked for), the
+tournaments, sections, teams, players, roles, draws, score sheets with every deal,
+penalty and history row, standings lots, and brackets. It leaves out secrets (API
+tokens, always) and what is rebuilt or passing: built workbooks, the tournaments' own
+backups and their cache (PostgreSQL's dumps carry those), sessions, login failures,
+content types and permissions (users' permissions are kept by their natural keys).
 
 A restore replaces all of that, wholesale, in one transaction, after checking the
 file's format, checksum and migrations, and after taking a backup of what it replaces.
-Automatic backups are taken before the league draw, the knockout seeding and every
-reopening of a sheet (`backup_before`), in BACKUP_DIR.
+The backups of one tournament, taken by themselves before the steps that cannot be
+undone by hand, are services.py's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import logging
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, time
@@ -29,6 +33,8 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
@@ -40,9 +46,17 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 FORMAT = "fiftysix-backup"
-VERSION = 1
+VERSION = 2  # 2: tokens always left out, password hashes only when asked for
+READS = (1, 2)
 APPS = ("auth", "authtoken", "tournament", "scoring", "brackets")
-LEFT_OUT = {"auth.permission", "scoring.exportjob"}
+LEFT_OUT = {
+    "auth.permission",
+    "authtoken.token",
+    "authtoken.tokenproxy",
+    "scoring.exportjob",
+    "tournament.backup",
+    "tournament.sheetcopy",
+}
 # Rows by natural key: users' groups and permissions refer to permissions, whose ids
 # differ between databases.
 NATURAL = {"auth.user", "auth.group"}
@@ -97,7 +111,7 @@ def _migrations() -> dict[str, str]:
     return latest
 
 
-def _rows(model: type[Model]):
+def _rows(model: type[Model], passwords: bool):
     """The model's rows in Django's "python" serialization. Users and groups go
     through Django's serializer (their permissions by natural key); the other models,
     which are most of the rows, are read as plain values in the same shape: a foreign
@@ -105,9 +119,12 @@ def _rows(model: type[Model]):
     queryset = model._default_manager.order_by("pk")
     label = model._meta.label_lower
     if label in NATURAL or model._meta.many_to_many:
-        yield from serializers.serialize(
+        for row in serializers.serialize(
             "python", queryset.iterator(chunk_size=CHUNK), use_natural_foreign_keys=True
-        )
+        ):
+            if "password" in row["fields"] and not passwords:
+                row["fields"]["password"] = ""  # a restore keeps the site's own
+            yield row
         return
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     names = [model._meta.pk.attname, *(f.attname for f in fields)]
@@ -127,6 +144,15 @@ def _digest(rows: list[dict]) -> str:
     return hashlib.sha256(_canonical(rows).encode()).hexdigest()
 
 
+@contextlib.contextmanager
+def owner_only(path: Path):
+    """A new file that only its owner can read or write (0600), whatever the umask."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "wb") as raw:
+        yield raw
+
+
 def backup_dir() -> Path:
     path = Path(settings.BACKUP_DIR)
     path.mkdir(parents=True, exist_ok=True)
@@ -138,16 +164,19 @@ def _file_name(reason: str, now: datetime) -> str:
     return f"{now:%Y%m%dT%H%M%S.%fZ}-{words}.json.gz"
 
 
-def backup_write(*, reason: str, path: Path | None = None) -> BackupInfo:
+def backup_write(
+    *, reason: str, path: Path | None = None, passwords: bool = False
+) -> BackupInfo:
     """Write a backup of the whole site; read in one transaction, so it is one
-    moment of the site even while scorers write."""
+    moment of the site even while scorers write. Password hashes only with
+    `passwords`; API tokens never."""
     now = timezone.now()
     with transaction.atomic():
         rows: list[dict] = []
         counts: dict[str, int] = {}
         for model in backup_models():
             before = len(rows)
-            rows.extend(_rows(model))
+            rows.extend(_rows(model, passwords))
             counts[model._meta.label_lower] = len(rows) - before
         migrations = _migrations()
     # The rows are turned into JSON once: that text is both what the checksum covers
@@ -159,38 +188,26 @@ def backup_write(*, reason: str, path: Path | None = None) -> BackupInfo:
         "created": now.isoformat(),
         "reason": reason,
         "migrations": migrations,
+        "passwords": passwords,
+        "tokens": False,
+        "secrets": (
+            "password hashes (asked for with --with-passwords); no API token"
+            if passwords
+            else "none: no password hash, no API token"
+        ),
         "counts": counts,
         "sha256": hashlib.sha256(rows_text.encode()).hexdigest(),
     }
     target = path or backup_dir() / _file_name(reason, now)
     partial = target.with_name(target.name + ".partial")
-    with gzip.open(partial, "wt", encoding="utf-8", compresslevel=GZIP_LEVEL) as out:
-        out.write(json.dumps(header)[:-1] + ', "rows": ' + rows_text + "}")
+    with (
+        owner_only(partial) as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=GZIP_LEVEL) as out,
+    ):
+        out.write((json.dumps(header)[:-1] + ', "rows": ' + rows_text + "}").encode())
     partial.replace(target)  # a backup is whole or absent, never half written
     document = header
     return BackupInfo(target, document["created"], reason, counts)
-
-
-def backup_before(reason: str) -> BackupInfo | None:
-    """The automatic backup before a step that cannot be taken back by hand (the
-    draw, the knockout seeding, a reopening). A failure to write it is logged and
-    does not stop the step: the organizer at the venue must be able to go on."""
-    if not settings.BACKUP_AUTOMATIC:
-        return None
-    try:
-        info = backup_write(reason=f"before {reason}")
-    except OSError:
-        logger.exception("the automatic backup before %s was not written", reason)
-        return None
-    _prune()
-    return info
-
-
-def _prune() -> None:
-    kept = settings.BACKUPS_KEPT
-    automatic = sorted(backup_dir().glob("*-before-*.json.gz"))
-    for old in automatic[: max(0, len(automatic) - kept)]:
-        old.unlink(missing_ok=True)
 
 
 def backup_read(path: Path) -> dict[str, Any]:
@@ -204,7 +221,7 @@ def backup_read(path: Path) -> dict[str, Any]:
         ) from error
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BackupRefused(f"{path} is not a backup of this site ({FORMAT}).")
-    if document.get("version") != VERSION:
+    if document.get("version") not in READS:
         raise BackupRefused(
             f"{path} is format version {document.get('version')}; this site reads "
             f"version {VERSION}."
@@ -250,7 +267,10 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     safety = backup_write(reason="before restore")
     models = backup_models()
     by_label = {m._meta.label_lower: m for m in models}
-    unknown = {row["model"] for row in document["rows"]} - set(by_label)
+    # A version 1 file has API tokens: never put back (they are secrets).
+    rows = [r for r in document["rows"] if not r["model"].startswith("authtoken.")]
+    _passwords_kept(rows)
+    unknown = {row["model"] for row in rows} - set(by_label)
     if unknown:
         raise BackupRefused(f"{path} holds rows this site does not keep: {unknown}.")
     with connection.constraint_checks_disabled():
@@ -261,7 +281,8 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
                 cursor.execute(
                     f"DELETE FROM {connection.ops.quote_name(model._meta.db_table)}"  # noqa: S608
                 )
-        _load(document["rows"])
+        _load(rows)
+        _left_out_follow()
     tables = [m._meta.db_table for m in models]
     connection.check_constraints(table_names=tables)
     with connection.cursor() as cursor:
@@ -271,6 +292,42 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
         path, document["created"], document["reason"], document["counts"]
     )
     return restored, safety
+
+
+def _passwords_kept(rows: list[dict]) -> None:
+    """A file without password hashes keeps each person's hash on this site (same id
+    and username); a person this site does not have gets none that works."""
+    user_model = get_user_model()
+    here = {
+        (pk, name): password
+        for pk, name, password in user_model._base_manager.values_list(
+            "pk", "username", "password"
+        )
+    }
+    label = user_model._meta.label_lower
+    for row in rows:
+        if row["model"] == label and not row["fields"].get("password"):
+            key = (row["pk"], row["fields"].get("username"))
+            row["fields"]["password"] = here.get(key) or make_password(None)
+
+
+def _left_out_follow() -> None:
+    """What a site backup leaves out follows what it put back: tokens of people who
+    are gone go, workbooks and backup caches of tournaments that are gone go, and
+    a tournament's kept backups stay, no longer tied to a tournament that is gone."""
+    tournaments = apps.get_model("tournament", "Tournament")._base_manager.values("pk")
+    users = get_user_model()._base_manager.values("pk")
+    token = apps.get_model("authtoken", "Token")
+    token._base_manager.exclude(user__in=users).delete()
+    for label in ("scoring.ExportJob", "tournament.SheetCopy"):
+        model = apps.get_model(label)
+        model._base_manager.exclude(tournament__in=tournaments)._raw_delete(
+            connection.alias
+        )
+    backup = apps.get_model("tournament", "Backup")
+    backup._base_manager.filter(tournament__isnull=False).exclude(
+        tournament__in=tournaments
+    ).update(tournament=None)
 
 
 def _m2m_tables(model: type[Model]) -> list[str]:

@@ -1,0 +1,148 @@
+"""Backups of the whole site by hand: `manage.py backup` and `restore` bring the site
+back as it was, without API tokens ever and without password hashes unless asked
+for; files are readable by their owner only; a file that is not a whole backup of
+this site is refused with nothing changed."""
+
+import gzip
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from rest_framework.authtoken.models import Token
+
+from scoring.models import Match, SheetChange
+from scoring.sheets import services
+from tests.brackets.knockout import final_league
+from tests.conftest import as_user
+from tests.factories import TeamFactory
+from tests.tournament.services.test_backups import seen
+from tournament.backups import site
+from tournament.models import Team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def backup_dir(settings, tmp_path):
+    settings.BACKUP_DIR = tmp_path / "backups"
+    return settings.BACKUP_DIR
+
+
+def _tables():
+    return {
+        model._meta.label_lower: list(model._default_manager.order_by("pk").values())
+        for model in site.backup_models()
+    }
+
+
+def test_a_restore_brings_the_whole_site_back_without_its_secrets(api, tmp_path):
+    tournament, organizer = final_league(2, 3, qualifiers=4, slug="backup-cup")
+    organizer.set_password("the-organizer-password-1")
+    organizer.save()
+    as_user(api, organizer)
+    assert api.post("/api/v1/tournaments/backup-cup/knockout/").status_code == 201
+    key = Token.objects.create(user=organizer).key
+    before, tables = seen(api, "backup-cup"), _tables()
+    out = StringIO()
+    path = tmp_path / "site.json.gz"
+    call_command("backup", output=path, stdout=out)
+    assert "Backup written" in out.getvalue()
+    assert path.stat().st_mode & 0o777 == 0o600
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    assert (document["passwords"], document["tokens"]) == (False, False)
+    assert key not in json.dumps(document)
+    assert organizer.password not in json.dumps(document)
+
+    # The site moves on: a sheet reopened and changed, a team added, a token gone.
+    match = Match.objects.filter(tournament=tournament, stage="league").first()
+    services.score_sheet_reopen(match_id=match.pk, user=organizer, reason="typo")
+    services.score_sheet_deal_delete(
+        match_id=match.pk, number=6, user=organizer, version=None
+    )
+    TeamFactory(section=Team.objects.first().section, name="Late Entry")
+    Token.objects.filter(key=key).delete()
+    assert seen(api, "backup-cup") != before
+
+    out = StringIO()
+    call_command("restore", path, yes=True, stdout=out)
+    assert "Restored" in out.getvalue()
+    assert _tables() == tables  # password hashes too: the site's own were kept
+    assert seen(api, "backup-cup") == before
+    assert not Token.objects.filter(key=key).exists()  # a token never comes back
+    organizer.refresh_from_db()
+    assert organizer.check_password("the-organizer-password-1")
+    # Numbering goes on after the restored rows (sequences are reset).
+    services.score_sheet_reopen(match_id=match.pk, user=organizer, reason="again")
+    assert SheetChange.objects.order_by("pk").last().reason == "again"
+
+
+def test_password_hashes_only_when_asked_for(tmp_path):
+    user = get_user_model().objects.create_user("keeper", password="a-password-77")
+    path = tmp_path / "with.json.gz"
+    out = StringIO()
+    call_command("backup", "--with-passwords", output=path, stdout=out)
+    assert "password hashes" in out.getvalue()
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    assert document["passwords"] is True
+    assert document["secrets"].startswith("password hashes")
+    assert user.password in json.dumps(document)
+
+
+def test_the_history_keeps_its_times_through_a_restore(api, tmp_path):
+    final_league(2, 3, qualifiers=2, slug="times-cup")
+    times = list(SheetChange.objects.order_by("pk").values_list("at", flat=True))
+    site.backup_write(reason="test", path=tmp_path / "b.json.gz")
+    site.backup_restore(tmp_path / "b.json.gz")
+    assert (
+        list(SheetChange.objects.order_by("pk").values_list("at", flat=True)) == times
+    )
+
+
+def test_a_damaged_or_foreign_file_is_refused_and_nothing_changes(tmp_path):
+    final_league(2, 3, qualifiers=2, slug="safe-cup")
+    path = tmp_path / "b.json.gz"
+    site.backup_write(reason="test", path=path)
+    tables = _tables()
+    document = json.loads(gzip.decompress(path.read_bytes()))
+
+    damaged = dict(document, rows=document["rows"][:-1])
+    (tmp_path / "damaged.json.gz").write_bytes(
+        gzip.compress(json.dumps(damaged).encode())
+    )
+    other = dict(
+        document, migrations={**document["migrations"], "scoring": "0001_sheets"}
+    )
+    (tmp_path / "old.json.gz").write_bytes(gzip.compress(json.dumps(other).encode()))
+    (tmp_path / "plain.json").write_text("{}")
+    foreign = {"format": "something-else", "version": 1}
+    (tmp_path / "foreign.json.gz").write_bytes(
+        gzip.compress(json.dumps(foreign).encode())
+    )
+
+    for name, said in [
+        ("damaged.json.gz", "damaged"),
+        ("old.json.gz", "migrations"),
+        ("plain.json", "not gzip-compressed JSON"),
+        ("foreign.json.gz", "not a backup of this site"),
+    ]:
+        with pytest.raises(CommandError, match=said):
+            call_command("restore", tmp_path / name, yes=True, stdout=StringIO())
+        assert _tables() == tables, name
+
+
+def test_restore_asks_before_replacing_the_site(tmp_path, monkeypatch):
+    final_league(2, 3, qualifiers=2, slug="ask-cup")
+    path = tmp_path / "b.json.gz"
+    site.backup_write(reason="test", path=path)
+    monkeypatch.setattr("builtins.input", lambda prompt: "no")
+    with pytest.raises(CommandError, match="Nothing was restored"):
+        call_command("restore", path, stdout=StringIO())
+
+
+def test_backup_lists_its_files(tmp_path):
+    site.backup_write(reason="end of day 1")
+    out = StringIO()
+    call_command("backup", listing=True, stdout=out)
+    assert "end of day 1" in out.getvalue()

@@ -1,0 +1,393 @@
+"""The file of a tournament's backup, or of some of its sheets (docs/backups.md).
+
+A file is gzip-compressed text: one or more gzip members, read as one stream, of
+lines of JSON. The first line is the header (what, when, why, the migrations, rows per
+model, the checksum). Every other line holds rows, table by table:
+
+    {"tables": {"tournament.team": {"columns": ["id", ...], "rows": [[17, ...], ...]}}}
+
+and a sheet's own line says which sheet and version it is: `"sheet": 42, "version": 7`.
+Rows keep the ids of the site that wrote them; a restore puts them back as they were,
+an import gives them new ids (services.py). People are named by username only
+(`auth.user` with two columns): no password hash, no token, no link key.
+
+The checksum (`sha256` of the header) is the SHA-256 of the SHA-256 hex digests of the
+body lines, one per line, each followed by a newline: a sheet's line can then be kept
+compressed, digest and all (`SheetCopy`), and put into the next backup as it is, which
+is why a backup of a tournament costs what changed since the last one, not what the
+tournament holds.
+
+This module reads and writes files; it neither deletes nor inserts rows.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from django.apps import apps
+from django.conf import settings
+from django.db import connection
+from django.db.migrations.recorder import MigrationRecorder
+from django.db.models import Model
+from django.utils import timezone
+
+FORMAT = "fiftysix-tournament"
+VERSION = 1
+APPS = ("auth", "authtoken", "tournament", "scoring", "brackets")
+PEOPLE = "auth.user"
+SECRETS = "none: people by username only, no password hash, no token, no link key"
+
+# What travels with a tournament, in an order that loads (referred-to first), and for
+# each model the lookup from it to its tournament.
+TOURNAMENT_PARTS = {
+    "tournament.tournament": "pk",
+    "tournament.section": "tournament",
+    "tournament.team": "tournament",
+    "tournament.player": "team__tournament",
+    "tournament.membership": "tournament",
+    "tournament.leaguedraw": "tournament",
+    "tournament.leagueround": "tournament",
+    "tournament.bye": "tournament",
+    "scoring.standingslot": "tournament",
+}
+# A score sheet's rows, and the lookup from each to its sheet (a match).
+SHEET_PARTS = {
+    "scoring.match": "pk",
+    "scoring.deal": "match",
+    "scoring.penalty": "deal__match",
+    "scoring.sheetchange": "match",
+}
+# The knockout, after the sheets its games are played on.
+BRACKET_PARTS = {
+    "brackets.bracket": "tournament",
+    "brackets.seed": "bracket__tournament",
+    "brackets.knockoutmatch": "bracket__tournament",
+    "brackets.game": "knockout_match__bracket__tournament",
+}
+LOAD_ORDER = [*TOURNAMENT_PARTS, *SHEET_PARTS, *BRACKET_PARTS]
+# Everything else of the apps above, and why it stays out of a tournament's file
+# (tests/tournament/services/test_backups.py walks every model against these).
+LEFT_OUT = {
+    "scoring.exportjob": "a built workbook, rebuilt on request",
+    "tournament.backup": "the backups themselves",
+    "tournament.sheetcopy": "a cache of the backups, rebuilt when missing",
+    "auth.user": "people travel by username only: never a password hash",
+    "auth.group": "site-wide, not the tournament's",
+    "auth.permission": "rebuilt by migrate",
+    "authtoken.token": "a secret: a working login for scripts",
+    "authtoken.tokenproxy": "a secret: a working login for scripts",
+}
+
+
+class BackupRefused(Exception):
+    """A file that is not a backup this site can take; nothing was changed."""
+
+
+def model_of(label: str) -> type[Model]:
+    return apps.get_model(label)
+
+
+def columns_of(model: type[Model]) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields]
+
+
+def migrations() -> dict[str, str]:
+    """The newest applied migration of each app: read once per process and
+    database, since a process runs one version of the code."""
+    key = (connection.alias, connection.settings_dict["NAME"])
+    if key not in _MIGRATIONS:
+        _MIGRATIONS[key] = _migrations_read()
+    return dict(_MIGRATIONS[key])
+
+
+_MIGRATIONS: dict[tuple, dict[str, str]] = {}
+
+
+def _migrations_read() -> dict[str, str]:
+    latest: dict[str, str] = {}
+    for app, name in MigrationRecorder(connection).applied_migrations():
+        if app in APPS and name > latest.get(app, ""):
+            latest[app] = name
+    return latest
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, Decimal | UUID):
+        return str(value)
+    if isinstance(value, bytes | memoryview):
+        raise TypeError("a backup holds no binary column")
+    raise TypeError(f"{type(value).__name__} in a backup row")
+
+
+def line_text(obj: dict) -> bytes:
+    return json.dumps(
+        obj, default=_plain, separators=(",", ":"), ensure_ascii=False
+    ).encode()
+
+
+def digest(line: bytes) -> str:
+    return hashlib.sha256(line).hexdigest()
+
+
+def member(data: bytes) -> bytes:
+    """One gzip member; the fastest level: JSON still shrinks five- to tenfold."""
+    return gzip.compress(data, compresslevel=1, mtime=0)
+
+
+@dataclass
+class Line:
+    """One body line of a file: compressed, with its digest and row counts."""
+
+    packed: bytes
+    sha256: str
+    counts: dict[str, int]
+    people: set[int] = field(default_factory=set)  # the ids of the people it names
+    sheet: int | None = None
+    version: int | None = None
+
+
+def line_pack(obj: dict, counts: dict[str, int]) -> Line:
+    text = line_text(obj)
+    return Line(member(text + b"\n"), digest(text), counts, table_people(obj["tables"]))
+
+
+def table(model: type[Model], rows: Iterable[tuple]) -> dict:
+    return {"columns": columns_of(model), "rows": [list(r) for r in rows]}
+
+
+def rows_of(model: type[Model], **where) -> list[tuple]:
+    return list(
+        model._base_manager.filter(**where)
+        .order_by("pk")
+        .values_list(*columns_of(model))
+        .iterator(chunk_size=4000)
+    )
+
+
+def user_columns(model: type[Model]) -> list[int]:
+    """The positions of the columns that name a person."""
+    user = settings.AUTH_USER_MODEL.lower()
+    return [
+        i
+        for i, f in enumerate(model._meta.concrete_fields)
+        if f.is_relation and f.related_model._meta.label_lower == user
+    ]
+
+
+# The sheets: read in four queries however many, one line each
+# ----------------------------------------------------------------------------------
+
+
+def sheet_lines(**where) -> dict[int, Line]:
+    """The lines of the sheets `where` selects (lookups on scoring.match), by sheet
+    id: each sheet's match row, deals, penalties and history."""
+    parts: dict[int, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    versions: dict[int, int] = {}
+    deal_sheet: dict[int, int] = {}
+    for label, path in SHEET_PARTS.items():
+        model = model_of(label)
+        lookups = {(k if path == "pk" else f"{path}__{k}"): v for k, v in where.items()}
+        names = columns_of(model)
+        rows = rows_of(model, **lookups)
+        if label == "scoring.match":
+            at_version = names.index("version")
+            for row in rows:
+                parts[row[0]][label].append(row)
+                versions[row[0]] = row[at_version]
+        elif label == "scoring.deal":
+            at_match = names.index("match_id")
+            for row in rows:
+                deal_sheet[row[0]] = row[at_match]
+                parts[row[at_match]][label].append(row)
+        elif label == "scoring.penalty":
+            at_deal = names.index("deal_id")
+            for row in rows:
+                parts[deal_sheet[row[at_deal]]][label].append(row)
+        else:
+            at_match = names.index("match_id")
+            for row in rows:
+                parts[row[at_match]][label].append(row)
+    lines = {}
+    for sheet, tables in parts.items():
+        if sheet not in versions:
+            continue  # rows of a sheet the filter did not select
+        body = {
+            "sheet": sheet,
+            "version": versions[sheet],
+            "tables": {
+                label: table(model_of(label), tables.get(label, []))
+                for label in SHEET_PARTS
+            },
+        }
+        counts = {label: len(tables.get(label, [])) for label in SHEET_PARTS}
+        line = line_pack(body, counts)
+        line.sheet, line.version = sheet, versions[sheet]
+        lines[sheet] = line
+    return lines
+
+
+def people_line(lines: Iterable[Line]) -> Line:
+    """The people the other lines name, by username only."""
+    ids = set().union(*(line.people for line in lines))
+    user = model_of(PEOPLE)
+    rows = user._base_manager.filter(pk__in=ids).order_by("pk")
+    people = {"columns": ["id", "username"], "rows": []}
+    people["rows"] = [list(r) for r in rows.values_list("pk", "username")]
+    return line_pack({"tables": {PEOPLE: people}}, {PEOPLE: len(people["rows"])})
+
+
+def table_people(tables: dict[str, dict]) -> set[int]:
+    """The people named in `tables` (label: {"columns", "rows"})."""
+    found: set[int] = set()
+    for label, part in tables.items():
+        positions = user_columns(model_of(label))
+        for row in part["rows"]:
+            found.update(row[i] for i in positions if row[i] is not None)
+    return found
+
+
+@dataclass
+class Written:
+    content: bytes
+    header: dict
+    counts: dict[str, int]
+
+    @property
+    def rows(self) -> int:
+        return sum(self.counts.values())
+
+
+def file_write(*, header: dict, lines: list[Line]) -> Written:
+    """The file: the header (with the counts and the checksum of `lines`) and then the
+    lines, each an already compressed gzip member."""
+    counts: dict[str, int] = defaultdict(int)
+    for line in lines:
+        for label, count in line.counts.items():
+            counts[label] += count
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        **header,
+        "migrations": migrations(),
+        "secrets": SECRETS,
+        "counts": dict(counts),
+        "lines": len(lines),
+        "sha256": hashlib.sha256(
+            "".join(line.sha256 + "\n" for line in lines).encode()
+        ).hexdigest(),
+    }
+    out = io.BytesIO()
+    out.write(member(line_text(header) + b"\n"))
+    for line in lines:
+        out.write(line.packed)
+    return Written(out.getvalue(), header, dict(counts))
+
+
+def now_text() -> str:
+    return timezone.now().isoformat()
+
+
+# Reading a file back, checked
+# ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Archive:
+    header: dict
+    tables: dict[str, tuple[list[str], list[list]]] = field(default_factory=dict)
+
+    def rows(self, label: str) -> list[dict[str, Any]]:
+        columns, rows = self.tables.get(label, ([], []))
+        return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def _inflate(content: bytes, limit: int) -> bytes:
+    """The text of every gzip member, refused past `limit` bytes (a file that
+    inflates a thousandfold is not a backup)."""
+    out = bytearray()
+    data = content
+    try:
+        while data:
+            inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            out += inflater.decompress(data, limit + 1 - len(out))
+            if len(out) > limit:
+                raise BackupRefused(
+                    f"the file holds more than {limit // 2**20} MB of text, the "
+                    "most a backup may hold (BACKUP_MAX_BYTES)."
+                )
+            if inflater.unconsumed_tail:
+                raise BackupRefused("the file's text is longer than it should be.")
+            if not inflater.eof:
+                raise BackupRefused("the file ends in the middle: it is not whole.")
+            data = inflater.unused_data
+    except zlib.error as error:
+        raise BackupRefused(f"it is not gzip-compressed ({error}).") from error
+    return bytes(out)
+
+
+def file_read(content: bytes, *, limit: int | None = None) -> Archive:
+    """The archive a file holds, after checking its format, version, shape and
+    checksum; BackupRefused says what is wrong."""
+    limit = limit or settings.BACKUP_MAX_BYTES
+    text = _inflate(content, limit)
+    head, _, body = text.partition(b"\n")
+    try:
+        header = json.loads(head)
+    except ValueError as error:
+        raise BackupRefused("its first line is not a backup's header.") from error
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise BackupRefused(f"it is not a tournament's backup ({FORMAT}).")
+    if header.get("version") != VERSION:
+        raise BackupRefused(
+            f"it is format version {header.get('version')}; this site reads "
+            f"version {VERSION}."
+        )
+    lines = [line for line in body.split(b"\n") if line]
+    check = hashlib.sha256(
+        "".join(digest(line) + "\n" for line in lines).encode()
+    ).hexdigest()
+    if check != header.get("sha256") or len(lines) != header.get("lines"):
+        raise BackupRefused("it is damaged: its rows do not match its checksum.")
+    archive = Archive(header)
+    for number, line in enumerate(lines, start=2):
+        _merge(archive, line, number)
+    return archive
+
+
+def _merge(archive: Archive, line: bytes, number: int) -> None:
+    try:
+        tables = json.loads(line)["tables"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise BackupRefused(f"line {number} is not a line of rows.") from error
+    if not isinstance(tables, dict):
+        raise BackupRefused(f"line {number} is not a line of rows.")
+    for label, part in tables.items():
+        if label != PEOPLE and label not in LOAD_ORDER:
+            raise BackupRefused(f"line {number} holds {label!r}, not a tournament's.")
+        expected = (
+            ["id", "username"] if label == PEOPLE else columns_of(model_of(label))
+        )
+        if not isinstance(part, dict) or part.get("columns") != expected:
+            raise BackupRefused(
+                f"line {number}: the columns of {label} are not this site's "
+                f"({expected}); the file is of other code."
+            )
+        rows = part.get("rows")
+        if not isinstance(rows, list) or any(
+            not isinstance(r, list) or len(r) != len(expected) for r in rows
+        ):
+            raise BackupRefused(f"line {number}: a row of {label} is not whole.")
+        archive.tables.setdefault(label, (expected, []))[1].extend(rows)

@@ -1,0 +1,702 @@
+"""Backups of one tournament or of some of its sheets: taken, kept, restored in place,
+and imported into another site (docs/backups.md). Every write is one transaction;
+a restore first keeps a backup of what it replaces.
+
+The automatic backups (`backup_before_step`, `backup_before_reopening`) are written
+in the step's own transaction: the backup exists exactly when the step was taken.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Model
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from ..domain.types import Role
+from ..models import Backup, BackupScope, SheetCopy, Tournament
+from .archive import (
+    BRACKET_PARTS,
+    LOAD_ORDER,
+    PEOPLE,
+    SHEET_PARTS,
+    TOURNAMENT_PARTS,
+    Archive,
+    BackupRefused,
+    Line,
+    file_read,
+    file_write,
+    line_pack,
+    migrations,
+    model_of,
+    people_line,
+    rows_of,
+    sheet_lines,
+    table,
+)
+from .binary import binary_rows, content_store
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "BackupRefused",
+    "backup_before_reopening",
+    "backup_before_step",
+    "backup_restore",
+    "backup_take",
+    "sheet_copies_keep",
+    "tournament_import",
+]
+
+
+# Taking a backup
+# ----------------------------------------------------------------------------------
+
+
+def _kept_lines(tournament: Tournament, **where) -> list[Line]:
+    """The lines of the sheets `where` selects: a kept copy where the sheet is still
+    at its version, read afresh (and kept for next time) where it is not."""
+    Match = model_of("scoring.match")
+    current = dict(
+        Match._base_manager.filter(**where).order_by().values_list("pk", "version")
+    )
+    copies = SheetCopy.objects.filter(tournament=tournament)
+    if len(current) < 200:
+        copies = copies.filter(sheet__in=list(current))
+    lines: dict[int, Line] = {}
+    for sheet, version, packed, sha256, counts, people in binary_rows(
+        copies.values_list("sheet", "version", "line", "sha256", "counts", "people")
+    ):
+        if current.get(sheet) == version:
+            counts = json.loads(counts) if isinstance(counts, str) else counts
+            people = json.loads(people) if isinstance(people, str) else people
+            lines[sheet] = Line(packed, sha256, counts, set(people), sheet, version)
+    missing = [sheet for sheet in current if sheet not in lines]
+    if missing:
+        fresh = (
+            sheet_lines(**where)
+            if len(missing) == len(current)
+            else sheet_lines(pk__in=missing)
+        )
+        _copies_store(tournament, fresh.values())
+        lines.update(fresh)
+    return [lines[sheet] for sheet in sorted(lines)]
+
+
+def _copies_store(tournament: Tournament, lines: Iterable[Line]) -> None:
+    lines = list(lines)
+    if not lines:
+        return
+    # An upsert: a task keeping a copy and a backup may meet on one sheet. A copy
+    # that loses that race to an older version is only read again next time.
+    SheetCopy.objects.bulk_create(
+        [
+            SheetCopy(
+                tournament=tournament,
+                sheet=line.sheet,
+                version=line.version,
+                line=line.packed,
+                sha256=line.sha256,
+                counts=line.counts,
+                people=sorted(line.people),
+            )
+            for line in lines
+        ],
+        update_conflicts=True,
+        unique_fields=["sheet"],
+        update_fields=["tournament", "version", "line", "sha256", "counts", "people"],
+    )
+
+
+def sheet_copies_keep(*, match_ids: list[int]) -> int:
+    """Keep a copy of each sheet as it is now, so that the next backup of its
+    tournament reuses it (queued when a sheet is locked). Returns how many."""
+    Match = model_of("scoring.match")
+    kept = 0
+    by_tournament: dict[int, list[int]] = defaultdict(list)
+    for pk, tournament_id in Match._base_manager.filter(pk__in=match_ids).values_list(
+        "pk", "tournament_id"
+    ):
+        by_tournament[tournament_id].append(pk)
+    for tournament_id, sheets in by_tournament.items():
+        with transaction.atomic():
+            tournament = Tournament.objects.get(pk=tournament_id)
+            kept += len(_kept_lines(tournament, pk__in=sheets))
+    return kept
+
+
+def _tournament_lines(tournament: Tournament) -> list[Line]:
+    tables = {
+        label: table(model_of(label), rows_of(model_of(label), **{path: tournament.pk}))
+        for label, path in {**TOURNAMENT_PARTS, **BRACKET_PARTS}.items()
+    }
+    counts = {label: len(part["rows"]) for label, part in tables.items()}
+    lines = [
+        line_pack({"tables": tables}, counts),
+        *_kept_lines(tournament, tournament_id=tournament.pk),
+    ]
+    return [people_line(lines), *lines]
+
+
+def _sheets_lines(
+    tournament: Tournament, sheets: list[int], knockout_matches: list[int]
+) -> list[Line]:
+    tables = {}
+    if knockout_matches:
+        for label, where in (
+            ("brackets.knockoutmatch", {"pk__in": knockout_matches}),
+            ("brackets.game", {"knockout_match__in": knockout_matches}),
+        ):
+            tables[label] = table(model_of(label), rows_of(model_of(label), **where))
+    counts = {label: len(part["rows"]) for label, part in tables.items()}
+    lines = [
+        line_pack({"tables": tables}, counts),
+        *_kept_lines(tournament, tournament_id=tournament.pk, pk__in=sheets),
+    ]
+    return [people_line(lines), *lines]
+
+
+def _about(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.pk,
+        "slug": tournament.slug,
+        "name": tournament.name,
+        "status": tournament.status,
+    }
+
+
+@transaction.atomic
+def backup_take(
+    *,
+    tournament: Tournament,
+    reason: str,
+    user=None,
+    automatic: bool = False,
+    sheets: list[int] | None = None,
+    knockout_matches: list[int] | None = None,
+) -> Backup:
+    """A backup of the tournament, or (with `sheets`) of those sheets and the
+    knockout matches they are games of; kept in the database, pruned if automatic."""
+    now = timezone.now()
+    scope = BackupScope.TOURNAMENT if sheets is None else BackupScope.SHEETS
+    header: dict[str, Any] = {
+        "scope": scope.value,
+        "created": now.isoformat(),
+        "reason": reason,
+        "tournament": _about(tournament),
+    }
+    if sheets is None:
+        lines = _tournament_lines(tournament)
+    else:
+        sheets = sorted(set(sheets))
+        knockout_matches = sorted(set(knockout_matches or []))
+        header |= {"sheets": sheets, "knockout_matches": knockout_matches}
+        lines = _sheets_lines(tournament, sheets, knockout_matches)
+    written = file_write(header=header, lines=lines)
+    backup = Backup.objects.create(
+        tournament=tournament,
+        slug=tournament.slug,
+        scope=scope,
+        sheets=sheets or [],
+        reason=reason[:300],
+        automatic=automatic,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_at=now,
+        counts=written.counts,
+        rows=written.rows,
+        size=len(written.content),
+        sha256=written.header["sha256"],
+        content=b"",
+    )
+    content_store(backup, written.content)
+    if automatic:
+        _prune(tournament)
+    return backup
+
+
+def _prune(tournament: Tournament) -> None:
+    """The newest BACKUPS_KEPT automatic backups of the tournament stay: one
+    statement."""
+    kept = (
+        Backup.objects.filter(tournament=tournament, automatic=True)
+        .order_by("-created_at", "-pk")
+        .values("pk")[: settings.BACKUPS_KEPT]
+    )
+    Backup.objects.filter(tournament=tournament, automatic=True).exclude(
+        pk__in=kept
+    )._raw_delete(connection.alias)
+
+
+def backup_before_step(
+    *, tournament: Tournament, step: str, user=None
+) -> Backup | None:
+    """The automatic backup of the whole tournament before the draw or the seeding."""
+    if not settings.BACKUP_AUTOMATIC:
+        return None
+    return backup_take(
+        tournament=tournament,
+        reason=f"before {step}",
+        user=user,
+        automatic=True,
+    )
+
+
+def sheet_scope(match) -> tuple[list[int], list[int]]:
+    """What reopening `match` can change: the sheet itself, and in the knockout its
+    knockout match, every later match its result plays on in, and all their games'
+    sheets. Returns (sheets, knockout matches)."""
+    if match.stage != "knockout":
+        return [match.pk], []
+    Game = model_of("brackets.game")
+    KnockoutMatch = model_of("brackets.knockoutmatch")
+    game = Game._base_manager.filter(sheet_id=match.pk).first()
+    if game is None:
+        return [match.pk], []
+    found = {game.knockout_match_id}
+    frontier = {game.knockout_match_id}
+    while frontier:
+        later = set(
+            KnockoutMatch._base_manager.filter(from_a__in=frontier).values_list(
+                "pk", flat=True
+            )
+        ) | set(
+            KnockoutMatch._base_manager.filter(from_b__in=frontier).values_list(
+                "pk", flat=True
+            )
+        )
+        frontier = later - found
+        found |= later
+    sheets = set(
+        Game._base_manager.filter(knockout_match__in=found).values_list(
+            "sheet_id", flat=True
+        )
+    )
+    return sorted(sheets | {match.pk}), sorted(found)
+
+
+def backup_before_reopening(*, match, user=None) -> Backup | None:
+    """The automatic backup of what reopening `match` can change (sheet_scope)."""
+    if not settings.BACKUP_AUTOMATIC:
+        return None
+    sheets, knockout_matches = sheet_scope(match)
+    return backup_take(
+        tournament=match.tournament,
+        reason=f"before reopening match {match.pk}",
+        user=user,
+        automatic=True,
+        sheets=sheets,
+        knockout_matches=knockout_matches,
+    )
+
+
+# Putting rows back
+# ----------------------------------------------------------------------------------
+
+
+def _check_migrations(archive: Archive) -> None:
+    here = migrations()
+    if archive.header.get("migrations") != here:
+        raise BackupRefused(
+            f"it was made at migrations {archive.header.get('migrations')}; this "
+            f"database is at {here}. Take it with the code of its day, or migrate "
+            "that code first."
+        )
+
+
+def _people(archive: Archive, *, create: bool) -> dict[int, int]:
+    """The file's people matched to this site's by username; those missing are
+    created without a password (they set one by a reset). Usernames that differ from
+    a person here only by letter case are refused: which one is meant?"""
+    User = get_user_model()
+    named = {row["id"]: row["username"] for row in archive.rows(PEOPLE)}
+    for name in named.values():
+        if not isinstance(name, str) or not name or len(name) > 150:
+            raise BackupRefused(f"{name!r} is not a username.")
+        try:
+            User.username_validator(name)
+        except ValidationError as error:
+            raise BackupRefused(f"{name!r} is not a username here.") from error
+    found = dict(
+        User._base_manager.filter(username__in=named.values()).values_list(
+            "username", "pk"
+        )
+    )
+    missing = [name for name in named.values() if name not in found]
+    for name in missing:
+        clash = User._base_manager.filter(username__iexact=name).first()
+        if clash is not None:
+            raise BackupRefused(
+                f"the person {name!r} of the file and {clash.username!r} of this site "
+                "differ only by letter case; rename one of them first."
+            )
+        if create:
+            found[name] = User.objects.create_user(username=name).pk
+    return {file_id: found[name] for file_id, name in named.items() if name in found}
+
+
+def _reserve(model: type[Model], count: int) -> list[int]:
+    """`count` new ids of `model`'s table, reserved so no other writer takes them."""
+    if count == 0:
+        return []
+    table_name = model._meta.db_table
+    pk = model._meta.pk.column
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, %s)) "
+                "FROM generate_series(1, %s)",
+                [table_name, pk, count],
+            )
+            return sorted(row[0] for row in cursor.fetchall())
+        quoted = connection.ops.quote_name(table_name)
+        cursor.execute(
+            f"SELECT COALESCE(MAX({connection.ops.quote_name(pk)}), 0) FROM {quoted}"  # noqa: S608 - our own table
+        )
+        start = cursor.fetchone()[0]
+        cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table_name])
+        row = cursor.fetchone()
+        start = max(start, row[0] if row else 0)
+    return list(range(start + 1, start + 1 + count))
+
+
+class _Loader:
+    """Rows of an archive into this database: ids kept (a restore) or new (an
+    import), every reference checked to point inside the file, people by username.
+    """
+
+    def __init__(self, archive: Archive, *, fresh: bool, validate: bool) -> None:
+        self.archive = archive
+        self.fresh = fresh
+        self.validate = validate
+        self.ids: dict[str, dict[int, int]] = {}
+
+    def plan(self, people: dict[int, int], tournament_id: int | None) -> None:
+        """The id of every row here: its own, or a new one."""
+        self.ids[PEOPLE] = people
+        for label in LOAD_ORDER:
+            _, rows = self.archive.tables.get(label, ([], []))
+            old = [row[0] for row in rows]
+            if len(set(old)) != len(old) or not all(
+                isinstance(pk, int) and pk > 0 for pk in old
+            ):
+                raise BackupRefused(f"the ids of {label} in the file are not unique.")
+            if label == "tournament.tournament" and tournament_id is not None:
+                self.ids[label] = {pk: tournament_id for pk in old}
+            elif self.fresh:
+                new = _reserve(model_of(label), len(old))
+                self.ids[label] = dict(zip(sorted(old), new, strict=True))
+            else:
+                self.ids[label] = {pk: pk for pk in old}
+
+    def objects(self, label: str, **override) -> list[Model]:
+        model = model_of(label)
+        _, rows = self.archive.tables.get(label, ([], []))
+        fields = model._meta.concrete_fields
+        made = []
+        for row in rows:
+            values = {}
+            for f, value in zip(fields, row, strict=True):
+                if f.primary_key:
+                    value = self.ids[label][value]
+                elif f.is_relation and value is not None:
+                    target = f.related_model._meta.label_lower
+                    mapped = self.ids.get(target, {}).get(value)
+                    if mapped is None:
+                        raise BackupRefused(
+                            f"a row of {label} refers to {target} {value}, which the "
+                            "file does not hold."
+                        )
+                    value = mapped
+                elif value is not None and f.get_internal_type() == "DateTimeField":
+                    value = _aware(value, label)
+                values[f.attname] = value
+            values.update(override)
+            instance = model(**values)
+            if self.validate:
+                try:
+                    instance.clean_fields(
+                        exclude=[f.name for f in fields if f.is_relation]
+                    )
+                except ValidationError as error:
+                    raise BackupRefused(
+                        f"a row of {label} is not valid here: {error.message_dict}"
+                    ) from error
+            made.append(instance)
+        return made
+
+
+def _aware(value: Any, label: str) -> datetime:
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None:
+        raise BackupRefused(f"a time in {label} is not a time: {value!r}.")
+    if timezone.is_naive(moment):  # SQLite keeps UTC without saying so
+        moment = timezone.make_aware(moment, timezone.utc)
+    return moment
+
+
+def _insert(objects: list[Model]) -> None:
+    if not objects:
+        return
+    model = type(objects[0])
+    fields = list(model._meta.local_concrete_fields)
+    size = min(connection.ops.bulk_batch_size(fields, objects) or 500, 2000)
+    for start in range(0, len(objects), size):
+        model._base_manager._insert(  # the raw insert of loaddata: no save() runs
+            objects[start : start + size], fields=fields, raw=True
+        )
+
+
+def _raw_delete(label: str, **where) -> None:
+    queryset = model_of(label)._base_manager.filter(**where)
+    queryset._raw_delete(queryset.db)
+
+
+def _tournament_delete_rows(tournament: Tournament) -> None:
+    """Every row of the tournament but its own (which others, like its backups,
+    refer to): raw deletes, children first, so no signal and no history guard runs;
+    what they held is in the backup just taken."""
+    everything = {**TOURNAMENT_PARTS, **BRACKET_PARTS}
+    sheet_paths = {
+        label: ("tournament" if path == "pk" else f"{path}__tournament")
+        for label, path in SHEET_PARTS.items()
+    }
+    for label in reversed(LOAD_ORDER):
+        if label == "tournament.tournament":
+            continue
+        path = sheet_paths.get(label) or everything[label]
+        _raw_delete(label, **{path: tournament.pk})
+    _raw_delete("scoring.exportjob", tournament=tournament.pk)
+    SheetCopy.objects.filter(tournament=tournament).delete()
+
+
+def _tournament_load(loader: _Loader, tournament: Tournament | None, slug: str) -> int:
+    """The archive's rows in; the tournament row updated (a restore) or made (an
+    import). Returns the tournament's id."""
+    (row,) = loader.objects("tournament.tournament", slug=slug)
+    if tournament is not None:
+        fields = [
+            f.attname for f in Tournament._meta.concrete_fields if not f.primary_key
+        ]
+        for name in fields:
+            setattr(tournament, name, getattr(row, name))
+        tournament.save(force_update=True)  # updated_at: now, so every ETag changes
+    else:
+        row.updated_at = timezone.now()
+        _insert([row])
+    for label in LOAD_ORDER[1:]:
+        _insert(loader.objects(label))
+    return row.pk
+
+
+def _check_constraints() -> None:
+    tables = [model_of(label)._meta.db_table for label in LOAD_ORDER]
+    connection.check_constraints(table_names=tables)
+
+
+def backup_content(backup: Backup) -> bytes:
+    (content,) = next(
+        iter(binary_rows(Backup.objects.filter(pk=backup.pk).values_list("content")))
+    )
+    return content
+
+
+@transaction.atomic
+def backup_restore(
+    *, tournament: Tournament, content: bytes, user=None, trusted: bool = False
+) -> tuple[Archive, Backup]:
+    """Make the tournament, or the sheets of a sheets backup, what `content` holds.
+    The rest of the site is not touched. Returns (the archive restored, the backup
+    taken first of what it replaced). Nothing changes if anything is refused."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    archive = file_read(content)
+    _check_migrations(archive)
+    about = archive.header.get("tournament") or {}
+    if about.get("slug") != tournament.slug:
+        raise BackupRefused(
+            f"it is a backup of {about.get('slug')!r}, not of {tournament.slug!r}; "
+            "import it as a tournament of its own instead."
+        )
+    if archive.header.get("scope") == BackupScope.SHEETS:
+        return archive, _sheets_restore(tournament, archive, user, trusted)
+    if archive.header.get("scope") != BackupScope.TOURNAMENT:
+        raise BackupRefused(f"its scope {archive.header.get('scope')!r} is unknown.")
+    safety = backup_take(
+        tournament=tournament,
+        reason=f"before restoring the backup of {archive.header.get('created')}",
+        user=user,
+        automatic=True,
+    )
+    _tournament_delete_rows(tournament)
+    loader = _Loader(archive, fresh=False, validate=not trusted)
+    loader.plan(_people(archive, create=True), tournament.pk)
+    try:
+        with transaction.atomic():
+            _tournament_load(loader, tournament, tournament.slug)
+            _check_constraints()
+    except IntegrityError as error:
+        raise BackupRefused(f"its rows do not fit this site: {error}") from error
+    return archive, safety
+
+
+def _sheets_restore(
+    tournament: Tournament, archive: Archive, user, trusted: bool
+) -> Backup:
+    """A sheets backup back in place: those sheets (and their knockout matches'
+    games) as they were, each with a new version and a history row that says so."""
+    Match = model_of("scoring.match")
+    Game = model_of("brackets.game")
+    sheets = archive.header.get("sheets") or []
+    knockout_matches = archive.header.get("knockout_matches") or []
+    for row in archive.rows("scoring.match"):
+        if row["tournament_id"] != tournament.pk or row["id"] not in sheets:
+            raise BackupRefused("it holds a sheet of another tournament.")
+    now_games = list(
+        Game._base_manager.filter(knockout_match__in=knockout_matches).values_list(
+            "sheet_id", flat=True
+        )
+    )
+    replaced = sorted(set(sheets) | set(now_games))
+    versions = dict(
+        Match._base_manager.select_for_update()
+        .filter(pk__in=replaced, tournament=tournament)
+        .values_list("pk", "version")
+    )
+    safety = backup_take(
+        tournament=tournament,
+        reason=f"before restoring the backup of {archive.header.get('created')}",
+        user=user,
+        automatic=True,
+        sheets=replaced,
+        knockout_matches=knockout_matches,
+    )
+    _raw_delete("brackets.game", knockout_match__in=knockout_matches)
+    _raw_delete("scoring.penalty", deal__match__in=replaced)
+    _raw_delete("scoring.deal", match__in=replaced)
+    _raw_delete("scoring.sheetchange", match__in=replaced)
+    _raw_delete("scoring.match", pk__in=replaced)
+    SheetCopy.objects.filter(sheet__in=replaced).delete()
+    loader = _Loader(archive, fresh=False, validate=not trusted)
+    people = _people(archive, create=True)
+    loader.plan(people, None)
+    # The tournament and the teams the rows name are this site's own.
+    loader.ids["tournament.tournament"] = {tournament.pk: tournament.pk}
+    Team = model_of("tournament.team")
+    loader.ids["tournament.team"] = {
+        pk: pk
+        for pk in Team._base_manager.filter(tournament=tournament).values_list(
+            "pk", flat=True
+        )
+    }
+    KnockoutMatch = model_of("brackets.knockoutmatch")
+    in_bracket = set(
+        KnockoutMatch._base_manager.filter(bracket__tournament=tournament).values_list(
+            "pk", flat=True
+        )
+    )
+    if not set(knockout_matches) <= in_bracket:
+        raise BackupRefused("it holds a knockout match of another tournament.")
+    loader.ids["brackets.knockoutmatch"] = {pk: pk for pk in in_bracket}
+    Bracket = model_of("brackets.bracket")
+    loader.ids["brackets.bracket"] = {
+        pk: pk
+        for pk in Bracket._base_manager.filter(tournament=tournament).values_list(
+            "pk", flat=True
+        )
+    }
+    try:
+        with transaction.atomic():
+            for label in SHEET_PARTS:
+                _insert(loader.objects(label))
+            for later in loader.objects("brackets.knockoutmatch"):
+                fields = [
+                    f.attname
+                    for f in KnockoutMatch._meta.concrete_fields
+                    if not f.primary_key
+                ]
+                KnockoutMatch._base_manager.filter(pk=later.pk).update(
+                    **{name: getattr(later, name) for name in fields}
+                )
+            _insert(loader.objects("brackets.game"))
+            _check_constraints()
+    except IntegrityError as error:
+        raise BackupRefused(f"its rows do not fit this site: {error}") from error
+    status = (archive.header.get("tournament") or {}).get("status")
+    if status and status != tournament.status and knockout_matches:
+        tournament.status = status
+        tournament.save(update_fields=["status", "updated_at"])
+    _history_restored(archive, versions, user, safety)
+    return safety
+
+
+def _history_restored(archive: Archive, versions: dict[int, int], user, safety) -> None:
+    """Each sheet put back gets a version above any it had, so that a scorer who
+    saw it before is told it changed, and a history row that names both backups."""
+    Match = model_of("scoring.match")
+    SheetChange = model_of("scoring.sheetchange")
+    from_name = user.get_username() if getattr(user, "is_authenticated", False) else ""
+    for row in archive.rows("scoring.match"):
+        version = max(versions.get(row["id"], 0), row["version"]) + 1
+        Match._base_manager.filter(pk=row["id"]).update(version=version)
+        SheetChange.objects.create(
+            match_id=row["id"],
+            version=version,
+            action="restore",
+            actor=user if getattr(user, "is_authenticated", False) else None,
+            actor_name=from_name or "site",
+            after={"version": row["version"], "status": row["status"]},
+            reason=(
+                f"restored from the backup of {archive.header.get('created')} "
+                f"({archive.header.get('reason')}); what it replaced is in backup "
+                f"{safety.pk}"
+            ),
+        )
+
+
+@transaction.atomic
+def tournament_import(
+    *, content: bytes, user=None, slug: str | None = None
+) -> Tournament:
+    """A tournament's backup as a new tournament of this site: every row with a new
+    id, people matched by username or created without a password. Refused, with
+    the reason, where its slug or a person's name clashes."""
+    archive = file_read(content)
+    _check_migrations(archive)
+    if archive.header.get("scope") != BackupScope.TOURNAMENT:
+        raise BackupRefused(
+            "it is a backup of some sheets, not of a whole tournament; only a "
+            "tournament's backup is imported."
+        )
+    (row,) = archive.rows("tournament.tournament") or [None]
+    if row is None:
+        raise BackupRefused("it holds no tournament.")
+    slug = slug or row["slug"]
+    if Tournament.objects.filter(slug=slug).exists():
+        raise BackupRefused(
+            f"this site has a tournament {slug!r} already; import it under "
+            "another slug."
+        )
+    loader = _Loader(archive, fresh=True, validate=True)
+    loader.plan(_people(archive, create=True), None)
+    try:
+        with transaction.atomic():
+            pk = _tournament_load(loader, None, slug)
+            _check_constraints()
+    except IntegrityError as error:
+        raise BackupRefused(f"its rows do not fit this site: {error}") from error
+    tournament = Tournament.objects.get(pk=pk)
+    if user is not None and getattr(user, "is_authenticated", False):
+        Membership = model_of("tournament.membership")
+        Membership.objects.get_or_create(
+            tournament=tournament, user=user, role=Role.ORGANIZER
+        )
+    return tournament

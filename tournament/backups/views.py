@@ -1,0 +1,163 @@
+"""The organizer's backup pages: a tournament's backups (take one, download one,
+restore one after a confirmation), and the import of a tournament from another site
+(docs/backups.md)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from ..domain.types import Role
+from ..models import Backup, Tournament
+from ..views import visible_tournament
+from . import services
+from .archive import BackupRefused
+
+
+def _organizer(request: HttpRequest, slug: str) -> tuple[Tournament, frozenset]:
+    tournament, roles = visible_tournament(request, slug)
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only the tournament's organizers see its backups.")
+    return tournament, roles
+
+
+@require_http_methods(["GET", "POST"])
+def backup_list_page(request: HttpRequest, slug: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, roles = _organizer(request, slug)
+    if request.method == "POST":
+        backup = services.backup_take(
+            tournament=tournament, reason="by hand", user=request.user
+        )
+        messages.success(
+            request, f"Backup {backup.pk} taken: {backup.rows} rows of {tournament}."
+        )
+        return redirect("tournament:backups", slug=slug)
+    backups = (
+        Backup.objects.filter(tournament=tournament)
+        .select_related("created_by")
+        .defer("content")
+    )
+    return render(
+        request,
+        "tournament/backups.html",
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "backups": list(backups),
+            "kept": settings.BACKUPS_KEPT,
+        },
+    )
+
+
+def backup_download(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, _ = _organizer(request, slug)
+    backup = get_object_or_404(
+        Backup.objects.defer("content"), pk=pk, tournament=tournament
+    )
+    response = HttpResponse(
+        services.backup_content(backup), content_type="application/gzip"
+    )
+    name = f"{tournament.slug}-{backup.created_at:%Y%m%dT%H%M%S}-{backup.scope}.56.gz"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Restore after a confirmation: the page says what will be replaced."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, roles = _organizer(request, slug)
+    backup = get_object_or_404(
+        Backup.objects.defer("content"), pk=pk, tournament=tournament
+    )
+    if request.method == "POST":
+        if request.POST.get("confirm") != tournament.slug:
+            messages.error(
+                request,
+                f"Nothing was restored: type the tournament's slug "
+                f"({tournament.slug}) to confirm.",
+            )
+            return redirect("tournament:backup-restore", slug=slug, pk=pk)
+        try:
+            _, safety = services.backup_restore(
+                tournament=tournament,
+                content=services.backup_content(backup),
+                user=request.user,
+                trusted=True,
+            )
+        except BackupRefused as refused:
+            messages.error(request, f"Nothing was restored: {refused}")
+            return redirect("tournament:backups", slug=slug)
+        messages.success(
+            request,
+            f"Restored backup {backup.pk} ({backup.reason}). What it replaced is "
+            f"kept as backup {safety.pk}.",
+        )
+        return redirect("tournament:backups", slug=slug)
+    return render(
+        request,
+        "tournament/backup_restore.html",
+        {"tournament": tournament, "roles": roles, "backup": backup},
+    )
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="Backup file",
+        help_text="A tournament's backup (.56.gz), downloaded from its backups page.",
+    )
+    slug = forms.SlugField(
+        required=False,
+        max_length=60,
+        label="Slug",
+        help_text="Leave empty to keep the file's; give another where it is taken.",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_import_page(request: HttpRequest) -> HttpResponse:
+    """A tournament from another site: the people who may create tournaments."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.has_perm("tournament.add_tournament"):
+        raise PermissionDenied("Only people who may create tournaments import one.")
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        if upload.size > settings.BACKUP_UPLOAD_MAX_BYTES:
+            form.add_error(
+                "file",
+                f"The file is {upload.size // 2**20} MB; a backup may be at most "
+                f"{settings.BACKUP_UPLOAD_MAX_BYTES // 2**20} MB.",
+            )
+        else:
+            try:
+                tournament = services.tournament_import(
+                    content=upload.read(),
+                    user=request.user,
+                    slug=form.cleaned_data["slug"] or None,
+                )
+            except BackupRefused as refused:
+                form.add_error("file", f"Not imported: {refused}")
+            else:
+                messages.success(
+                    request, f"{tournament.name} is imported; you are its organizer."
+                )
+                return redirect("tournament:detail", slug=tournament.slug)
+    return render(
+        request,
+        "tournament/import.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
