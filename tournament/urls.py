@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import views
+from .backups import views as backup_views
 
 app_name = "tournament"
 
@@ -11,4 +12,16 @@ urlpatterns = [
     path("t/<slug:slug>/", views.tournament_detail, name="detail"),
     path("t/<slug:slug>/teams/", views.teams_by_section_page, name="teams"),
     path("t/<slug:slug>/registration/", views.registration, name="registration"),
+    path("t/<slug:slug>/backups/", backup_views.backup_list_page, name="backups"),
+    path(
+        "t/<slug:slug>/backups/<int:pk>/download/",
+        backup_views.backup_download,
+        name="backup-download",
+    ),
+    path(
+        "t/<slug:slug>/backups/<int:pk>/restore/",
+        backup_views.backup_restore_page,
+        name="backup-restore",
+    ),
+    path("import/", backup_views.tournament_import_page, name="import"),
 ]
