@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv lint format browser test-sqlite test-postgres test-bench services demo bench check-deploy clean
+.PHONY: run test venv lint format browser test-sqlite test-postgres test-bench services demo bench check-deploy restore-drill clean
 
 venv: $(STAMP)
 
@@ -66,6 +66,12 @@ services:
 # (docs/performance.md); about 9 minutes on 2 cores. Needs PostgreSQL and Redis.
 bench: venv services
 	$(BIN)/python -m bench
+
+# The restore drill (docs/backups.md): dump the database of the production settings
+# with pg_dump -Fc, restore it into a scratch database, compare every table's row count
+# and checksum. The PostgreSQL pass of the suite runs it on its own database too.
+restore-drill: venv services
+	DATABASE_URL=$${DATABASE_URL:-$(PG_URL)} $(BIN)/python manage.py restore_drill
 
 check-deploy: venv
 	DJANGO_DEBUG=false DJANGO_SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))') \

@@ -1,19 +1,26 @@
-"""Backups of a 500-team championship: how long a backup, a check and a restore take,
-and what the automatic backup adds to reopening a sheet.
+"""Backups on a site of ten 500-team championships: what the automatic backups cost,
+against today's whole-site backup of the same site, measured in the same run.
 
 The championship of bench/league.py at its knockout stage (500 teams, 36,000 deals,
 every sheet confirmed, a knockout of 24 seeded), on SQLite and on PostgreSQL. A fresh
-process then measures, in the same run:
+process then makes the site one of ten such tournaments (nine imported from the
+first one's archive, as an organizer imports one, each under its own slug; the tenth
+with its draw taken away, as it is before its draw) and keeps, for each sheet, the
+copy the `sheet_copy_keep` task keeps when a sheet is locked. It then measures:
 
-- the baseline: a plain `SELECT count(*)` over the deals;
-- the standings API, for scale;
-- `backup_write` (the whole site to a gzip file), `backup_read` (the file checked);
-- `backup_restore` (its safety backup, then the whole site replaced in one transaction);
-- reopening a confirmed sheet with the automatic backup, and without it (rolled back).
+- the baseline: `site.backup_write`, the whole site to a file, as every automatic
+  backup was written before;
+- the backup before a seeding: the whole first tournament, its league complete;
+  and the same with no sheet copy kept (the first backup after an upgrade);
+- the backup before a 500-team draw (teams, players, roles; no sheet yet);
+- reopening a confirmed sheet with its automatic backup, and without it;
+- restoring the first tournament in place, and importing its archive.
 
-Its figures have no goal yet: the backups' goals come with the per-tournament backups.
+Each write runs in a transaction that is rolled back, so every repeat meets the same
+site.
 
-Usage: python -m bench backup [--teams 500] [--repeat 3] [--vendors sqlite,postgresql]
+Usage: python -m bench backup [--teams 500] [--tournaments 10] [--repeat 3]
+       [--vendors sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -21,88 +28,146 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from bench.core import Figure, Session, median_ms, print_ratios, run_module
 from bench.league import ORGANIZER, SLUG
 
-TINY = ["--teams", "32", "--repeat", "1"]
+TINY = ["--teams", "32", "--tournaments", "3", "--repeat", "1"]
+# What a draw made, and the play after it: taken away, children first.
+DRAWN = [
+    ("brackets.game", "knockout_match__bracket__tournament"),
+    ("brackets.knockoutmatch", "bracket__tournament"),
+    ("brackets.seed", "bracket__tournament"),
+    ("brackets.bracket", "tournament"),
+    ("scoring.sheetchange", "match__tournament"),
+    ("scoring.penalty", "deal__match__tournament"),
+    ("scoring.deal", "match__tournament"),
+    ("scoring.match", "tournament"),
+    ("scoring.standingslot", "tournament"),
+    ("tournament.bye", "tournament"),
+    ("tournament.leagueround", "tournament"),
+    ("tournament.leaguedraw", "tournament"),
+]
 
 
-def _child(repeat: int, folder: str) -> dict:
+def _site(tournaments: int) -> dict:
+    """The site of `tournaments` tournaments; their ids by role."""
+    from django.db import transaction
+
+    from scoring.models import Match
+    from tournament.backups import services
+    from tournament.models import Tournament
+
+    first = Tournament.objects.get(slug=SLUG)
+    content = services.backup_content(
+        services.backup_take(tournament=first, reason="bench archive")
+    )
+    started = time.perf_counter()
+    for n in range(2, tournaments + 1):
+        services.tournament_import(content=content, slug=f"{SLUG}-{n}")
+    import_s = (time.perf_counter() - started) / max(1, tournaments - 1)
+    undrawn = Tournament.objects.get(slug=f"{SLUG}-{tournaments}")
+    with transaction.atomic():  # the last one as it was before its draw
+        for label, path in DRAWN:
+            services._raw_delete(label, **{path: undrawn.pk})
+        Tournament.objects.filter(pk=undrawn.pk).update(status="registration")
+    services.sheet_copies_keep(
+        match_ids=list(Match.objects.values_list("pk", flat=True))
+    )
+    return {"first": first.pk, "undrawn": undrawn.pk, "import_s": import_s}
+
+
+def _child(repeat: int, folder: str, tournaments: int) -> dict:
     import django
 
     django.setup()
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
-    from django.test import Client
 
     from scoring.models import Match
-    from scoring.sheets import services
-    from tournament import backups
+    from scoring.sheets import services as sheets
+    from tournament.backups import services, site
+    from tournament.models import SheetCopy, Tournament
 
     settings.BACKUP_DIR = Path(folder)
+    made = _site(tournaments)
+    first = Tournament.objects.get(pk=made["first"])
+    undrawn = Tournament.objects.get(pk=made["undrawn"])
     organizer = get_user_model().objects.get(username=ORGANIZER)
     match = Match.objects.filter(
-        tournament__slug=SLUG, stage="league", status="confirmed"
+        tournament=first, stage="league", status="confirmed"
     ).first()
-    client = Client(HTTP_HOST="127.0.0.1")
-    target = Path(folder) / "site.json.gz"
-    written: dict = {}
+    content = services.backup_content(
+        services.backup_take(tournament=first, reason="bench")
+    )
 
-    def count() -> None:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM scoring_deal")
-            cursor.fetchone()
-
-    def standings() -> None:
-        assert client.get(f"/api/v1/tournaments/{SLUG}/standings/").status_code == 200
-
-    def write() -> None:
-        written["info"] = backups.backup_write(reason="bench", path=target)
-
-    def read() -> None:
-        backups.backup_read(target)
-
-    def restore() -> None:
-        backups.backup_restore(target)
-
-    def reopen(automatic: bool):
+    def rolled_back(work):
         def run() -> None:
-            settings.BACKUP_AUTOMATIC = automatic
             with transaction.atomic():
-                services.score_sheet_reopen(
-                    match_id=match.pk, user=organizer, reason="bench"
-                )
+                work()
                 transaction.set_rollback(True)
 
         return run
 
-    count_ms = median_ms(count, repeat * 5)
+    def tournament_backup(who):
+        return rolled_back(
+            lambda: services.backup_before_step(
+                tournament=who, step="the bench", user=organizer
+            )
+        )
+
+    def cold() -> None:
+        SheetCopy.objects.filter(tournament=first).delete()
+        services.backup_before_step(tournament=first, step="the bench")
+
+    def reopen(automatic: bool):
+        def work() -> None:
+            settings.BACKUP_AUTOMATIC = automatic
+            sheets.score_sheet_reopen(match_id=match.pk, user=organizer, reason="b")
+
+        return rolled_back(work)
+
+    def restore() -> None:
+        services.backup_restore(tournament=first, content=content, trusted=True)
+
+    def imported() -> None:
+        services.tournament_import(content=content, slug="bench-imported")
+
+    target = Path(folder) / "site.json.gz"
     figures = {
         "vendor": connection.vendor,
-        "count_ms": count_ms,
-        "standings_ms": median_ms(standings, repeat),
-        "write_ms": median_ms(write, repeat),
-        "read_ms": median_ms(read, repeat),
-        "restore_ms": median_ms(restore, repeat),
-        "reopen_backup_ms": median_ms(reopen(True), repeat),
-        "reopen_plain_ms": median_ms(reopen(False), repeat),
-        "count_again_ms": median_ms(count, repeat * 5),
-        "rows": written["info"].rows,
-        "bytes": target.stat().st_size,
+        "site_ms": median_ms(lambda: site.backup_write(reason="b", path=target), 1),
+        "seeding_ms": median_ms(tournament_backup(first), repeat * 3),
+        "draw_ms": median_ms(tournament_backup(undrawn), repeat * 3),
+        "reopen_plain_ms": median_ms(reopen(False), repeat * 5),
+        "reopen_backup_ms": median_ms(reopen(True), repeat * 5),
+        "cold_ms": median_ms(rolled_back(cold), repeat),
+        "restore_ms": median_ms(rolled_back(restore), repeat),
+        "import_ms": median_ms(rolled_back(imported), repeat),
+        "site_bytes": target.stat().st_size,
+        "tournament_bytes": len(content),
+        "tournaments": Tournament.objects.count(),
+        "import_s": made["import_s"],
     }
+    settings.BACKUP_AUTOMATIC = True
     return figures
 
 
 def run(session: Session, argv: list[str]) -> list[Figure]:
     parser = argparse.ArgumentParser(prog="python -m bench backup")
     parser.add_argument("--teams", type=int, default=500)
+    parser.add_argument("--tournaments", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--vendors", default="sqlite,postgresql")
     args = parser.parse_args(argv)
-    print(f"bench: backups of {args.teams} teams, median of {args.repeat}")
+    print(
+        f"bench: backups on a site of {args.tournaments} tournaments of {args.teams} "
+        f"teams, median of {args.repeat}"
+    )
+    figures = []
     for vendor in session.vendors(args.vendors):
         with session.database(
             vendor, "backup", teams=args.teams, stage="knockout"
@@ -110,28 +175,70 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
             folder = session.folder / "backups"
             folder.mkdir(exist_ok=True)
             r = run_module(
-                "bench.backup", db.url, "--child", str(args.repeat), str(folder)
+                "bench.backup",
+                db.url,
+                "--child",
+                str(args.repeat),
+                str(folder),
+                str(args.tournaments),
             )
         b = db.built
         print(
-            f"  {db.where:<10} {b['teams']} teams, {b['deals']} deals, "
-            f"{r['rows']} rows in the backup, file {r['bytes'] / 2**20:.1f} MB"
+            f"  {db.where:<10} {r['tournaments']} tournaments of {b['teams']} teams "
+            f"({b['deals']} deals each); a tournament's file "
+            f"{r['tournament_bytes'] / 2**20:.1f} MB, the site's "
+            f"{r['site_bytes'] / 2**20:.1f} MB; building it imported each copy in "
+            f"{r['import_s']:.1f} s"
         )
+        r["reopen_extra_ms"] = r["reopen_backup_ms"] - r["reopen_plain_ms"]
         print_ratios(
             r,
             (
-                ("standings_ms", "standings API (for scale)"),
-                ("write_ms", "backup (write the whole site)"),
-                ("read_ms", "read and check a backup"),
-                ("restore_ms", "restore (safety backup, replace all)"),
+                ("site_ms", "the whole site (the old automatic backup)"),
+                ("seeding_ms", "backup before a seeding (sheet copies kept)"),
+                ("cold_ms", "the same, no sheet copy kept yet"),
+                ("draw_ms", "backup before a draw"),
                 ("reopen_plain_ms", "reopen a sheet, no automatic backup"),
                 ("reopen_backup_ms", "reopen a sheet, with its automatic backup"),
+                ("restore_ms", "restore a tournament in place"),
+                ("import_ms", "import a tournament's archive"),
             ),
-            width=44,
+            width=46,
         )
-    return []
+        where = db.where
+        figures += [
+            Figure(
+                "backup.seeding",
+                "the backup before a seeding, on a site of "
+                f"{r['tournaments']} tournaments",
+                r["seeding_ms"],
+                "ms",
+                "the whole site's backup",
+                r["site_ms"],
+                where,
+            ),
+            Figure(
+                "backup.draw",
+                f"the backup before a draw of {b['teams']} teams",
+                r["draw_ms"],
+                "ms",
+                "the whole site's backup",
+                r["site_ms"],
+                where,
+            ),
+            Figure(
+                "backup.reopen",
+                "what its backup adds to a reopening",
+                r["reopen_extra_ms"],
+                "ms",
+                "the reopening without it",
+                r["reopen_plain_ms"],
+                where,
+            ),
+        ]
+    return figures
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "--child":
-        print(json.dumps(_child(int(sys.argv[2]), sys.argv[3])))
+        print(json.dumps(_child(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))))
