@@ -136,9 +136,15 @@ def _child(repeat: int, folder: str, tournaments: int) -> dict:
     def imported() -> None:
         services.tournament_import(content=content, slug="bench-imported")
 
+    def count() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM scoring_deal")
+            cursor.fetchone()
+
     target = Path(folder) / "site.json.gz"
     figures = {
         "vendor": connection.vendor,
+        "count_ms": median_ms(count, repeat * 5),
         "site_ms": median_ms(lambda: site.backup_write(reason="b", path=target), 1),
         "seeding_ms": median_ms(tournament_backup(first), repeat * 3),
         "draw_ms": median_ms(tournament_backup(undrawn), repeat * 3),
@@ -147,6 +153,7 @@ def _child(repeat: int, folder: str, tournaments: int) -> dict:
         "cold_ms": median_ms(rolled_back(cold), repeat),
         "restore_ms": median_ms(rolled_back(restore), repeat),
         "import_ms": median_ms(rolled_back(imported), repeat),
+        "count_again_ms": median_ms(count, repeat * 5),
         "site_bytes": target.stat().st_size,
         "tournament_bytes": len(content),
         "tournaments": Tournament.objects.count(),
