@@ -9,7 +9,6 @@ in the step's own transaction: the backup exists exactly when the step was taken
 from __future__ import annotations
 
 import json
-import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
@@ -45,8 +44,7 @@ from .archive import (
     table,
 )
 from .binary import binary_rows, content_store
-
-logger = logging.getLogger(__name__)
+from .site import insert_raw
 
 __all__ = [
     "BackupRefused",
@@ -444,18 +442,6 @@ def _aware(value: Any, label: str) -> datetime:
     return moment
 
 
-def _insert(objects: list[Model]) -> None:
-    if not objects:
-        return
-    model = type(objects[0])
-    fields = list(model._meta.local_concrete_fields)
-    size = min(connection.ops.bulk_batch_size(fields, objects) or 500, 2000)
-    for start in range(0, len(objects), size):
-        model._base_manager._insert(  # the raw insert of loaddata: no save() runs
-            objects[start : start + size], fields=fields, raw=True
-        )
-
-
 def _raw_delete(label: str, **where) -> None:
     queryset = model_of(label)._base_manager.filter(**where)
     queryset._raw_delete(queryset.db)
@@ -492,9 +478,9 @@ def _tournament_load(loader: _Loader, tournament: Tournament | None, slug: str) 
         tournament.save(force_update=True)  # updated_at: now, so every ETag changes
     else:
         row.updated_at = timezone.now()
-        _insert([row])
+        insert_raw([row])
     for label in LOAD_ORDER[1:]:
-        _insert(loader.objects(label))
+        insert_raw(loader.objects(label))
     return row.pk
 
 
@@ -616,7 +602,7 @@ def _sheets_restore(
     try:
         with transaction.atomic():
             for label in SHEET_PARTS:
-                _insert(loader.objects(label))
+                insert_raw(loader.objects(label))
             for later in loader.objects("brackets.knockoutmatch"):
                 fields = [
                     f.attname
@@ -626,7 +612,7 @@ def _sheets_restore(
                 KnockoutMatch._base_manager.filter(pk=later.pk).update(
                     **{name: getattr(later, name) for name in fields}
                 )
-            _insert(loader.objects("brackets.game"))
+            insert_raw(loader.objects("brackets.game"))
             _check_constraints()
     except IntegrityError as error:
         raise BackupRefused(f"its rows do not fit this site: {error}") from error

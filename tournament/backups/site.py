@@ -23,7 +23,6 @@ import contextlib
 import gzip
 import hashlib
 import json
-import logging
 import os
 import re
 from dataclasses import dataclass
@@ -39,16 +38,15 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
-from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils import timezone
 
-logger = logging.getLogger(__name__)
+from . import archive
+from .archive import APPS, BackupRefused
 
 FORMAT = "fiftysix-backup"
 VERSION = 2  # 2: tokens always left out, password hashes only when asked for
 READS = (1, 2)
-APPS = ("auth", "authtoken", "tournament", "scoring", "brackets")
 LEFT_OUT = {
     "auth.permission",
     "authtoken.token",
@@ -74,10 +72,6 @@ class Encoder(DjangoJSONEncoder):
         return super().default(o)
 
 
-class BackupRefused(Exception):
-    """A file that is not a backup of this site as it is now; nothing was changed."""
-
-
 @dataclass(frozen=True)
 class BackupInfo:
     path: Path
@@ -101,14 +95,6 @@ def backup_models() -> list[type[Model]]:
         and not model._meta.proxy
     ]
     return serializers.sort_dependencies([(None, chosen)], allow_cycles=True)
-
-
-def _migrations() -> dict[str, str]:
-    latest: dict[str, str] = {}
-    for app, name in MigrationRecorder(connection).applied_migrations():
-        if app in APPS and name > latest.get(app, ""):
-            latest[app] = name
-    return latest
 
 
 def _rows(model: type[Model], passwords: bool):
@@ -178,7 +164,7 @@ def backup_write(
             before = len(rows)
             rows.extend(_rows(model, passwords))
             counts[model._meta.label_lower] = len(rows) - before
-        migrations = _migrations()
+        migrations = archive.migrations()
     # The rows are turned into JSON once: that text is both what the checksum covers
     # and what the file holds.
     rows_text = _canonical(rows)
@@ -258,7 +244,7 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     """Make the site what backup `path` holds. Returns (restored, the backup taken of
     what it replaced). Nothing changes if the file is refused or anything fails."""
     document = backup_read(path)
-    now = _migrations()
+    now = archive.migrations()
     if document["migrations"] != now:
         raise BackupRefused(
             f"{path} was made at migrations {document['migrations']}; this database "
@@ -348,17 +334,22 @@ def _load(rows: list[dict]) -> None:
         if item.m2m_data:
             links.append(item)
         if batch and type(item.object) is not type(batch[0]):
-            _insert(batch)
+            insert_raw(batch)
             batch = []
         batch.append(item.object)
     if batch:
-        _insert(batch)
+        insert_raw(batch)
     for item in links:
         for name, values in item.m2m_data.items():
             getattr(item.object, name).set(values)
 
 
-def _insert(objects: list[Model]) -> None:
+def insert_raw(objects: list[Model]) -> None:
+    """Rows of one model as they are, ids and all: the raw insert of loaddata, in
+    batches; no save() runs, and a date written once (a history row's time) keeps
+    its value."""
+    if not objects:
+        return
     model = type(objects[0])
     fields = list(model._meta.local_concrete_fields)
     size = connection.ops.bulk_batch_size(fields, objects) or len(objects)

@@ -57,13 +57,18 @@ def backup_list_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _backup(tournament: Tournament, pk: int) -> Backup:
+    """One of the tournament's backups, without its bytes (404 if not its own)."""
+    return get_object_or_404(
+        Backup.objects.defer("content"), pk=pk, tournament=tournament
+    )
+
+
 def backup_download(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament, _ = _organizer(request, slug)
-    backup = get_object_or_404(
-        Backup.objects.defer("content"), pk=pk, tournament=tournament
-    )
+    backup = _backup(tournament, pk)
     response = HttpResponse(
         services.backup_content(backup), content_type="application/gzip"
     )
@@ -78,9 +83,7 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament, roles = _organizer(request, slug)
-    backup = get_object_or_404(
-        Backup.objects.defer("content"), pk=pk, tournament=tournament
-    )
+    backup = _backup(tournament, pk)
     if request.method == "POST":
         if request.POST.get("confirm") != tournament.slug:
             messages.error(

@@ -34,7 +34,7 @@ def test_scorers_of_another_tournament_write_while_one_is_restored(monkeypatch):
     postgres = connection.vendor == "postgresql"
     halfway, written = threading.Event(), threading.Event()
     order: list[str] = []
-    insert = services._insert
+    insert = services.insert_raw
 
     def slow_insert(objects):
         if postgres and not halfway.is_set():
@@ -42,7 +42,7 @@ def test_scorers_of_another_tournament_write_while_one_is_restored(monkeypatch):
             assert written.wait(30), "the other tournament's scorer was kept waiting"
         insert(objects)
 
-    monkeypatch.setattr(services, "_insert", slow_insert)
+    monkeypatch.setattr(services, "insert_raw", slow_insert)
     outcome: dict[str, object] = {}
 
     def restore():

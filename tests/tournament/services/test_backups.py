@@ -174,7 +174,7 @@ def test_only_the_newest_automatic_backups_of_each_tournament_are_kept(
 
 
 def test_a_tournament_restored_in_place_is_as_it_was_and_others_are_untouched(
-    api, league
+    api, league, tmp_path
 ):
     tournament, organizer = league
     other, _ = final_league(2, 3, qualifiers=2, slug="other-cup")
@@ -192,14 +192,9 @@ def test_a_tournament_restored_in_place_is_as_it_was_and_others_are_untouched(
     assert seen(api, "backup-cup") != before
 
     out = StringIO()
-    call_command(
-        "restore",
-        "--tournament",
-        "backup-cup",
-        _file(backup, api),
-        yes=True,
-        stdout=out,
-    )
+    path = tmp_path / "backup.56.gz"
+    path.write_bytes(services.backup_content(backup))
+    call_command("restore", "--tournament", "backup-cup", path, yes=True, stdout=out)
     assert "Restored tournament of backup-cup" in out.getvalue()
     assert seen(api, "backup-cup") == before
     after = rows_of(tournament)
@@ -216,16 +211,6 @@ def test_a_tournament_restored_in_place_is_as_it_was_and_others_are_untouched(
     # Writing goes on after the restored rows.
     sheets.score_sheet_reopen(match_id=match.pk, user=organizer, reason="again")
     assert SheetChange.objects.order_by("pk").last().reason == "again"
-
-
-def _file(backup: Backup, api, name: str = "backup.56.gz"):
-    import tempfile
-    from pathlib import Path
-
-    folder = Path(tempfile.mkdtemp())
-    path = folder / name
-    path.write_bytes(services.backup_content(backup))
-    return path
 
 
 def test_a_sheet_restored_from_the_backup_before_its_reopening(api, league):
