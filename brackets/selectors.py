@@ -30,11 +30,7 @@ class MatchView:
     def series(self) -> Series | None:
         if self.match.best_of == 1:
             return None
-        done = [
-            Side(g.sheet.winner)
-            for g in self.games
-            if g.sheet.status == MatchStatus.CONFIRMED
-        ]
+        done = [Side(g.sheet.winner) for g in self.games if g.sheet.final]
         return series_state(done, best_of=self.match.best_of)
 
     @property
@@ -57,7 +53,7 @@ class MatchView:
         sheet = self.sheet
         if sheet is None:
             return "waiting"
-        if sheet.status == MatchStatus.CONFIRMED:
+        if sheet.final:
             return "in_progress"  # a game of a series is confirmed; the next one waits
         return sheet.status
 

@@ -17,14 +17,14 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from scoring.domain.rules import MatchStatus, Side, Stage
+from scoring.domain.rules import Side, Stage
 from scoring.league import services as league_services
 from scoring.league.selectors import standings_get
 from scoring.models import Match, StandingsLot
 from scoring.sheets import services as sheets_services
 from tournament.backups.services import backup_before_step
 from tournament.domain.errors import ConflictError, RuleError
-from tournament.domain.types import TournamentStatus
+from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Team, Tournament
 
 from .domain import progression, seeding
@@ -67,11 +67,13 @@ def knockout_seed(
             field="deals",
         )
     per_stage = seeding.stage_deals(qualifiers, deals)
-    teams = Team.objects.filter(tournament=tournament).count()
+    # rules.md §9: teams absent from the draw, or withdrawn, cannot qualify.
+    teams = Team.objects.filter(tournament=tournament, status=TeamStatus.ACTIVE).count()
     if teams < qualifiers:
         raise RuleError(
             "too_few_teams",
-            f"{qualifiers} teams cannot qualify: {tournament.name} has {teams}.",
+            f"{qualifiers} teams cannot qualify: {tournament.name} has {teams} "
+            "(not counting teams absent from the draw or withdrawn).",
             field="qualifiers",
             qualifiers=qualifiers,
         )
@@ -89,7 +91,11 @@ def knockout_seed(
     if standings.to_decide and lot is None:
         lot = league_services.standings_lots_draw(tournament=tournament, user=user)
         standings = standings_get(tournament=tournament)
-    rows = sorted(standings.rows, key=lambda r: r.standing.place)[:qualifiers]
+    rows = [
+        r
+        for r in sorted(standings.rows, key=lambda r: r.standing.place)
+        if not r.standing.withdrawn  # rules.md §9: the seeding passes over them
+    ][:qualifiers]
     if any(r.qualifies is not True for r in rows):
         raise AssertionError("a qualifier's seed is still undecided after the lot")
 
@@ -232,7 +238,7 @@ def knockout_match_advance(*, knockout_match_id: int, user) -> KnockoutMatch:
         .get(pk=knockout_match_id)
     )
     games = _live_games(knockout_match)
-    decided = [g for g in games if g.sheet.status == MatchStatus.CONFIRMED]
+    decided = [g for g in games if g.sheet.final]
     state = series_state(
         [Side(g.sheet.winner) for g in decided], best_of=knockout_match.best_of
     )
@@ -278,7 +284,7 @@ def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: boo
     dependents = _dependents(knockout_match)
     later_games = [g for g in _live_games(knockout_match) if g.number > game.number]
     decided = [m for m, _ in dependents if m.winner] + [
-        g for g in later_games if g.sheet.status == MatchStatus.CONFIRMED
+        g for g in later_games if g.sheet.final
     ]
     if decided:
         raise ConflictError(

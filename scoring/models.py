@@ -11,11 +11,13 @@ from django.db.models import F, Q
 
 from tournament.models import Team, Tournament, someone
 
+from .domain.forfeits import Absent
 from .domain.rules import (
     AWARD_PENALTY,
     AWARDING_KINDS,
     CONDUCT_MAX,
     DEAL_NUMBER_MAX,
+    FINAL_STATUSES,
     POINTS_IN_DEAL,
     TRUMP_SYMBOLS,
     VALUE_MAX,
@@ -75,6 +77,18 @@ class Match(models.Model):
     confirmed_b_version = models.PositiveIntegerField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = someone()
+    # A forfeit (rules.md §9): who did not come, and why; the sheet is then locked
+    # with status `forfeited`, totals 0 and the present team as the winner.
+    forfeit_absent = models.CharField(
+        max_length=4,
+        blank=True,
+        default="",
+        choices=[(a.value, a.value) for a in Absent],
+    )
+    forfeit_reason = models.CharField(max_length=300, blank=True, default="")
+    # Disputes raised and not yet ruled on (kept with the disputes, under the match's
+    # lock): while any is open the sheet cannot be confirmed (rules.md §9).
+    open_disputes = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -115,9 +129,32 @@ class Match(models.Model):
                         MatchStatus.COMPLETED,
                         MatchStatus.CONFIRMED,
                         MatchStatus.VOID,
+                        MatchStatus.FORFEITED,
                     ]
                 ),
                 name="scoring_match_winner_only_when_complete",
+            ),
+            models.CheckConstraint(
+                # rules.md §9: forfeited exactly when the absent team is named, with
+                # a reason, totals of 0 and the present team as the winner.
+                condition=Q(
+                    status=MatchStatus.FORFEITED,
+                    total_a=0,
+                    total_b=0,
+                    deals_won_a=0,
+                    deals_won_b=0,
+                )
+                & ~Q(forfeit_reason="")
+                & (
+                    Q(forfeit_absent=Absent.A, winner=Side.B)
+                    | Q(forfeit_absent=Absent.B, winner=Side.A)
+                    | Q(forfeit_absent=Absent.BOTH, winner="", stage=Stage.LEAGUE)
+                )
+                | (
+                    ~Q(status=MatchStatus.FORFEITED)
+                    & Q(forfeit_absent="", forfeit_reason="")
+                ),
+                name="scoring_match_forfeit_whole",
             ),
             models.CheckConstraint(
                 condition=Q(status=MatchStatus.CONFIRMED, confirmed_at__isnull=False)
@@ -153,7 +190,22 @@ class Match(models.Model):
 
     @property
     def locked(self) -> bool:
-        return self.status in (MatchStatus.CONFIRMED, MatchStatus.VOID)
+        return self.status in (
+            MatchStatus.CONFIRMED,
+            MatchStatus.VOID,
+            MatchStatus.FORFEITED,
+        )
+
+    @property
+    def final(self) -> bool:
+        """Confirmed or forfeited: the result stands (rules.md §9)."""
+        return self.status in FINAL_STATUSES
+
+    @property
+    def forfeit(self) -> dict[str, str] | None:
+        if not self.forfeit_absent:
+            return None
+        return {"absent": self.forfeit_absent, "reason": self.forfeit_reason}
 
     @property
     def tiebreak_decided_by(self) -> str | None:
@@ -342,6 +394,9 @@ class SheetAction(models.TextChoices):
     TOSS_DELETE = "toss_delete"
     VOID = "void"
     RESTORE = "restore"
+    FORFEIT = "forfeit"
+    DISPUTE = "dispute"
+    RULING = "ruling"
 
 
 class HistoryIsWritten(Exception):
@@ -405,8 +460,8 @@ class SheetChange(models.Model):
                 name="scoring_sheet_change_action_known",
             ),
             models.CheckConstraint(
-                condition=~Q(action="reopen") | ~Q(reason=""),
-                name="scoring_sheet_change_reopen_has_reason",
+                condition=~Q(action__in=["reopen", "forfeit"]) | ~Q(reason=""),
+                name="scoring_sheet_change_reason_given",
             ),
             models.CheckConstraint(
                 condition=Q(source__in=["app", "file"]),
@@ -450,7 +505,76 @@ class SheetChange(models.Model):
             )
         if "side" in row:
             return f"{what} for {row['side']}"
+        if "absent" in row:
+            absent = (
+                "both teams" if row["absent"] == "both" else f"team {row['absent']}"
+            )
+            return f"{what}: {absent} absent"
+        if "ruling" in row:
+            return f"Ruling on dispute {row['dispute']}: {row['ruling']}"
+        if "text" in row:
+            on = f"deal {row['deal']}" if row.get("deal") else "the match"
+            return f"Dispute {row['dispute']} on {on}: {row['text']}"
         return what
+
+
+class Dispute(models.Model):
+    """A disagreement about a sheet, on one deal or the whole match, raised in words
+    by a captain of either team, a scorer or an organizer; an organizer (for the
+    Rules Committee, 000 §4.7, §5.5) rules on it in words, which closes it. While one
+    is open the sheet cannot be confirmed (rules.md §9)."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
+    deal = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The deal's number; empty: the whole match."
+    )
+    text = models.TextField(max_length=2000)
+    raised_by = someone()
+    raised_by_name = models.CharField(max_length=150)
+    raised_as = models.CharField(
+        max_length=20, help_text="captain of A, captain of B, scorer or organizer"
+    )
+    raised_at = models.DateTimeField()
+    ruling = models.TextField(max_length=2000, blank=True, default="")
+    ruled_by = someone()
+    ruled_by_name = models.CharField(max_length=150, blank=True, default="")
+    ruled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(text=""), name="scoring_dispute_text_present"
+            ),
+            models.CheckConstraint(
+                condition=Q(deal__isnull=True)
+                | Q(deal__gte=1, deal__lte=DEAL_NUMBER_MAX),
+                name="scoring_dispute_deal_1_99",
+            ),
+            models.CheckConstraint(
+                condition=Q(ruled_at__isnull=True, ruling="")
+                | (Q(ruled_at__isnull=False) & ~Q(ruling="")),
+                name="scoring_dispute_ruled_in_words",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["match"],
+                condition=Q(ruled_at__isnull=True),
+                name="scoring_dispute_open",
+            )
+        ]
+
+    def __str__(self) -> str:
+        on = f"deal {self.deal}" if self.deal else "the match"
+        return f"dispute {self.pk} on {on} of {self.match}"
+
+    @property
+    def open(self) -> bool:
+        return self.ruled_at is None
+
+    def record(self) -> dict:
+        return {"dispute": self.pk, "deal": self.deal, "text": self.text}
 
 
 class StandingsLot(models.Model):

@@ -7,12 +7,12 @@ services, which lock the tournament row while they check and write.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 
 from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
-from .domain.types import Role, TournamentStatus
+from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 
 
 def _choices(enum) -> list[tuple[str, str]]:
@@ -22,6 +22,7 @@ def _choices(enum) -> list[tuple[str, str]]:
 
 
 STATUS_CHOICES = _choices(TournamentStatus)
+SUBSTITUTIONS_MAX = 10
 
 
 def someone() -> models.ForeignKey:
@@ -57,6 +58,13 @@ class Tournament(models.Model):
     )
     venue = models.CharField(max_length=200, blank=True)
     starts_on = models.DateField(null=True, blank=True)
+    check_in_required = models.BooleanField(
+        default=False,
+        help_text="The draw takes the teams checked in only (rules.md §9).",
+    )
+    substitutions_allowed = models.PositiveSmallIntegerField(
+        default=1, help_text="Player substitutions per team (rules.md §9)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -92,6 +100,10 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(name=""), name="tournament_name_present"
+            ),
+            models.CheckConstraint(
+                condition=Q(substitutions_allowed__lte=SUBSTITUTIONS_MAX),
+                name="tournament_substitutions_0_10",
             ),
         ]
 
@@ -138,6 +150,16 @@ class Team(models.Model):
     captain_country = models.CharField(max_length=60)
     placement = models.CharField(max_length=20, choices=_choices(Placement))
     created_at = models.DateTimeField(auto_now_add=True)
+    # The tournament day (rules.md §9).
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    checked_in_by = someone()
+    status = models.CharField(
+        max_length=10, choices=_choices(TeamStatus), default=TeamStatus.ACTIVE
+    )
+    withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    withdrawn_reason = models.CharField(max_length=300, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = someone()
 
     class Meta:
         ordering = ["name"]
@@ -160,6 +182,24 @@ class Team(models.Model):
             models.CheckConstraint(
                 condition=Q(placement__in=[p.value for p in Placement]),
                 name="team_placement_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in TeamStatus]),
+                name="team_status_known",
+            ),
+            models.CheckConstraint(
+                # Withdrawn exactly when a round and a reason say from when and why.
+                condition=Q(
+                    status=TeamStatus.WITHDRAWN,
+                    withdrawn_from_round__gte=1,
+                    withdrawn_at__isnull=False,
+                )
+                & ~Q(withdrawn_reason="")
+                | (
+                    ~Q(status=TeamStatus.WITHDRAWN)
+                    & Q(withdrawn_from_round__isnull=True, withdrawn_at__isnull=True)
+                ),
+                name="team_withdrawn_has_round_and_reason",
             ),
         ]
 
@@ -190,6 +230,53 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Substitution(models.Model):
+    """A player substitution an organizer approved (rules.md §9): who leaves the team,
+    who comes in, from which round on, and why. The roster of every match follows
+    from the registered players and these (tournament/selectors.py: roster_of)."""
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="substitutions"
+    )
+    number = models.PositiveSmallIntegerField(help_text="1 for the team's first.")
+    player_out = models.CharField(max_length=80)
+    player_in = models.CharField(max_length=80)
+    stage = models.CharField(
+        max_length=10, choices=_choices(RoundStage), default=RoundStage.LEAGUE
+    )
+    from_round = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=300)
+    approved_by = someone()
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["team", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "number"], name="substitution_number_once_per_team"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, from_round__gte=1),
+                name="substitution_numbers_positive",
+            ),
+            models.CheckConstraint(
+                condition=~Q(player_out="") & ~Q(player_in="") & ~Q(reason=""),
+                name="substitution_names_and_reason_present",
+            ),
+            models.CheckConstraint(
+                condition=~Q(player_out=F("player_in")),
+                name="substitution_players_differ",
+            ),
+            models.CheckConstraint(
+                condition=Q(stage__in=[s.value for s in RoundStage]),
+                name="substitution_stage_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.player_in} for {self.player_out}"
 
 
 class Membership(models.Model):

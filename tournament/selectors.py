@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
-from .domain.types import Role
-from .models import Membership, Player, Section, Team, Tournament
+from .domain.roster import Swap, roster_at
+from .domain.types import Role, RoundStage
+from .models import Membership, Player, Section, Substitution, Team, Tournament
 
 ALL_ROLES = frozenset(Role)
 
@@ -111,3 +112,45 @@ def teams_by_section(*, tournament: Tournament) -> list[tuple[Section, list[Team
     for team in team_list(tournament=tournament):
         by_section[team.section_id].append(team)
     return [(s, by_section[s.pk]) for s in sections]
+
+
+# Rosters (rules.md §9)
+# ----------------------------------------------------------------------------
+
+
+def swaps_of(substitutions) -> list[Swap]:
+    return [
+        Swap(s.number, s.player_out, s.player_in, RoundStage(s.stage), s.from_round)
+        for s in substitutions
+    ]
+
+
+def rosters_get(*, teams: list[int]) -> dict[int, tuple[list[str], list[Swap]]]:
+    """Each team's registered players and approved substitutions (two queries), from
+    which `roster_at` gives who played in any round."""
+    found: dict[int, tuple[list[str], list[Swap]]] = {t: ([], []) for t in teams}
+    for team, name in (
+        Player.objects.filter(team_id__in=teams)
+        .order_by("team", "position")
+        .values_list("team_id", "name")
+    ):
+        found[team][0].append(name)
+    subs: dict[int, list[Substitution]] = {}
+    for sub in Substitution.objects.filter(team_id__in=teams).order_by("number"):
+        subs.setdefault(sub.team_id, []).append(sub)
+    for team, rows in subs.items():
+        found[team][1].extend(swaps_of(rows))
+    return found
+
+
+def match_roster(*, team_a: int, team_b: int, stage: str, round: int) -> dict:
+    """Who played for each team in one match: {"A": [names], "B": [names]}."""
+    rosters = rosters_get(teams=[team_a, team_b])
+    return {
+        side: roster_at(*rosters[team], RoundStage(stage), round)
+        for side, team in (("A", team_a), ("B", team_b))
+    }
+
+
+def substitution_list(*, team: Team) -> QuerySet[Substitution]:
+    return Substitution.objects.filter(team=team).select_related("approved_by")

@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from .domain.errors import ConflictError, RuleError, RuleErrors
 from .domain.rulesets import RuleSetCode, ruleset_get
@@ -34,7 +35,7 @@ from .domain.sections import (
     place_team,
     roster,
 )
-from .domain.types import Role, TournamentStatus
+from .domain.types import Role, TeamStatus, TournamentStatus
 from .models import Membership, Player, Section, Team, Tournament
 
 
@@ -132,7 +133,13 @@ def tournament_create(
     return tournament
 
 
-_LEAGUE_FIELDS = {"ruleset", "players_per_team", "league_rounds", "league_deals"}
+_LEAGUE_FIELDS = {
+    "ruleset",
+    "players_per_team",
+    "league_rounds",
+    "league_deals",
+    "check_in_required",
+}
 
 
 @transaction.atomic
@@ -142,7 +149,11 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     tournament = _locked(tournament)
     changed = {k: v for k, v in changes.items() if getattr(tournament, k) != v}
     if _LEAGUE_FIELDS & changed.keys():
-        _require_registration(tournament, "change the rule set or league numbers")
+        _require_registration(
+            tournament,
+            "change "
+            + ", ".join(sorted(_LEAGUE_FIELDS & changed.keys())).replace("_", " "),
+        )
     if "ruleset" in changed and "league_deals" not in changed:
         changed["league_deals"] = ruleset_get(changed["ruleset"]).league_deals
     for field, value in changed.items():
@@ -414,7 +425,13 @@ def team_register(
 ) -> Team:
     """Register one team, placed in a section by its captain's city, state, country."""
     tournament = _locked(tournament)
-    _require_registration(tournament, "register a team")
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ConflictError(
+            "draw_locked",
+            f"Cannot register a team: the league of {tournament.name} is drawn, and "
+            "a new team cannot join it after the draw (its rounds are drawn together; "
+            "rules.md §9).",
+        )
     entry = team_entry_check(
         tournament=tournament,
         sections=_sections_by_pk(tournament),
@@ -475,8 +492,46 @@ def team_update(
 @transaction.atomic
 def team_delete(*, team: Team) -> None:
     tournament = _locked(team.tournament)
-    _require_registration(tournament, "withdraw a team")
+    _require_registration(
+        tournament, "delete a team (withdraw it from a round instead)"
+    )
     team.delete()
+
+
+# The tournament day: check-in (rules.md §9)
+# ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def team_check_in(*, team: Team, user) -> Team:
+    """Check a team in as it arrives (an organizer, or the team's captain). Again
+    is harmless. A team left out of a check-in draw cannot join the league now."""
+    tournament = _locked(team.tournament)
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if team.status == TeamStatus.ABSENT:
+        raise ConflictError(
+            "late_entry",
+            f"{team.name} was not checked in when the league of {tournament.name} was "
+            "drawn, and a team cannot join the league after the draw (rules.md §9).",
+        )
+    if team.checked_in_at is None:
+        team.checked_in_at = timezone.now()
+        team.checked_in_by = user if user.is_authenticated else None
+        team.save(update_fields=["checked_in_at", "checked_in_by"])
+    return team
+
+
+@transaction.atomic
+def team_check_in_undo(*, team: Team) -> Team:
+    """Undo a check-in made by mistake, before the draw (which takes the teams
+    checked in)."""
+    tournament = _locked(team.tournament)
+    _require_registration(tournament, "undo a check-in")
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    team.checked_in_at = None
+    team.checked_in_by = None
+    team.save(update_fields=["checked_in_at", "checked_in_by"])
+    return team
 
 
 @dataclass(frozen=True)

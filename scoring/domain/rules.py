@@ -495,6 +495,12 @@ class MatchStatus(StrEnum):
     COMPLETED = "completed"  # every deal is in and the result is decided
     CONFIRMED = "confirmed"  # both captains or an organizer confirmed: locked
     VOID = "void"  # set aside by an organizer (a knockout reset): kept, counts nowhere
+    FORFEITED = "forfeited"  # a team did not come (rules.md §9): locked, final
+
+
+# Sheets that are final: locked, and counted as confirmed by every step that waits for
+# confirmed sheets (rules.md §9: a forfeited sheet is final like a confirmed one).
+FINAL_STATUSES = frozenset({MatchStatus.CONFIRMED, MatchStatus.FORFEITED})
 
 
 def sheet_status(sheet: Sheet, *, knockout: bool = False) -> MatchStatus:

@@ -9,18 +9,25 @@ won, tied and lost matches and its four ranking numbers:
 - R4, the sum of the team's own match totals over all its league matches.
 
 A bye counts for R2..R4 as the team's own average per played league match (rules.md
-§5), so those three are exact `Fraction`s; nothing here rounds them. Teams equal on
-all four share a rank. Where a place must be decided (the qualifying line, and the
+§5), so those three are exact `Fraction`s; nothing here rounds them. A forfeit
+(rules.md §9) counts for the present team exactly as a bye, and for the absent team
+as a match played and lost with a total of 0; both absent, both lose so. Teams equal
+on all four share a rank. Where a place must be decided (the qualifying line, and the
 seeding of the qualifiers, which orders every one of them), `draw_lots` orders equal
-teams by a lot from a recorded seed and marks each row it placed.
+teams by a lot from a recorded seed and marks each row it placed. A withdrawn team
+keeps the rank its numbers give it, but the qualifying line, the lots and the places
+that qualify pass over it (rules.md §9): they are counted among the *contenders*,
+the teams that are not withdrawn.
 
 What it does not: read a score sheet (a match's totals and winner come in as values,
 scored by rules.py), decide which matches count (completed ones of released rounds;
 that is the selector's), or store anything.
 
-Vocabulary: a *result* is one decided league match; the *difference* is the winner's
-total minus the loser's; a *rank* may be shared ("1, 2, 2, 4"), a *place* never is
-(1..n, equals in the order a lot gave them, or by team id until one is drawn).
+Vocabulary: a *result* is one decided league match (played, or forfeited); the
+*difference* is the winner's total minus the loser's; the *own average* divides by
+the matches played at a table plus the forfeits lost; a *rank* may be shared ("1, 2,
+2, 4"), a *place* never is (1..n, equals in the order a lot gave them, or by team id
+until one is drawn).
 """
 
 from __future__ import annotations
@@ -31,7 +38,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import groupby
 
+from .forfeits import Absent
 from .rules import Side
+
+__all__ = ["Absent", "MatchResult", "Standing", "rank_teams"]
 
 WIN_POINTS = 3  # 000 §5.4
 TIE_POINTS = 1  # 000 §5.6
@@ -42,7 +52,9 @@ LOT_ALGORITHM = "56-lot/1"
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One decided league match: both teams' totals and the winner (None: a tie)."""
+    """One decided league match: both teams' totals and the winner (None: a tie, or
+    a forfeit that neither team came to). `absent` marks a forfeit: its totals are
+    0 and its winner is the team that came."""
 
     team_a: int
     team_b: int
@@ -50,10 +62,15 @@ class MatchResult:
     total_b: int
     winner: Side | None
     confirmed: bool = True  # False: completed, not yet confirmed by both captains
+    absent: Absent | None = None
 
     def __post_init__(self) -> None:
         if self.team_a == self.team_b:
             raise AssertionError(f"team {self.team_a} cannot play itself")
+        if self.absent is not None and (
+            self.winner != self.absent.present or self.total_a or self.total_b
+        ):
+            raise AssertionError(f"{self}: a forfeit's winner is the team present")
 
 
 # R2..R4: whole numbers, or exact fractions once a bye adds the own average.
@@ -68,10 +85,10 @@ class Standing:
     team: int
     rank: int  # shared by teams equal on R1..R4
     place: int  # 1..n, never shared
-    played: int  # league matches decided (byes not included)
-    won: int
+    played: int  # rounds with a result: matches, byes, forfeits won and lost (§9)
+    won: int  # byes and forfeits won included
     tied: int
-    lost: int
+    lost: int  # forfeits lost included
     byes: int
     r1: int
     r2: Points
@@ -79,6 +96,9 @@ class Standing:
     r4: Points
     provisional: bool  # a counted match is not confirmed yet
     lot: bool = False  # its place among equal teams was decided by a lot
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
+    withdrawn: bool = False  # ranked, but never qualifies (rules.md §9)
 
     @property
     def key(self) -> RankKey:
@@ -87,11 +107,13 @@ class Standing:
 
 @dataclass
 class _Tally:
-    played: int = 0
-    won: int = 0
+    played: int = 0  # at a table, and forfeits lost: what the own average divides by
+    won: int = 0  # at a table
     tied: int = 0
-    lost: int = 0
+    lost: int = 0  # at a table, and forfeits lost
     byes: int = 0
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
     r2: int = 0
     r3: int = 0
     r4: int = 0
@@ -113,13 +135,19 @@ class _Tally:
         else:
             self.lost += 1
 
+    @property
+    def averaged(self) -> int:
+        """Rounds that count as the team's own average: byes and forfeits won."""
+        return self.byes + self.forfeits_won
+
     def with_byes(self, total: int) -> Points:
         """A sum over played matches, plus the team's own average per played match
-        for each bye (rules.md §5); a team that has played nothing gets 0 for a bye.
-        Exact: a fraction only where the average is not whole."""
-        if not self.byes or not self.played:
+        for each bye and each forfeit won (rules.md §5, §9); a team that has played
+        nothing gets 0 for them. Exact: a fraction only where the average is not
+        whole."""
+        if not self.averaged or not self.played:
             return total
-        exact = Fraction(total * (self.played + self.byes), self.played)
+        exact = Fraction(total * (self.played + self.averaged), self.played)
         return exact.numerator if exact.denominator == 1 else exact
 
 
@@ -127,13 +155,17 @@ def rank_teams(
     teams: Iterable[int],
     results: Iterable[MatchResult],
     byes: Iterable[int] = (),
+    withdrawn: Iterable[int] = (),
 ) -> list[Standing]:
-    """Every team's standing, best first (rules.md §5).
+    """Every team's standing, best first (rules.md §5, §9).
 
-    `byes` names a team once per bye it has had. Equal teams share a rank and are
-    listed by team id; `draw_lots` orders them where a place must be decided.
+    `byes` names a team once per bye it has had; `withdrawn` the teams that left
+    (ranked as their numbers say, marked, never qualifying). Equal teams share a
+    rank and are listed by team id; `draw_lots` orders them where a place must be
+    decided.
     """
     tally = {team: _Tally() for team in teams}
+    gone = frozenset(withdrawn)
 
     def of(team: int) -> _Tally:
         if team not in tally:
@@ -141,6 +173,18 @@ def rank_teams(
         return tally[team]
 
     for r in results:
+        if r.absent is not None:
+            # rules.md §9: the absent team lost a match with a total of 0; the team
+            # present won it as it wins a bye.
+            for side, team in ((Side.A, r.team_a), (Side.B, r.team_b)):
+                t = of(team)
+                t.provisional |= not r.confirmed
+                if r.absent.includes(side):
+                    t.add(0, 0, -1, r.confirmed)
+                    t.forfeits_lost += 1
+                else:
+                    t.forfeits_won += 1
+            continue
         if r.winner is not None and r.winner is Side.A and r.total_a < r.total_b:
             raise AssertionError(f"{r}: the winner has the lower total")
         if r.winner is Side.B and r.total_b < r.total_a:
@@ -155,7 +199,7 @@ def rank_teams(
     # plain tuples and building each row once is what keeps 500 teams cheap.
     keyed = []
     for team, t in tally.items():
-        r1 = WIN_POINTS * t.won + TIE_POINTS * t.tied + BYE_POINTS * t.byes
+        r1 = WIN_POINTS * t.won + TIE_POINTS * t.tied + BYE_POINTS * t.averaged
         key = (r1, t.with_byes(t.r2), t.with_byes(t.r3), t.with_byes(t.r4))
         keyed.append((key, team, t))
     keyed.sort(key=lambda e: (_descending(e[0]), e[1]))
@@ -169,8 +213,8 @@ def rank_teams(
                 team=team,
                 rank=rank,
                 place=place,
-                played=t.played,
-                won=t.won,
+                played=t.played + t.averaged,
+                won=t.won + t.averaged,
                 tied=t.tied,
                 lost=t.lost,
                 byes=t.byes,
@@ -179,6 +223,9 @@ def rank_teams(
                 r3=key[2],
                 r4=key[3],
                 provisional=t.provisional,
+                forfeits_won=t.forfeits_won,
+                forfeits_lost=t.forfeits_lost,
+                withdrawn=team in gone,
             )
         )
     return rows
@@ -202,14 +249,28 @@ def equal_groups(standings: Sequence[Standing]) -> list[list[Standing]]:
     return [g for g in groups if len(g) > 1]
 
 
+def contenders(standings: Sequence[Standing]) -> list[tuple[int, Standing]]:
+    """The teams that may still qualify (not withdrawn), each with its place among
+    them: the place the qualifying line and the seeding count (rules.md §9)."""
+    return list(enumerate((s for s in standings if not s.withdrawn), 1))
+
+
+def _contender_groups(
+    standings: Sequence[Standing],
+) -> list[list[tuple[int, Standing]]]:
+    runs = [list(g) for _, g in groupby(contenders(standings), key=lambda e: e[1].rank)]
+    return [run for run in runs if len(run) > 1]
+
+
 def places_to_decide(standings: Sequence[Standing], places: int) -> list[list[int]]:
-    """The groups of equal teams whose places a lot must decide: every group with a
-    place within the first `places` (the qualifiers are seeded one by one, and a group
-    across the qualifying line decides who qualifies). Team ids, standings order."""
+    """The groups of equal contenders whose places a lot must decide: every group
+    with a contender's place within the first `places` (the qualifiers are seeded
+    one by one, and a group across the qualifying line decides who qualifies). A
+    withdrawn team draws no lot. Team ids, standings order."""
     return [
-        [s.team for s in group]
-        for group in equal_groups(standings)
-        if group[0].place <= places
+        [s.team for _, s in group]
+        for group in _contender_groups(standings)
+        if group[0][0] <= places
     ]
 
 
@@ -217,15 +278,18 @@ def draw_lots(
     standings: Sequence[Standing], *, seed: int, places: int
 ) -> list[Standing]:
     """The standings with every group of `places_to_decide` ordered by the lot of
-    `seed` and marked `lot`; nothing else moves, and ranks stay shared."""
+    `seed` and marked `lot`; nothing else moves, and ranks stay shared. A withdrawn
+    team that shares the rank follows the teams the lot ordered."""
     if [s.place for s in standings] != list(range(1, len(standings) + 1)):
         raise AssertionError("draw_lots takes the standings in place order")
     decide = {team for group in places_to_decide(standings, places) for team in group}
     rows: list[Standing] = []
     for _, run in groupby(standings, key=lambda s: s.rank):
         members = list(run)
-        if members[0].team in decide:
-            members.sort(key=lambda s: lot_key(seed, s.team))
+        if any(s.team in decide for s in members):
+            members.sort(
+                key=lambda s: (s.withdrawn, 0 if s.withdrawn else lot_key(seed, s.team))
+            )
         rows += members
     return [
         replace(row, place=place, lot=row.team in decide)
@@ -234,23 +298,25 @@ def draw_lots(
 
 
 def line_undecided(standings: Sequence[Standing], places: int) -> list[int]:
-    """Teams equal across the line after `places` (some of them inside, some not)
-    while no lot has ordered them: who qualifies is not settled by R1..R4."""
+    """Contenders equal across the line after `places` (some of them inside, some
+    not) while no lot has ordered them: who qualifies is not settled by R1..R4."""
     return [
         s.team
-        for group in equal_groups(standings)
-        if not group[0].lot and group[0].place <= places < group[-1].place
-        for s in group
+        for group in _contender_groups(standings)
+        if not group[0][1].lot and group[0][0] <= places < group[-1][0]
+        for _, s in group
     ]
 
 
 def qualifying(standings: Sequence[Standing], places: int) -> dict[int, bool | None]:
-    """Whether each team is within the best `places` (rules.md §6: the best 24
-    qualify): None for teams equal across the line while no lot has ordered them."""
+    """Whether each team is within the best `places` contenders (rules.md §6: the
+    best 24 qualify; §9: a withdrawn team never does): None for teams equal across
+    the line while no lot has ordered them."""
     undecided = set(line_undecided(standings, places))
-    return {
-        s.team: None if s.team in undecided else s.place <= places for s in standings
-    }
+    answer: dict[int, bool | None] = {s.team: False for s in standings}
+    for place, s in contenders(standings):
+        answer[s.team] = None if s.team in undecided else place <= places
+    return answer
 
 
 def shown(value: Points) -> int | float:

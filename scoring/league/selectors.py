@@ -10,14 +10,15 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from tournament.domain import draw as draw_rules
-from tournament.domain.types import TournamentStatus
+from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Section, Team, Tournament
 
 from ..domain import standings as ranking
-from ..domain.rules import MatchStatus, Side, Stage
+from ..domain.forfeits import Absent
+from ..domain.rules import FINAL_STATUSES, MatchStatus, Side, Stage
 from ..models import Deal, Match, Penalty, SheetAction, SheetChange, StandingsLot
 from ..sheets.selectors import (
     DECIDED,
@@ -126,13 +127,30 @@ def draw_earlier(*, tournament: Tournament) -> list[LeagueDraw]:
     return list(LeagueDraw.objects.filter(tournament=tournament, current=False))
 
 
-def draw_teams(*, tournament: Tournament) -> list[draw_rules.DrawTeam]:
-    """The tournament's teams as the draw sees them: id and section name."""
+def league_teams(*, tournament: Tournament) -> QuerySet[Team]:
+    """The teams of the league: every team but those absent from a check-in draw
+    (rules.md §9: kept on record, not drawn)."""
+    return Team.objects.filter(tournament=tournament).exclude(status=TeamStatus.ABSENT)
+
+
+def draw_entrants(*, tournament: Tournament) -> QuerySet[Team]:
+    """The teams a draw made now takes: the checked-in ones when the tournament
+    requires check-in, else every team (rules.md §9)."""
+    teams = Team.objects.filter(tournament=tournament)
+    if tournament.check_in_required:
+        teams = teams.filter(checked_in_at__isnull=False)
+    return teams
+
+
+def draw_teams(
+    *, tournament: Tournament, entrants: bool = False
+) -> list[draw_rules.DrawTeam]:
+    """The teams as the draw sees them (id and section name): of the league drawn,
+    or (`entrants`) those a draw made now would take."""
+    teams = (draw_entrants if entrants else league_teams)(tournament=tournament)
     return [
         draw_rules.DrawTeam(pk, section)
-        for pk, section in Team.objects.filter(tournament=tournament).values_list(
-            "pk", "section__name"
-        )
+        for pk, section in teams.values_list("pk", "section__name")
     ]
 
 
@@ -204,7 +222,15 @@ class DrawState:
 
 
 def draw_state(*, tournament: Tournament) -> DrawState:
-    teams = draw_teams(tournament=tournament)
+    # The league's teams and those a draw now would take, from one read.
+    teams, entrants = [], []
+    for pk, section, status, checked_in_at in Team.objects.filter(
+        tournament=tournament
+    ).values_list("pk", "section__name", "status", "checked_in_at"):
+        if status != TeamStatus.ABSENT:
+            teams.append(draw_rules.DrawTeam(pk, section))
+        if checked_in_at is not None or not tournament.check_in_required:
+            entrants.append(draw_rules.DrawTeam(pk, section))
     rounds = tournament.league_rounds
     draw = draw_current(tournament=tournament)
     check: list[str] = []
@@ -215,8 +241,8 @@ def draw_state(*, tournament: Tournament) -> DrawState:
         spread = draw_rules.draw_spread(teams, stored)
     return DrawState(
         tournament=tournament,
-        sections=draw_rules.section_sizes(teams),
-        problems=draw_rules.draw_problems(teams, rounds),
+        sections=draw_rules.section_sizes(entrants),
+        problems=draw_rules.draw_problems(entrants, rounds),
         locked_reason=draw_locked_reason(tournament=tournament),
         draw=draw,
         earlier=draw_earlier(tournament=tournament),
@@ -320,10 +346,19 @@ def league_results(*, tournament: Tournament) -> list[ranking.MatchResult]:
             total_a,
             total_b,
             Side(winner) if winner else None,
-            confirmed=status == MatchStatus.CONFIRMED,
+            confirmed=status in FINAL_STATUSES,
+            absent=Absent(absent) if absent else None,
         )
-        for team_a, team_b, total_a, total_b, winner, status in counted.values_list(
-            "team_a_id", "team_b_id", "total_a", "total_b", "winner", "status"
+        for team_a, team_b, total_a, total_b, winner, status, absent in (
+            counted.values_list(
+                "team_a_id",
+                "team_b_id",
+                "total_a",
+                "total_b",
+                "winner",
+                "status",
+                "forfeit_absent",
+            )
         )
     ]
 
@@ -333,7 +368,7 @@ def league_progress(*, tournament: Tournament) -> LeagueProgress:
     counts = Match.objects.filter(tournament=tournament, stage=Stage.LEAGUE).aggregate(
         matches=Count("pk"),
         decided=Count("pk", filter=Q(status__in=DECIDED)),
-        confirmed=Count("pk", filter=Q(status=MatchStatus.CONFIRMED)),
+        confirmed=Count("pk", filter=Q(status__in=FINAL_STATUSES)),
         live=Count("pk", filter=Q(status=MatchStatus.IN_PROGRESS)),
     )
     return LeagueProgress(**counts, draft_rounds=draft_rounds(tournament).count())
@@ -358,7 +393,8 @@ SELECT m.n, m.versions, m.statuses, m.latest,
      WHERE l.tournament_id = %(t)s),
   (SELECT t.updated_at FROM {Tournament._meta.db_table} t WHERE t.id = %(t)s),
   (SELECT {{names}} FROM (
-     SELECT 't' || e.id || ':' || e.section_id || ':' || e.name AS entry
+     SELECT 't' || e.id || ':' || e.section_id || ':' || e.status || ':' || e.name
+       AS entry
      FROM {Team._meta.db_table} e WHERE e.tournament_id = %(t)s
      UNION ALL
      SELECT 's' || e.id || ':' || e.name FROM {Section._meta.db_table} e
@@ -397,19 +433,29 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
     """The league's standings (rules.md §5), whole or one section's rows with their
     places in the whole league. Six queries, whatever the size: teams, byes, the
     counted matches' stored results, the lot, and the league's progress (2)."""
-    teams = {
-        pk: StandingsTeam(pk, name, section_id, section_name)
-        for pk, name, section_id, section_name in Team.objects.filter(
-            tournament=tournament
-        ).values_list("pk", "name", "section_id", "section__name")
-    }
-    byes = Bye.objects.filter(tournament=tournament).exclude(
-        round__in=draft_rounds(tournament)
+    teams = {}
+    withdrawn = set()
+    for pk, name, section_id, section_name, status in league_teams(
+        tournament=tournament
+    ).values_list("pk", "name", "section_id", "section__name", "status"):
+        teams[pk] = StandingsTeam(pk, name, section_id, section_name)
+        if status == TeamStatus.WITHDRAWN:
+            withdrawn.add(pk)
+    # rules.md §9: a team that withdrew has no bye from its withdrawal on (chosen
+    # here: it is not there to be given the round).
+    byes = (
+        Bye.objects.filter(tournament=tournament)
+        .exclude(round__in=draft_rounds(tournament))
+        .exclude(
+            team__status=TeamStatus.WITHDRAWN,
+            round__gte=F("team__withdrawn_from_round"),
+        )
     )
     standings = ranking.rank_teams(
         teams,
         league_results(tournament=tournament),
         byes.order_by().values_list("team_id", flat=True),
+        withdrawn,
     )
     places = tournament.qualifiers
     to_decide = ranking.places_to_decide(standings, places)

@@ -11,26 +11,38 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tournament.backups.services import backup_before_step
 from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import (
     ConflictError,
+    RuleError,
 )
-from tournament.domain.types import TournamentStatus
-from tournament.models import Bye, LeagueDraw, LeagueRound, Tournament
+from tournament.domain.roster import substitution_check
+from tournament.domain.types import RoundStage, TeamStatus, TournamentStatus
+from tournament.models import (
+    Bye,
+    LeagueDraw,
+    LeagueRound,
+    Substitution,
+    Team,
+    Tournament,
+)
+from tournament.selectors import swaps_of
 
 from ..domain import standings as ranking
-from ..domain.rules import Stage
+from ..domain.forfeits import LeagueMatch, withdrawal_forfeits
+from ..domain.rules import FINAL_STATUSES, Stage
 from ..models import (
     Match,
     SheetAction,
     SheetChange,
     StandingsLot,
 )
-from ..sheets.locking import actor_name
+from ..sheets.locking import actor_name, sheet_open
+from ..sheets.services import sheet_forfeit_locked
 from .selectors import (
     draw_locked_reason,
     draw_teams,
@@ -66,8 +78,14 @@ def league_draw_generate(
         raise ConflictError("draw_locked", f"Cannot draw again: {locked}.")
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
+    teams = draw_teams(tournament=tournament, entrants=True)
+    if tournament.check_in_required and not teams:
+        raise ConflictError(
+            "no_team_checked_in",
+            f"Cannot draw: {tournament.name} requires check-in and no team is checked "
+            "in yet; the draw takes the teams checked in (rules.md §9).",
+        )
     backup_before_step(tournament=tournament, step="the draw", user=user)
-    teams = draw_teams(tournament=tournament)
     draw = draw_league(teams, tournament.league_rounds, seed)
     problems = check_draw(teams, tournament.league_rounds, draw.rounds)
     if problems:
@@ -138,6 +156,11 @@ def league_draw_generate(
         )
         for m in matches
     )
+    # rules.md §9: the teams the draw did not take are absent, kept on record.
+    drawn = [t.key for t in teams]
+    everyone = Team.objects.filter(tournament=tournament)
+    everyone.filter(pk__in=drawn).update(status=TeamStatus.ACTIVE)
+    everyone.exclude(pk__in=drawn).update(status=TeamStatus.ABSENT)
     tournament.status = TournamentStatus.LEAGUE
     tournament.save(update_fields=["status", "updated_at"])
     return record
@@ -247,4 +270,161 @@ def standings_lots_draw(
         places=tournament.qualifiers,
         decided=decided,
         drawn_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+# The tournament day: withdrawals and substitutions (rules.md §9)
+# ----------------------------------------------------------------------------------
+
+
+def _in_league(tournament: Tournament, team: Team, doing: str) -> None:
+    if tournament.status == TournamentStatus.REGISTRATION:
+        raise ConflictError(
+            "league_not_drawn",
+            f"Cannot {doing}: the league of {tournament.name} is not drawn yet; "
+            "before the draw a team's players are changed, or the team deleted, on "
+            "its registration.",
+        )
+    if team.status == TeamStatus.ABSENT:
+        raise ConflictError(
+            "team_absent",
+            f"Cannot {doing}: {team.name} was not checked in for the draw and plays "
+            "no match (rules.md §9).",
+        )
+
+
+@transaction.atomic
+def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
+    """An organizer withdraws a team that leaves (or is disqualified) from a league
+    round on (rules.md §9): each of its league matches from that round with no deal
+    and not yet final becomes a forfeit by it, which its opponent wins; earlier
+    results stand. The team stays in the standings, marked, and never qualifies. An
+    automatic backup is taken first, as before the draw."""
+    tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleError(
+            "required", "say why the team is withdrawn; it is kept", field="reason"
+        )
+    if len(reason) > 300:
+        raise RuleError("too_long", "at most 300 characters", field="reason")
+    _in_league(tournament, team, f"withdraw {team.name}")
+    if team.status == TeamStatus.WITHDRAWN:
+        raise ConflictError(
+            "team_withdrawn",
+            f"{team.name} was withdrawn from round {team.withdrawn_from_round} "
+            f"already ({team.withdrawn_reason}).",
+        )
+    if tournament.status != TournamentStatus.LEAGUE:
+        raise ConflictError(
+            "knockout_seeded",
+            f"Cannot withdraw {team.name}: the knockout of {tournament.name} is "
+            "seeded. A team that leaves the knockout forfeits its match there: an "
+            "organizer records the forfeit on that sheet (rules.md §9).",
+        )
+    if not 1 <= from_round <= tournament.league_rounds:
+        raise RuleError(
+            "round_out_of_range",
+            f"the league has rounds 1 to {tournament.league_rounds}",
+            field="from_round",
+        )
+    backup_before_step(
+        tournament=tournament, step=f"the withdrawal of {team.name}", user=user
+    )
+    matches = list(
+        Match.objects.filter(tournament=tournament, stage=Stage.LEAGUE)
+        .filter(Q(team_a=team) | Q(team_b=team))
+        .annotate(deal_count=Count("deals"))
+    )
+    plan = withdrawal_forfeits(
+        team.pk,
+        from_round,
+        [
+            LeagueMatch(m.pk, m.round, m.team_a_id, m.team_b_id, m.deal_count, m.final)
+            for m in matches
+        ],
+    )
+    why = f"{team.name} withdrew from round {from_round}: {reason}"
+    for match_id, absent in plan:
+        match = sheet_open(match_id=match_id, version=None, action="record a forfeit")
+        sheet_forfeit_locked(match, absent, reason=why[:300], user=user)
+    team.status = TeamStatus.WITHDRAWN
+    team.withdrawn_from_round = from_round
+    team.withdrawn_reason = reason
+    team.withdrawn_at = timezone.now()
+    team.withdrawn_by = user if user is not None and user.is_authenticated else None
+    team.full_clean()
+    team.save()
+    return team
+
+
+@transaction.atomic
+def substitution_approve(
+    *,
+    team: Team,
+    user,
+    out: str,
+    into: str,
+    from_round: int,
+    reason: str,
+    stage: str = RoundStage.LEAGUE,
+) -> Substitution:
+    """An organizer approves a player substitution for a team (rules.md §9): who
+    leaves, who comes in, from which round, why; at most the tournament's
+    `substitutions_allowed` per team. Refused from a round whose sheet of the team
+    is final already: the roster of a confirmed match is kept as it was played."""
+    tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    _in_league(tournament, team, f"substitute a player of {team.name}")
+    if team.status == TeamStatus.WITHDRAWN:
+        raise ConflictError(
+            "team_withdrawn",
+            f"{team.name} was withdrawn from round {team.withdrawn_from_round}.",
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleError("required", "say why; it is kept", field="reason")
+    if len(reason) > 300:
+        raise RuleError("too_long", "at most 300 characters", field="reason")
+    stage_of = RoundStage(stage)
+    existing = list(Substitution.objects.filter(team=team).order_by("number"))
+    out, into = substitution_check(
+        list(team.players.order_by("position").values_list("name", flat=True)),
+        swaps_of(existing),
+        out=out,
+        into=into,
+        stage=stage_of,
+        from_round=from_round,
+        allowed=tournament.substitutions_allowed,
+        league_rounds=tournament.league_rounds,
+    )
+    # The rounds from `from_round` on, league rounds before the knockout's.
+    from_then = Q(stage=stage_of.value, round__gte=from_round)
+    if stage_of is RoundStage.LEAGUE:
+        from_then |= Q(stage=Stage.KNOCKOUT)
+    played = (
+        Match.objects.filter(tournament=tournament, status__in=FINAL_STATUSES)
+        .filter(Q(team_a=team) | Q(team_b=team))
+        .filter(from_then)
+        .order_by("stage", "round")
+        .first()
+    )
+    if played is not None:
+        raise ConflictError(
+            "round_played",
+            f"{team.name}'s sheet of {played.stage} round {played.round} is "
+            f"{played.status} already, with the players who played it; a "
+            "substitution starts from a round not yet final (rules.md §9).",
+        )
+    return Substitution.objects.create(
+        team=team,
+        number=len(existing) + 1,
+        player_out=out,
+        player_in=into,
+        stage=stage_of.value,
+        from_round=from_round,
+        reason=reason,
+        approved_by=user if user is not None and user.is_authenticated else None,
+        approved_at=timezone.now(),
     )

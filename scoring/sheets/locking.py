@@ -104,6 +104,17 @@ def sheet_open(
             f"Cannot {action}: the sheet of {match} is void (set aside by an "
             "organizer; its history says why) and stays as it is.",
         )
+    if match.status == MatchStatus.FORFEITED:
+        absent = (
+            "both teams were"
+            if match.forfeit_absent == "both"
+            else f"team {match.forfeit_absent} was"
+        )
+        raise ConflictError(
+            "sheet_locked",
+            f"Cannot {action}: the sheet of {match} is forfeited ({absent} absent) "
+            "and locked; only an organizer can reopen it (rules.md §9).",
+        )
     if match.locked:
         raise ConflictError(
             "sheet_locked",

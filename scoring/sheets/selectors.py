@@ -23,7 +23,7 @@ from ..models import Deal, Match, Penalty, SheetChange
 DEAL_VALUE_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
 MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
 # Sheets whose result is decided: they count in the standings.
-DECIDED = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
+DECIDED = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED, MatchStatus.FORFEITED)
 # Who sees a drawn round before the organizer releases it.
 DRAFT_READERS = frozenset({Role.ORGANIZER, Role.SCORER})
 

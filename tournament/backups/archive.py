@@ -55,6 +55,7 @@ TOURNAMENT_PARTS = {
     "tournament.section": "tournament",
     "tournament.team": "tournament",
     "tournament.player": "team__tournament",
+    "tournament.substitution": "team__tournament",
     "tournament.membership": "tournament",
     "tournament.leaguedraw": "tournament",
     "tournament.leagueround": "tournament",
@@ -67,6 +68,7 @@ SHEET_PARTS = {
     "scoring.deal": "match",
     "scoring.penalty": "deal__match",
     "scoring.sheetchange": "match",
+    "scoring.dispute": "match",
 }
 # The knockout, after the sheets its games are played on.
 BRACKET_PARTS = {

@@ -569,6 +569,7 @@ def _sheets_restore(
     _raw_delete("scoring.penalty", deal__match__in=replaced)
     _raw_delete("scoring.deal", match__in=replaced)
     _raw_delete("scoring.sheetchange", match__in=replaced)
+    _raw_delete("scoring.dispute", match__in=replaced)
     _raw_delete("scoring.match", pk__in=replaced)
     SheetCopy.objects.filter(sheet__in=replaced).delete()
     loader = _Loader(archive, fresh=False, validate=not trusted)

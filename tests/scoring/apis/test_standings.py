@@ -14,7 +14,7 @@ matches and a bye; round 2 one more match for the bye team, and one still in pla
     t1 v t2     (1 deal)  round 2, in play (2 deals): does not count
 
     rank team  P W T L bye  R1  R2  R3  R4
-    1    t11   1 1 0 0 1    6   10  14  32
+    1    t11   2 2 0 0 1    6   10  14  32   played and won count the bye (§9)
     2    t7    1 1 0 0 0    3   5   7   20   R4 splits t7 and t5
     3    t5    1 1 0 0 0    3   5   7   17   R3 splits t5 and t3
     4    t3    1 1 0 0 0    3   5   6   14   R2 splits t3 and t1
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.django_db
 
 EXPECTED = [
     # team, rank, played, won, tied, lost, byes, r1, r2, r3, r4
-    ("t11", 1, 1, 1, 0, 0, 1, 6, 10, 14, 32),
+    ("t11", 1, 2, 2, 0, 0, 1, 6, 10, 14, 32),  # the bye is played and won (§9)
     ("t7", 2, 1, 1, 0, 0, 0, 3, 5, 7, 20),
     ("t5", 3, 1, 1, 0, 0, 0, 3, 5, 7, 17),
     ("t3", 4, 1, 1, 0, 0, 0, 3, 5, 6, 14),

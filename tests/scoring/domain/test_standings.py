@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from scoring.domain.rules import Side, decide
 from scoring.domain.standings import (
+    Absent,
     MatchResult,
+    contenders,
     draw_lots,
     line_undecided,
     lot_key,
@@ -142,7 +144,8 @@ def test_a_bye_is_a_win_and_the_own_average_for_r2_to_r4():
     # The bye adds R1 3 and, for R2..R4, the average per played match.
     got = rank_teams([1, 2, 3], [won(1, 2, 20, 12), won(3, 1, 18, 15)], byes=[1])
     one = next(s for s in got if s.team == 1)
-    assert (one.played, one.won, one.lost, one.byes) == (2, 1, 1, 1)
+    # rules.md §9: played and won count the bye too.
+    assert (one.played, one.won, one.lost, one.byes) == (3, 2, 1, 1)
     assert one.r1 == 6
     assert one.r2 == 5 + Fraction(5, 2)
     assert one.r3 == 8 + Fraction(8, 2)
@@ -282,7 +285,7 @@ def test_any_league_ranks_every_team_once_by_r1_to_r4(league):
     for s in got:
         # rank: one more than the teams strictly ahead on R1..R4
         assert s.rank == 1 + sum(o.key > s.key for o in got)
-        assert s.r1 == 3 * s.won + s.tied + 3 * s.byes
+        assert s.r1 == 3 * s.won + s.tied  # won counts byes (rules.md §9)
         assert s.played == s.won + s.tied + s.lost
         assert 0 <= s.r2 <= s.r3 or s.r3 == s.r2 == 0
     for ahead, behind in pairwise(got):
@@ -300,6 +303,7 @@ def test_any_league_ranks_every_team_once_by_r1_to_r4(league):
     unconfirmed = {t for r in results if not r.confirmed for t in (r.team_a, r.team_b)}
     assert {s.team for s in got if s.provisional} == unconfirmed
     played = Counter(t for r in results for t in (r.team_a, r.team_b))
+    played.update(byes)
     assert {s.team: s.played for s in got} == {t: played[t] for t in ids}
 
 
@@ -370,3 +374,172 @@ def test_r2_to_r4_are_shown_whole_or_to_two_decimals():
     assert shown(Fraction(64, 2)) == 32 and isinstance(shown(Fraction(64, 2)), int)
     assert shown(Fraction(98, 3)) == 32.67
     assert shown(Fraction(15, 2)) == 7.5
+
+
+# Forfeits and withdrawals (rules.md §9)
+# ----------------------------------------------------------------------------------
+
+
+def forfeit(a: int, b: int, absent: Absent, confirmed=True) -> MatchResult:
+    return MatchResult(a, b, 0, 0, absent.present, confirmed, absent)
+
+
+def test_a_forfeit_win_counts_as_a_bye_and_a_forfeit_loss_as_a_zero():
+    # Team 1: won 20-12, lost 15-18, and team 4 did not come to its third match.
+    # Team 4: lost that match with 0, and played 30-26 against team 2 (won).
+    results = [
+        won(1, 2, 20, 12),
+        won(3, 1, 18, 15),
+        forfeit(1, 4, Absent.B),
+        won(4, 2, 30, 26),
+    ]
+    got = {s.team: s for s in rank_teams([1, 2, 3, 4], results)}
+    one, four = got[1], got[4]
+    assert (one.played, one.won, one.lost, one.forfeits_won) == (3, 2, 1, 1)
+    assert one.r1 == 6
+    assert (one.r2, one.r3, one.r4) == (
+        5 + Fraction(5, 2),
+        8 + Fraction(8, 2),
+        35 + Fraction(35, 2),
+    )
+    # The forfeit loss is a match played, lost, with a total of 0: R4 30 + 0,
+    # and no own average is added.
+    assert (four.played, four.won, four.lost, four.forfeits_lost) == (2, 1, 1, 1)
+    assert (four.r1, four.r2, four.r3, four.r4) == (3, 4, 4, 30)
+
+
+def test_a_forfeit_win_after_a_forfeit_loss_averages_over_both():
+    # Team 1 lost a forfeit (0) and won 20-10 at a table, then won a forfeit:
+    # its own average is (20 + 0) / 2 = 10 for R4, 5 / 2 for R2, 10 / 2 for R3.
+    results = [
+        forfeit(1, 2, Absent.A),
+        won(1, 3, 20, 10),
+        forfeit(4, 1, Absent.A),
+    ]
+    one = next(s for s in rank_teams([1, 2, 3, 4], results) if s.team == 1)
+    assert (one.played, one.won, one.lost) == (3, 2, 1)
+    assert (one.r1, one.r2, one.r3, one.r4) == (6, 5 + Fraction(5, 2), 15, 30)
+
+
+def test_both_absent_both_lose_and_nobody_wins():
+    got = {s.team: s for s in rank_teams([1, 2], [forfeit(1, 2, Absent.BOTH)])}
+    for s in got.values():
+        assert (s.played, s.won, s.lost, s.r1, s.r4, s.forfeits_lost) == (
+            1,
+            0,
+            1,
+            0,
+            0,
+            1,
+        )
+
+
+def test_a_forfeit_must_name_the_present_team_as_its_winner():
+    with pytest.raises(AssertionError):
+        MatchResult(1, 2, 0, 0, A, True, Absent.A)
+    with pytest.raises(AssertionError):
+        MatchResult(1, 2, 3, 0, A, True, Absent.B)
+    with pytest.raises(AssertionError):
+        MatchResult(1, 2, 0, 0, A, True, Absent.BOTH)
+
+
+def test_a_withdrawn_team_keeps_its_rank_but_the_line_passes_over_it():
+    # Team 1 withdrew after winning twice; it stays first, the two qualifying
+    # places go to the next two teams.
+    results = [won(1, 2, 20, 10), won(1, 3, 20, 10), won(2, 3, 20, 10)]
+    got = rank_teams([1, 2, 3, 4], results, withdrawn=[1])
+    assert [s.team for s in got] == [1, 2, 3, 4]
+    assert got[0].withdrawn and got[0].rank == 1
+    assert qualifying(got, 2) == {1: False, 2: True, 3: True, 4: False}
+    assert [(place, s.team) for place, s in contenders(got)] == [
+        (1, 2),
+        (2, 3),
+        (3, 4),
+    ]
+
+
+def test_lots_are_drawn_only_among_teams_not_withdrawn():
+    # Teams 1, 2, 3 equal; 1 withdrawn. Two places: 2 and 3 qualify with no lot
+    # for who qualifies, but their seeds are decided by lot; 1 draws nothing.
+    results = [tied(1, 2, 10), tied(2, 3, 10), tied(3, 1, 10)]
+    got = rank_teams([1, 2, 3, 4], results, withdrawn=[1])
+    assert places_to_decide(got, 2) == [[2, 3]]
+    assert places_to_decide(got, 1) == [[2, 3]]
+    assert line_undecided(got, 2) == []
+    assert line_undecided(got, 1) == [2, 3]
+    lots = draw_lots(got, seed=5, places=1)
+    assert lots[2].team == 1 and not lots[2].lot  # after the teams the lot ordered
+    assert {s.team for s in lots if s.lot} == {2, 3}
+    assert list(qualifying(lots, 1).values()).count(True) == 1
+    assert qualifying(lots, 1)[1] is False
+
+
+@st.composite
+def days(draw):
+    """A league with any mix of played matches, forfeits (by A, B or both), byes and
+    withdrawn teams."""
+    ids, results, byes = draw(leagues())
+    for _ in range(draw(st.integers(0, 8))):
+        a, b = draw(st.lists(st.sampled_from(ids), min_size=2, max_size=2, unique=True))
+        results.append(
+            forfeit(a, b, draw(st.sampled_from(list(Absent))), draw(st.booleans()))
+        )
+    withdrawn = draw(st.lists(st.sampled_from(ids), unique=True, max_size=len(ids)))
+    return ids, results, byes, withdrawn
+
+
+@settings(max_examples=300, deadline=None)
+@given(leagues(), st.data())
+def test_a_forfeit_win_and_a_bye_rank_a_team_the_same(league, data):
+    ids, results, byes = league
+    team = data.draw(st.sampled_from(ids))
+    opponent = data.draw(st.sampled_from([t for t in ids if t != team]))
+    absent = Absent.B if data.draw(st.booleans()) else Absent.A
+    pair = (team, opponent) if absent is Absent.B else (opponent, team)
+    with_bye = rank_teams(ids, results, [*byes, team])
+    with_forfeit = rank_teams(ids, [*results, forfeit(*pair, absent)], byes)
+    row = next(s for s in with_bye if s.team == team)
+    other = next(s for s in with_forfeit if s.team == team)
+    assert (row.r1, row.r2, row.r3, row.r4) == (other.r1, other.r2, other.r3, other.r4)
+    assert (row.played, row.won, row.tied, row.lost) == (
+        other.played,
+        other.won,
+        other.tied,
+        other.lost,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(days(), st.integers(0, 2**63 - 1), st.integers(0, 16))
+def test_standings_hold_their_invariants_on_any_day(day, seed, places):
+    ids, results, byes, withdrawn = day
+    got = rank_teams(ids, results, byes, withdrawn)
+    assert sorted(s.team for s in got) == sorted(ids)
+    assert [s.place for s in got] == list(range(1, len(ids) + 1))
+    rounds = Counter(t for r in results for t in (r.team_a, r.team_b))
+    rounds.update(byes)
+    for s in got:
+        assert s.rank == 1 + sum(o.key > s.key for o in got)
+        assert s.r1 == 3 * s.won + s.tied
+        assert s.played == s.won + s.tied + s.lost == rounds[s.team]
+        assert s.withdrawn == (s.team in withdrawn)
+        assert s.forfeits_won + s.byes <= s.won
+        assert s.forfeits_lost <= s.lost
+        assert s.r4 >= 0
+    # Every result gives 3 match points to a winner, 1 each for a tie, 0 to both
+    # absent; every bye 3.
+    points = sum(3 if r.winner is not None else (0 if r.absent else 2) for r in results)
+    assert sum(s.r1 for s in got) == points + 3 * len(byes)
+    # After the lots, exactly the best `places` contenders qualify, never a
+    # withdrawn team, and nobody is left equal across the line.
+    lots = draw_lots(got, seed=seed, places=places)
+    assert [s.key for s in lots] == [s.key for s in got]
+    assert not any(s.lot and s.withdrawn for s in lots)
+    after = qualifying(lots, places)
+    assert line_undecided(lots, places) == []
+    inside = [t for t, q in after.items() if q]
+    assert len(inside) == min(places, len(ids) - len(withdrawn))
+    assert not set(inside) & set(withdrawn)
+    assert [s.team for _, s in contenders(lots)][: len(inside)] == [
+        s.team for s in lots if s.team in inside
+    ]

@@ -42,7 +42,7 @@ def test_the_public_page_shows_ranks_marks_and_the_qualifying_line(client, leagu
     assert answer.status_code == 200
     rows = table_rows(answer.content.decode())
     assert rows == [
-        "in | 1 t11 Section 11 1 1 0 0 1 6 10 14 32",
+        "in | 1 t11 Section 11 2 2 0 0 1 6 10 14 32",
         "in | 2 t7 Section 7 1 1 0 0 3 5 7 20",
         "in | 3 t5 Section 5 1 1 0 0 3 5 7 17",
         "in | 4 t3 * Section 3 1 1 0 0 3 5 6 14",

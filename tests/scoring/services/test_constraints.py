@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.models import Deal, ExportJob, Match, Penalty, SheetChange
+from scoring.models import Deal, Dispute, ExportJob, Match, Penalty, SheetChange
 from scoring.sheets import services
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.conftest import deal_body
@@ -67,6 +67,17 @@ def _change(ctx, **kw):
     return SheetChange(**values).save()
 
 
+def _dispute(ctx, **kw):
+    values = {
+        "match": ctx["match"],
+        "text": "deal 1 was misdealt",
+        "raised_by_name": "x",
+        "raised_as": "scorer",
+        "raised_at": timezone.now(),
+    } | kw
+    return Dispute(**values).save()
+
+
 def _export(ctx, **kw):
     values = {"tournament": ctx["match"].tournament} | kw
     return ExportJob(**values).save()
@@ -107,7 +118,13 @@ CASES = {
         _penalty(c, kind="cardinal_rule", offender="B"),
     ],
     "scoring_sheet_change_action_known": lambda c: _change(c, action="erase"),
-    "scoring_sheet_change_reopen_has_reason": lambda c: _change(c, action="reopen"),
+    "scoring_sheet_change_reason_given": lambda c: _change(c, action="forfeit"),
+    "scoring_match_forfeit_whole": lambda c: _match(
+        c, status="forfeited", forfeit_absent="A", forfeit_reason="late", winner="A"
+    ),
+    "scoring_dispute_text_present": lambda c: _dispute(c, text=""),
+    "scoring_dispute_deal_1_99": lambda c: _dispute(c, deal=100),
+    "scoring_dispute_ruled_in_words": lambda c: _dispute(c, ruled_at=timezone.now()),
     "scoring_sheet_change_source_known": lambda c: _change(c, source="fax"),
     "scoring_sheet_change_request_once": lambda c: [
         _change(c, request_key="retry-1"),
@@ -125,7 +142,7 @@ CASES = {
 def test_every_named_constraint_has_a_case():
     names = {
         c.name
-        for model in (Match, Deal, Penalty, SheetChange, ExportJob)
+        for model in (Match, Deal, Penalty, SheetChange, Dispute, ExportJob)
         for c in model._meta.constraints
     }
     assert names == set(CASES)

@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, UserFactory
 from tournament.models import (
@@ -11,6 +12,7 @@ from tournament.models import (
     Membership,
     Player,
     Section,
+    Substitution,
     Team,
     Tournament,
 )
@@ -58,6 +60,19 @@ def _bye(ctx, round, team=None):
     return Bye.objects.create(
         tournament=ctx["section"].tournament, round=round, team=team or ctx["team"]
     )
+
+
+def _substitution(ctx, **kw):
+    values = {
+        "team": ctx["team"],
+        "number": 1,
+        "player_out": "Ann",
+        "player_in": "Bea",
+        "from_round": 2,
+        "reason": "a late flight",
+        "approved_at": timezone.now(),
+    } | kw
+    return Substitution(**values).save()
 
 
 def _round(ctx, number):
@@ -157,6 +172,18 @@ CASES = {
     ],
     "tournament_bye_once_per_team": lambda ctx: [_bye(ctx, 1), _bye(ctx, 2)],
     "tournament_bye_round_positive": lambda ctx: _bye(ctx, 0),
+    "tournament_substitutions_0_10": _bad_tournament(substitutions_allowed=11),
+    "team_status_known": lambda ctx: _team(ctx["section"], status="late").save(),
+    "team_withdrawn_has_round_and_reason": lambda ctx: _team(
+        ctx["section"], status="withdrawn", withdrawn_from_round=3
+    ).save(),
+    "substitution_number_once_per_team": lambda ctx: [
+        _substitution(ctx) for _ in range(2)
+    ],
+    "substitution_numbers_positive": lambda ctx: _substitution(ctx, from_round=0),
+    "substitution_names_and_reason_present": lambda ctx: _substitution(ctx, reason=""),
+    "substitution_players_differ": lambda ctx: _substitution(ctx, player_in="Ann"),
+    "substitution_stage_known": lambda ctx: _substitution(ctx, stage="final"),
 }
 
 
@@ -183,6 +210,7 @@ def test_every_named_constraint_has_a_case():
             LeagueDraw,
             LeagueRound,
             Bye,
+            Substitution,
         )
         for c in model._meta.constraints
     }
@@ -212,3 +240,12 @@ def test_good_rows_pass_the_same_constraints(ctx):
     _bye(ctx, 1)
     _bye(ctx, 2, TeamFactory(section=ctx["section"]))
     assert Bye.objects.count() == 2
+    _substitution(ctx)
+    _team(
+        ctx["section"],
+        name="Gone",
+        status="withdrawn",
+        withdrawn_from_round=3,
+        withdrawn_reason="flight home",
+        withdrawn_at=timezone.now(),
+    ).save()

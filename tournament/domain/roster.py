@@ -1,0 +1,130 @@
+"""Rosters and substitutions (rules.md §9: chosen here; no rule book covers them).
+
+What it computes: who plays for a team in a round (its registered players, with
+every substitution from that round or earlier applied in order), and whether a new
+substitution may be approved: within the tournament's `substitutions_allowed`, from
+a round that exists, not before the team's last substitution, the player leaving on
+the roster and the one coming in not.
+
+What it does not: store anything, or decide which rounds have been played (the
+service refuses a round whose sheet is final, so that a kept roster never changes).
+
+Vocabulary: a *swap* is one approved substitution; a round is named by its stage
+and number, league rounds first (`round_order`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import ConflictError, RuleError, RuleErrors
+from .types import RoundStage
+
+NAME_MAX = 80
+KNOCKOUT_ROUNDS_MAX = 10  # a bracket of 1024 places
+
+
+@dataclass(frozen=True)
+class Swap:
+    number: int  # 1 for the team's first
+    out: str
+    into: str
+    stage: RoundStage
+    from_round: int
+
+
+def round_order(stage: RoundStage, number: int) -> tuple[int, int]:
+    """Rounds in the order they are played: the league's, then the knockout's."""
+    return (list(RoundStage).index(stage), number)
+
+
+def roster_at(
+    players: Sequence[str], swaps: Sequence[Swap], stage: RoundStage, number: int
+) -> list[str]:
+    """Who plays for the team in that round: the registered players, each swap from
+    that round or earlier replacing its player in place, in the order approved."""
+    roster = list(players)
+    here = round_order(stage, number)
+    for swap in sorted(swaps, key=lambda s: s.number):
+        if round_order(swap.stage, swap.from_round) > here:
+            continue
+        folded = [p.casefold() for p in roster]
+        if swap.out.casefold() not in folded:
+            raise AssertionError(f"swap {swap.number}: {swap.out} is not on the roster")
+        roster[folded.index(swap.out.casefold())] = swap.into
+    return roster
+
+
+def substitution_check(
+    players: Sequence[str],
+    swaps: Sequence[Swap],
+    *,
+    out: str,
+    into: str,
+    stage: RoundStage,
+    from_round: int,
+    allowed: int,
+    league_rounds: int,
+) -> tuple[str, str]:
+    """The two names, cleaned, or the rules the substitution breaks: all of the input
+    errors at once (400), or one conflict with the team's state (409)."""
+    if len(swaps) >= allowed:
+        raise ConflictError(
+            "substitutions_used",
+            f"the team has made {len(swaps)} of the {allowed} substitution"
+            f"{'s' if allowed != 1 else ''} this tournament allows "
+            "(substitutions_allowed, rules.md §9).",
+            allowed=allowed,
+        )
+    errors = []
+    last = max(swaps, key=lambda s: s.number, default=None)
+    highest = league_rounds if stage is RoundStage.LEAGUE else KNOCKOUT_ROUNDS_MAX
+    if not 1 <= from_round <= highest:
+        errors.append(
+            RuleError(
+                "round_out_of_range",
+                f"a {stage.value} round is 1 to {highest}",
+                field="from_round",
+            )
+        )
+    elif last is not None and round_order(stage, from_round) < round_order(
+        last.stage, last.from_round
+    ):
+        errors.append(
+            RuleError(
+                "substitution_order",
+                f"the team's substitution {last.number} is from {last.stage.value} "
+                f"round {last.from_round}; a later one cannot start earlier",
+                field="from_round",
+            )
+        )
+    out, into = " ".join(out.split()), " ".join(into.split())
+    roster = roster_at(players, swaps, stage, max(from_round, 1))
+    folded = [p.casefold() for p in roster]
+    if not out:
+        errors.append(RuleError("required", "name the player who leaves", field="out"))
+    elif out.casefold() not in folded:
+        errors.append(
+            RuleError(
+                "not_on_roster",
+                f"{out} does not play for the team then; its roster is "
+                + ", ".join(roster),
+                field="out",
+            )
+        )
+    if not into:
+        errors.append(RuleError("required", "name the player who comes in", field="in"))
+    elif len(into) > NAME_MAX:
+        errors.append(
+            RuleError(
+                "too_long", f"a name is at most {NAME_MAX} characters", field="in"
+            )
+        )
+    elif into.casefold() in folded:
+        errors.append(
+            RuleError("on_roster", f"{into} already plays for the team", field="in")
+        )
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+    return out, into
