@@ -39,7 +39,32 @@ urlpatterns = [
         league_apis.StandingsLotsApi.as_view(),
         name="standings-lots",
     ),
+    path(
+        "tournaments/<slug:slug>/teams/<id:pk>/withdraw/",
+        league_apis.TeamWithdrawApi.as_view(),
+        name="team-withdraw",
+    ),
+    path(
+        "tournaments/<slug:slug>/teams/<id:pk>/substitutions/",
+        league_apis.TeamSubstitutionListApi.as_view(),
+        name="team-substitutions",
+    ),
     path("matches/<id:pk>/", sheets_apis.MatchDetailApi.as_view(), name="match-detail"),
+    path(
+        "matches/<id:pk>/forfeit/",
+        sheets_apis.MatchForfeitApi.as_view(),
+        name="match-forfeit",
+    ),
+    path(
+        "matches/<id:pk>/disputes/",
+        sheets_apis.MatchDisputeListApi.as_view(),
+        name="match-disputes",
+    ),
+    path(
+        "matches/<id:pk>/disputes/<id:dispute>/rule/",
+        sheets_apis.MatchDisputeRuleApi.as_view(),
+        name="match-dispute-rule",
+    ),
     path(
         "matches/<id:pk>/deals/", sheets_apis.DealListApi.as_view(), name="match-deals"
     ),

@@ -27,10 +27,11 @@ from .apis_common import (
 from .domain.errors import RuleError
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
-from .models import Membership, Section, Team, Tournament
+from .models import SUBSTITUTIONS_MAX, Membership, Section, Team, Tournament
 from .parsers import JSONParser
 from .security import locked_out
 from .selectors import (
+    captain_team_ids,
     membership_list,
     section_list,
     team_list,
@@ -40,7 +41,7 @@ from .selectors import (
 from .spreadsheets import team_rows_read, team_template_build
 from .uploads import upload_content, xlsx_limits
 
-ORGANIZER = Role.ORGANIZER
+ORGANIZER, CAPTAIN = Role.ORGANIZER, Role.CAPTAIN
 
 
 def _choice(enum, what: str) -> dict:
@@ -69,6 +70,8 @@ class TournamentOutput(serializers.ModelSerializer):
             "status",
             "venue",
             "starts_on",
+            "check_in_required",
+            "substitutions_allowed",
             "team_count",
             "created_at",
         ]
@@ -93,6 +96,17 @@ class TournamentInput(serializers.Serializer):
     published = serializers.BooleanField(default=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     starts_on = serializers.DateField(required=False, allow_null=True)
+    check_in_required = serializers.BooleanField(
+        required=False,
+        help_text="The draw takes the teams checked in only (rules.md §9); fixed by "
+        "the draw.",
+    )
+    substitutions_allowed = serializers.IntegerField(
+        min_value=0,
+        max_value=SUBSTITUTIONS_MAX,
+        required=False,
+        help_text="Player substitutions per team (rules.md §9); 1 unless set.",
+    )
 
 
 class TournamentListApi(GenericAPIView):
@@ -281,8 +295,18 @@ class TeamOutput(serializers.ModelSerializer):
             "placement",
             "captain",
             "players",
+            "checked_in",
+            "checked_in_at",
+            "status",
+            "withdrawn_from_round",
+            "withdrawn_reason",
             "created_at",
         ]
+
+    checked_in = serializers.SerializerMethodField()
+
+    def get_checked_in(self, obj) -> bool:
+        return obj.checked_in_at is not None
 
 
 class TeamInput(serializers.Serializer):
@@ -368,6 +392,39 @@ class TeamDetailApi(TournamentScopedMixin, APIView):
         self.require(ORGANIZER)
         services.team_delete(team=self._team(pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TeamCheckInApi(TournamentScopedMixin, APIView):
+    """Check a team in as it arrives (an organizer, or the team's captain); DELETE
+    undoes it before the draw (rules.md §9)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    def _team(self, pk: int) -> Team:
+        team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
+        if ORGANIZER not in self.roles:
+            self.require(ORGANIZER, CAPTAIN)
+            if pk not in captain_team_ids(
+                user=self.request.user, tournament=self.tournament
+            ):
+                raise exceptions.PermissionDenied(
+                    f"Only {team.name}'s captain, or an organizer, checks it in."
+                )
+        return team
+
+    @extend_schema(request=None, responses=TeamOutput)
+    def post(self, request, slug, pk):
+        services.team_check_in(team=self._team(pk), user=request.user)
+        return Response(
+            TeamOutput(team_list(tournament=self.tournament).get(pk=pk)).data
+        )
+
+    @extend_schema(request=None, responses=TeamOutput)
+    def delete(self, request, slug, pk):
+        services.team_check_in_undo(team=self._team(pk))
+        return Response(
+            TeamOutput(team_list(tournament=self.tournament).get(pk=pk)).data
+        )
 
 
 class TeamImportApi(TournamentScopedMixin, APIView):

@@ -44,6 +44,11 @@ urlpatterns = [
         name="team-detail",
     ),
     path(
+        "tournaments/<slug:slug>/teams/<id:pk>/check-in/",
+        apis.TeamCheckInApi.as_view(),
+        name="team-check-in",
+    ),
+    path(
         "tournaments/<slug:slug>/members/",
         apis.MemberListApi.as_view(),
         name="member-list",

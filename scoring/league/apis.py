@@ -9,18 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournament.apis import TeamOutput
 from tournament.apis_common import (
     ID_MAX,
     ReadOnlyOrAuthenticated,
     TournamentScopedMixin,
 )
-from tournament.domain.types import Role
+from tournament.domain.types import Role, RoundStage
+from tournament.models import Substitution
+from tournament.selectors import substitution_list, team_list
 
 from ..domain import standings as ranking
 from ..domain.rules import Stage
@@ -296,6 +301,15 @@ class StandingRowOutput(serializers.Serializer):
         help_text="Inside the qualifying line; null while equal with teams across "
         "it and no lot is drawn.",
     )
+    forfeits_won = serializers.IntegerField(
+        help_text="Matches won because the opponent did not come (counted as byes)."
+    )
+    forfeits_lost = serializers.IntegerField(
+        help_text="Matches lost by not coming (played, with a total of 0)."
+    )
+    withdrawn = serializers.BooleanField(
+        help_text="The team withdrew: ranked as its numbers say, never qualifying."
+    )
 
 
 def standing_row_data(row) -> dict[str, Any]:
@@ -320,6 +334,9 @@ def standing_row_data(row) -> dict[str, Any]:
         "shared": row.shared,
         "lot": s.lot,
         "qualifies": row.qualifies,
+        "forfeits_won": s.forfeits_won,
+        "forfeits_lost": s.forfeits_lost,
+        "withdrawn": s.withdrawn,
     }
 
 
@@ -465,3 +482,103 @@ class StandingsLotsApi(TournamentScopedMixin, APIView):
             standings_data(standings_get(tournament=self.tournament)),
             status=status.HTTP_201_CREATED,
         )
+
+
+# The tournament day: withdrawals and substitutions (rules.md §9)
+# ----------------------------------------------------------------------------------
+
+
+class TeamWithdrawApi(TournamentScopedMixin, APIView):
+    """An organizer withdraws a team from a league round on: its later matches with
+    no deal become forfeits its opponents win; the standings mark it."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        from_round = serializers.IntegerField(min_value=1, max_value=50)
+        reason = serializers.CharField(max_length=300, allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses=TeamOutput)
+    def post(self, request, slug, pk):
+        self.require(ORGANIZER)
+        team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.team_withdraw(team=team, user=request.user, **data.validated_data)
+        return Response(
+            TeamOutput(team_list(tournament=self.tournament).get(pk=pk)).data
+        )
+
+
+class SubstitutionOutput(serializers.ModelSerializer):
+    out = serializers.CharField(source="player_out")
+    # "in" is a Python keyword: the field is declared by name below.
+    approved_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Substitution
+        fields = [
+            "id",
+            "number",
+            "out",
+            "in",
+            "stage",
+            "from_round",
+            "reason",
+            "approved_by",
+            "approved_at",
+        ]
+
+    def get_approved_by(self, obj) -> str | None:
+        return username_of(obj.approved_by)
+
+
+SubstitutionOutput._declared_fields["in"] = serializers.CharField(source="player_in")
+
+
+class SubstitutionInput(serializers.Serializer):
+    out = serializers.CharField(max_length=80, allow_blank=True)
+    from_round = serializers.IntegerField(min_value=1, max_value=50)
+    stage = serializers.ChoiceField(
+        choices=[s.value for s in RoundStage],
+        default=RoundStage.LEAGUE.value,
+        help_text="The stage of from_round: league (unless given) or knockout.",
+    )
+    reason = serializers.CharField(max_length=300, allow_blank=True)
+
+
+SubstitutionInput._declared_fields["in"] = serializers.CharField(
+    max_length=80, allow_blank=True
+)
+
+
+class TeamSubstitutionListApi(TournamentScopedMixin, GenericAPIView):
+    """A team's approved substitutions; an organizer approves one (rules.md §9)."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+    serializer_class = SubstitutionOutput
+    queryset = Substitution.objects.none()  # for the schema
+
+    @extend_schema(responses=SubstitutionOutput(many=True))
+    def get(self, request, slug, pk):
+        team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
+        page = self.paginate_queryset(substitution_list(team=team))
+        return self.get_paginated_response(SubstitutionOutput(page, many=True).data)
+
+    @extend_schema(request=SubstitutionInput, responses={201: SubstitutionOutput})
+    def post(self, request, slug, pk):
+        self.require(ORGANIZER)
+        team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
+        data = SubstitutionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        made = services.substitution_approve(
+            team=team,
+            user=request.user,
+            out=values["out"],
+            into=values["in"],
+            stage=values["stage"],
+            from_round=values["from_round"],
+            reason=values["reason"],
+        )
+        return Response(SubstitutionOutput(made).data, status=status.HTTP_201_CREATED)

@@ -18,7 +18,7 @@ from tournament.selectors import ALL_ROLES, tournament_roles
 
 from ..domain import rules, tiebreak
 from ..domain.rules import MatchStatus, Side, Stage
-from ..models import Deal, Match, Penalty, SheetChange
+from ..models import Deal, Dispute, Match, Penalty, SheetChange
 
 DEAL_VALUE_FIELDS = ("number", "declarer", "value", "trump", "level", "taken")
 MATCH_RELATED = ("tournament", "team_a__section", "team_b__section")
@@ -260,3 +260,7 @@ def match_list(
 
 def sheet_change_list(*, match: Match) -> QuerySet[SheetChange]:
     return SheetChange.objects.filter(match=match).order_by("pk")
+
+
+def dispute_list(*, match: Match) -> QuerySet[Dispute]:
+    return Dispute.objects.filter(match=match).order_by("pk")
