@@ -94,6 +94,21 @@ def world(db):
         round=1,
         table=2,
     )
+    disputed = services.match_create(
+        tournament=t,
+        user=organizer,
+        team_a=aces.pk,
+        team_b=queens.pk,
+        round=2,
+        table=5,
+    )
+    dispute = services.score_sheet_dispute_raise(
+        match_id=disputed.pk,
+        user=organizer,
+        text="the table started late",
+        roles=frozenset({Role.ORGANIZER}),
+        sides=frozenset(),
+    )
     job = ExportJob.objects.create(tournament=t, total=2)
     done = ExportJob.objects.create(
         tournament=t,
@@ -120,6 +135,9 @@ def world(db):
             "jacks": jacks.pk,
             "member": users["scorer"].memberships.get().pk,
             "backup": backup_take(tournament=t, reason="test").pk,
+            "disputed": disputed.pk,
+            "dispute_id": dispute.pk,
+            "empty_version": Match.objects.get(pk=empty.pk).version,
         },
     }
 
@@ -304,6 +322,54 @@ API = [
     Case("round-sheets-xlsx", "get", T, staff(), query="?round=1"),
     Case("score-sheets-import", "post", T, organizer(400), body={}),
     Case("knockout", "post", T, organizer(400)),  # 4 teams cannot give 24 qualifiers
+    # The tournament day (rules.md §9)
+    Case(
+        "team-check-in", "post", {**T, "pk": "aces"}, {"captain": 200, **organizer(200)}
+    ),
+    Case(
+        "team-check-in",
+        "delete",
+        {**T, "pk": "aces"},
+        {"captain": 200, **organizer(200)},
+    ),
+    # Not drawn yet: an organizer is told so (409); everyone else may not.
+    Case(
+        "team-withdraw",
+        "post",
+        {**T, "pk": "team"},
+        organizer(409),
+        body={"from_round": 1, "reason": "left"},
+    ),
+    Case("team-substitutions", "get", {**T, "pk": "aces"}, everyone()),
+    Case(
+        "team-substitutions",
+        "post",
+        {**T, "pk": "aces"},
+        organizer(409),
+        body={"out": "x", "in": "y", "from_round": 1, "reason": "flight"},
+    ),
+    Case(
+        "match-forfeit",
+        "post",
+        {"pk": "empty"},
+        organizer(200),
+        body={"absent": "A", "reason": "late", "version": "empty_version"},
+    ),
+    Case("match-disputes", "get", SHEET, everyone()),
+    Case(
+        "match-disputes",
+        "post",
+        SHEET,
+        {"captain": 201, **staff(201)},
+        body={"deal": 3, "text": "deal 3 was B's"},
+    ),
+    Case(
+        "match-dispute-rule",
+        "post",
+        {"pk": "disputed", "dispute": "dispute_id"},
+        organizer(200),
+        body={"ruling": "the match stands"},
+    ),
     Case("bracket", "get", T, everyone()),
 ]
 
@@ -366,6 +432,59 @@ PAGES = [
     ),
     # Importing needs the site's 'add tournament' permission, no role.
     Case("tournament:import", "get", {}, {}, page=True),
+    # The tournament day on the pages: each form answers with a redirect to its page.
+    Case(
+        "tournament:registration",
+        "post",
+        T,
+        organizer(302),
+        page=True,
+        body={"action": "check-in", "team": "aces", "arrived": "on"},
+    ),
+    Case(
+        "scoring:match",
+        "post",
+        {"pk": "empty"},
+        organizer(302),
+        page=True,
+        body={
+            "action": "forfeit",
+            "absent": "B",
+            "reason": "late",
+            "version": "empty_version",
+        },
+    ),
+    Case(
+        "scoring:match",
+        "post",
+        SHEET,
+        {"captain": 302, **staff(302)},
+        page=True,
+        body={"action": "dispute", "text": "deal 3 was B's"},
+    ),
+    Case(
+        "scoring:match",
+        "post",
+        {"pk": "disputed"},
+        organizer(302),
+        page=True,
+        body={"action": "rule", "dispute": "dispute_id", "ruling": "stands"},
+    ),
+    Case(
+        "scoring:team",
+        "post",
+        {**T, "pk": "aces"},
+        organizer(302),
+        page=True,
+        body={
+            "action": "substitute",
+            "out": "x",
+            "into": "y",
+            "from_round": "1",
+            "stage": "league",
+            "reason": "z",
+        },
+    ),
 ]
 CASES = API + PAGES
 
@@ -399,13 +518,18 @@ def _call(client: APIClient, case: Case, ids: dict):
     body = _value(case.body, ids)
     if case.name == "match-list" and body:
         body = {**body, "team_a": ids["team"], "team_b": ids["jacks"]}
-    fmt = "multipart" if "import" in case.name else "json"
+    fmt = "multipart" if "import" in case.name or case.page else "json"
     if case.method == "get":
         return client.get(path + query)
     return getattr(client, case.method)(path + query, body, format=fmt)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.method} {c.name}" for c in CASES])
+def _case_id(case: Case) -> str:
+    action = (case.body or {}).get("action", "") if case.page else ""
+    return f"{case.method} {case.name}" + (f" {action}" if action else "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
 def test_every_role_is_allowed_or_refused(world, case):
     answers = {}
     before = _state()  # the same for every role: each call is rolled back

@@ -62,6 +62,11 @@ class MemberRemoveForm(forms.Form):
     membership = forms.IntegerField(widget=forms.HiddenInput)
 
 
+class CheckInForm(forms.Form):
+    team = forms.IntegerField(widget=forms.HiddenInput)
+    arrived = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
 class MoveForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     section = forms.IntegerField(min_value=1, max_value=2**63 - 1)

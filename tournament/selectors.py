@@ -99,6 +99,16 @@ def team_list(
     return qs
 
 
+def check_in_counts(*, tournament: Tournament) -> dict[str, int]:
+    """How many teams have arrived, of how many (the desk's counts), in one query."""
+    return Team.objects.filter(tournament=tournament).aggregate(
+        teams=Count("pk"),
+        arrived=Count("pk", filter=Q(checked_in_at__isnull=False)),
+        absent=Count("pk", filter=Q(status="absent")),
+        withdrawn=Count("pk", filter=Q(status="withdrawn")),
+    )
+
+
 def membership_list(*, tournament: Tournament) -> QuerySet[Membership]:
     return Membership.objects.filter(tournament=tournament).select_related(
         "user", "team"

@@ -15,6 +15,7 @@ from .domain.errors import RuleError, RuleErrors
 from .domain.types import Role
 from .forms import (
     STATE_CHOICES,
+    CheckInForm,
     ImportForm,
     MemberForm,
     MemberRemoveForm,
@@ -24,6 +25,7 @@ from .forms import (
 )
 from .models import Membership, Team, Tournament
 from .selectors import (
+    check_in_counts,
     membership_list,
     section_list,
     teams_by_section,
@@ -111,6 +113,7 @@ class _Desk:
 
     def __init__(self, request: HttpRequest, tournament: Tournament):
         self.tournament = tournament
+        self.user = request.user
         self.teams = Team.objects.filter(tournament=tournament).order_by("name")
         posted = request.POST.get("action") if request.method == "POST" else None
 
@@ -128,6 +131,7 @@ class _Desk:
             "member": MemberForm(**bound("member"), prefix="member", teams=choices),
             "member-remove": MemberRemoveForm(**bound("member-remove")),
             "move": MoveForm(**bound("move")),
+            "check-in": CheckInForm(**bound("check-in")),
         }
         self.import_problems: list[services.ImportProblem] = []
 
@@ -202,6 +206,14 @@ class _Desk:
         services.membership_delete(membership=membership)
         return f"{membership.user.username} is no {membership.role} now."
 
+    def _check_in(self, data) -> str:
+        team = get_object_or_404(self.teams, pk=data["team"])
+        if data["arrived"]:
+            services.team_check_in(team=team, user=self.user)
+            return f"{team.name} is checked in."
+        services.team_check_in_undo(team=team)
+        return f"{team.name} is no longer checked in."
+
     def _move(self, data) -> str:
         team = get_object_or_404(self.teams, pk=data["team"])
         team = services.team_update(team=team, section_id=data["section"])
@@ -235,6 +247,7 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
             "sections": list(section_list(tournament=tournament)),
             "groups": teams_by_section(tournament=tournament),
             "import_problems": desk.import_problems,
+            "arrivals": check_in_counts(tournament=tournament),
             "members": membership_list(tournament=tournament),
             "states": STATE_CHOICES,
             **{f"{name}_form": desk.forms[name] for name in FORM_NAMES},

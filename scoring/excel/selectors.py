@@ -10,13 +10,16 @@ from itertools import groupby
 from django.db.models import F
 from django.utils import timezone
 
-from tournament.models import Bye, LeagueRound, Team, Tournament
+from tournament.domain.roster import roster_at
+from tournament.domain.types import RoundStage
+from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
+from tournament.selectors import rosters_get
 
 from ..domain import rules, tiebreak
 from ..domain import standings as ranking
 from ..domain.rules import MatchStatus, Stage
 from ..league.selectors import draw_current, standings_get
-from ..models import Deal, Match, Penalty
+from ..models import Deal, Dispute, Match, Penalty, SheetAction, SheetChange
 from ..sheets.selectors import DEAL_VALUE_FIELDS, SheetView, sheet_settle
 from ..signals import export_bracket
 from . import paper, workbook
@@ -157,12 +160,152 @@ def _standings_sheet(tournament: Tournament) -> workbook.TableSheet:
             row.shared,
             s.lot,
             qualifies(row.qualifies),
+            s.forfeits_won,
+            s.forfeits_lost,
+            s.withdrawn,
             row.team.id,
         ]
         for row in standings.rows
         for s in (row.standing,)
     )
     return workbook.TableSheet("Standings", workbook.STANDINGS_COLUMNS, rows, note=note)
+
+
+def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSheet:
+    """The tournament day (rules.md §9): absences from a check-in draw,
+    withdrawals, substitutions, forfeits, disputes and rulings, oldest first."""
+    events: list[list] = []
+    teams = Team.objects.filter(tournament=tournament).exclude(status="active")
+    for team in teams.select_related("withdrawn_by"):
+        if team.status == "withdrawn":
+            events.append(
+                [
+                    _local(team.withdrawn_at),
+                    "withdrawal",
+                    team.name,
+                    "league",
+                    team.withdrawn_from_round,
+                    None,
+                    None,
+                    f"from round {team.withdrawn_from_round}: {team.withdrawn_reason}",
+                    team.withdrawn_by.username if team.withdrawn_by else "",
+                    None,
+                ]
+            )
+        else:
+            events.append(
+                [
+                    None,
+                    "absent",
+                    team.name,
+                    "league",
+                    None,
+                    None,
+                    None,
+                    "not checked in when the league was drawn",
+                    "",
+                    None,
+                ]
+            )
+    for sub in Substitution.objects.filter(team__tournament=tournament).select_related(
+        "team", "approved_by"
+    ):
+        events.append(
+            [
+                _local(sub.approved_at),
+                "substitution",
+                sub.team.name,
+                sub.stage,
+                sub.from_round,
+                None,
+                None,
+                f"{sub.player_in} for {sub.player_out}: {sub.reason}",
+                sub.approved_by.username if sub.approved_by else "",
+                None,
+            ]
+        )
+    by_id = {m.pk: m for m in matches}
+    forfeits = SheetChange.objects.filter(
+        match__tournament=tournament, action=SheetAction.FORFEIT
+    ).order_by("pk")
+    for change in forfeits:
+        m = by_id.get(change.match_id)
+        if m is None or m.status != MatchStatus.FORFEITED:
+            continue  # reopened since: its history keeps it
+        absent = (change.after or {}).get("absent", "")
+        who = "both teams" if absent == "both" else m.team(absent).name
+        events.append(
+            [
+                _local(change.at),
+                "forfeit",
+                who,
+                m.stage,
+                m.round,
+                m.table,
+                None,
+                f"{who} absent: {change.reason}",
+                change.actor_name,
+                m.pk,
+            ]
+        )
+    for d in Dispute.objects.filter(match__tournament=tournament).order_by("pk"):
+        m = by_id[d.match_id]
+        where = [m.stage, m.round, m.table, d.deal]
+        events.append(
+            [
+                _local(d.raised_at),
+                "dispute",
+                f"{m.team_a.name} v {m.team_b.name}",
+                *where,
+                f"({d.raised_as}) {d.text}",
+                d.raised_by_name,
+                m.pk,
+            ]
+        )
+        if not d.open:
+            events.append(
+                [
+                    _local(d.ruled_at),
+                    "ruling",
+                    f"{m.team_a.name} v {m.team_b.name}",
+                    *where,
+                    d.ruling,
+                    d.ruled_by_name,
+                    m.pk,
+                ]
+            )
+    events.sort(key=lambda e: (e[0] is not None, e[0] or 0))
+    return workbook.TableSheet(
+        "Tournament day",
+        workbook.DAY_COLUMNS,
+        events,
+        note="Absences, withdrawals, substitutions, forfeits, disputes and rulings.",
+    )
+
+
+def _roster_sheet(matches: list[Match]) -> workbook.TableSheet:
+    """Who played for each team in each match (two queries)."""
+    teams = {t for m in matches for t in (m.team_a_id, m.team_b_id)}
+    rosters = rosters_get(teams=sorted(teams))
+
+    def rows():
+        for m in matches:
+            stage = RoundStage(m.stage)
+            a = roster_at(*rosters[m.team_a_id], stage, m.round)
+            b = roster_at(*rosters[m.team_b_id], stage, m.round)
+            yield [
+                m.stage,
+                m.round,
+                m.table,
+                m.team_a.name,
+                ", ".join(a),
+                m.team_b.name,
+                ", ".join(b),
+                m.status,
+                m.pk,
+            ]
+
+    return workbook.TableSheet("Rosters", workbook.ROSTER_COLUMNS, rows())
 
 
 def _sheet_blocks(matches: list[Match], progress) -> Iterator[workbook.SheetBlock]:
@@ -301,6 +444,8 @@ def tournament_workbook_sheets(
             bracket_rows,
             note=bracket_note or "The knockout is not seeded yet.",
         ),
+        _day_sheet(tournament, matches),
+        _roster_sheet(matches),
     ]
     return title, sheets
 

@@ -231,6 +231,9 @@ STANDINGS_COLUMNS = (
     Column("Shared rank", 12, "yes_no"),
     Column("By lot", 8, "yes_no"),
     Column("Qualifies", 10),
+    Column("Forfeits won", 12, "int"),
+    Column("Forfeits lost", 12, "int"),
+    Column("Withdrawn", 10, "yes_no"),
     Column("Team id", 9, "int"),
 )
 
@@ -262,6 +265,34 @@ SCORE_SHEET_COLUMNS = (
     Column("Points", 7, "int"),
     Column("Warning", 9, "yes_no"),
     Column("Note", 30),
+)
+
+# The tournament day (rules.md §9): every check-in absence, withdrawal, substitution,
+# forfeit, dispute and ruling, in the order they happened.
+DAY_COLUMNS = (
+    Column("When", 17, "datetime"),
+    Column("What", 13),
+    Column("Team", 26),
+    Column("Stage", 10),
+    Column("Round", 7, "int"),
+    Column("Table", 7, "int"),
+    Column("Deal", 6, "int"),
+    Column("Details", 60),
+    Column("By", 16),
+    Column("Match id", 9, "int"),
+)
+
+# Who played for each team in each match (rules.md §9: every match keeps its roster).
+ROSTER_COLUMNS = (
+    Column("Stage", 10),
+    Column("Round", 7, "int"),
+    Column("Table", 7, "int"),
+    Column("Team A", 24),
+    Column("Players A", 44),
+    Column("Team B", 24),
+    Column("Players B", 44),
+    Column("Status", 11),
+    Column("Match id", 9, "int"),
 )
 
 BRACKET_COLUMNS = (

@@ -41,3 +41,27 @@ class SectionFilterForm(forms.Form):
         self.fields["section"].choices = [("", "All sections")] + [
             (s.pk, s.name) for s in sections
         ]
+
+
+class WithdrawForm(forms.Form):
+    from_round = forms.IntegerField(
+        min_value=1,
+        max_value=50,
+        label="From round",
+        error_messages={"required": "Say from which round the team is withdrawn."},
+    )
+    reason = forms.CharField(
+        max_length=300,
+        label="Why",
+        error_messages={"required": "Say why the team is withdrawn."},
+    )
+
+
+class SubstituteForm(forms.Form):
+    out = forms.CharField(max_length=80, label="Player who leaves")
+    into = forms.CharField(max_length=80, label="Player who comes in")
+    from_round = forms.IntegerField(min_value=1, max_value=50, label="From round")
+    stage = forms.ChoiceField(
+        choices=[("league", "League"), ("knockout", "Knockout")], initial="league"
+    )
+    reason = forms.CharField(max_length=300, label="Why")

@@ -14,12 +14,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
 from tournament.models import Team
+from tournament.selectors import substitution_list
 from tournament.views import form_errors, htmx_request, visible_tournament
 
 from ..sheets import services as sheet_services
@@ -33,6 +34,8 @@ from .forms import (
     LotForm,
     ReleaseForm,
     SectionFilterForm,
+    SubstituteForm,
+    WithdrawForm,
 )
 from .selectors import (
     draw_state,
@@ -103,7 +106,35 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_GET
+def _withdraw(request, team) -> str:
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        raise RuleError("invalid", next(iter(form.errors.values()))[0])
+    services.team_withdraw(team=team, user=request.user, **form.cleaned_data)
+    return (
+        f"{team.name} is withdrawn from round {form.cleaned_data['from_round']}: its "
+        "later matches are forfeits its opponents win."
+    )
+
+
+def _substitute(request, team) -> str:
+    form = SubstituteForm(request.POST)
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        raise RuleError("invalid", f"{form.fields[field].label}: {errors[0]}")
+    made = services.substitution_approve(
+        team=team, user=request.user, **form.cleaned_data
+    )
+    return (
+        f"{made.player_in} plays for {team.name} instead of {made.player_out} from "
+        f"{made.stage} round {made.from_round}."
+    )
+
+
+TEAM_ACTIONS = {"withdraw": _withdraw, "substitute": _substitute}
+
+
+@require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A team: its players, its standing, and its rounds, each match with every deal
@@ -118,6 +149,21 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if team is None:
         raise Http404("No such team")
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if Role.ORGANIZER not in roles:
+            raise PermissionDenied(
+                "Only an organizer withdraws a team or approves a substitution."
+            )
+        action = TEAM_ACTIONS.get(request.POST.get("action", ""))
+        try:
+            if action is None:
+                raise RuleError("invalid", "Choose what to do from the forms here.")
+            messages.success(request, action(request, team))
+        except RuleError as error:
+            messages.error(request, error.message)
+        return redirect("scoring:team", slug=slug, pk=pk)
     rows = team_sheets(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
     context = {
         "tournament": tournament,
@@ -129,6 +175,10 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         ).row_of(team.pk),
         "live": any(r.open for r in rows),
         "poll": settings.STANDINGS_POLL_SECONDS,
+        "substitutions": list(substitution_list(team=team)),
+        "organizer": Role.ORGANIZER in roles,
+        "withdraw_form": WithdrawForm(),
+        "substitute_form": SubstituteForm(),
     }
     if htmx_request(request):
         return render(request, "scoring/_team_live.html", context)

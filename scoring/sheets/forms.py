@@ -129,6 +129,52 @@ class ReopenForm(forms.Form):
     )
 
 
+class ForfeitForm(forms.Form):
+    absent = forms.ChoiceField(
+        label="Who did not come",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Say which team did not come."},
+    )
+    reason = forms.CharField(
+        max_length=300,
+        label="Why",
+        error_messages={"required": "Say why the match is forfeited."},
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("A", f"A · {match.team_a.name}"), ("B", f"B · {match.team_b.name}")]
+        if match.stage == "league":  # the knockout needs a team that moves on
+            choices.append(("both", "Both teams"))
+        self.fields["absent"].choices = choices
+
+
+class DisputeForm(forms.Form):
+    deal = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=99,
+        label="Deal (leave empty for the whole match)",
+    )
+    text = forms.CharField(
+        max_length=2000,
+        label="What is disputed",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": "Say what is disputed."},
+    )
+
+
+class RulingForm(forms.Form):
+    dispute = forms.IntegerField(widget=forms.HiddenInput)
+    ruling = forms.CharField(
+        max_length=2000,
+        label="Ruling",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": "Write the ruling."},
+    )
+
+
 class MatchForm(forms.Form):
     team_a = forms.TypedChoiceField(coerce=int, label="Team A")
     team_b = forms.TypedChoiceField(coerce=int, label="Team B")

@@ -128,7 +128,7 @@ class SheetView:
     def confirmable_by(self, *, roles: frozenset[Role], sides: frozenset[Side]) -> bool:
         """Whether a person with these roles, captain of these sides, may confirm now:
         a completed sheet, for an organizer or a captain who has not confirmed it."""
-        if self.match.status != MatchStatus.COMPLETED:
+        if self.match.status != MatchStatus.COMPLETED or self.match.open_disputes:
             return False
         return Role.ORGANIZER in roles or any(not self.confirmed(s) for s in sides)
 

@@ -13,27 +13,33 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.domain.errors import ConflictError, RuleError, RuleErrors
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
+from tournament.selectors import match_roster
 from tournament.views import form_errors, htmx_request
 
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, Side
-from ..models import Deal, Match
+from ..models import Deal, Dispute, Match
 from . import locking, services
 from .forms import (
     ConfirmForm,
     DealForm,
+    DisputeForm,
+    ForfeitForm,
     PenaltyForm,
     ReopenForm,
     RowDeleteForm,
+    RulingForm,
     TossForm,
 )
 from .selectors import (
     captain_sides,
+    dispute_list,
     match_get_visible,
     sheet_change_list,
     sheet_read,
@@ -311,8 +317,11 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             status = 409 if desk.stale else 400
     template = "scoring/_score_app.html" if htmx else "scoring/score.html"
+    context = desk.context()
+    if not htmx:
+        context.update(day_context(match, roles, frozenset()))
     # htmx swaps the answer in even when refused: the errors are the answer.
-    return render(request, template, desk.context(), status=200 if htmx else status)
+    return render(request, template, context, status=200 if htmx else status)
 
 
 @require_GET
@@ -394,9 +403,14 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
                     )
                     messages.success(request, "The sheet is open again.")
                     return redirect("scoring:match", pk=pk)
+            if action in DAY_ACTIONS:
+                messages.success(
+                    request, DAY_ACTIONS[action](request, match, roles, sides)
+                )
+                return redirect(_back(request, match))
         except RuleError as error:
             messages.error(request, error.message)
-            return redirect("scoring:match", pk=pk)
+            return redirect(_back(request, match))
     view = sheet_read(match=match)
     return render(
         request,
@@ -411,9 +425,98 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
             "can_score": bool(roles & WRITERS) and not match.locked,
             "reopen_form": reopen_form,
             "changes": list(sheet_change_list(match=match)),
+            **day_context(match, roles, sides),
         },
         status=400 if reopen_form.is_bound and reopen_form.errors else 200,
     )
+
+
+# The tournament day on a sheet: forfeit, disputes, rulings (rules.md §9)
+# ----------------------------------------------------------------------------------
+
+
+def _back(request: HttpRequest, match: Match) -> str:
+    """Where a form of the day returns: the score page it was sent from (named, never
+    an address from the request), or the match page."""
+    page = "scoring:score" if request.POST.get("back") == "score" else "scoring:match"
+    return reverse(page, kwargs={"pk": match.pk})
+
+
+def _checked(form) -> dict:
+    """The form's clean data, or a RuleError naming its first problem."""
+    if form.is_valid():
+        return form.cleaned_data
+    field, errors = next(iter(form.errors.items()))
+    raise RuleError("invalid", errors[0], field=None if field == "__all__" else field)
+
+
+def _forfeit(request, match, roles, sides) -> str:
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only an organizer records a forfeit.")
+    data = _checked(ForfeitForm(request.POST, match=match))
+    done = services.score_sheet_forfeit(match_id=match.pk, user=request.user, **data)
+    won = done.winner
+    return (
+        f"The sheet is forfeited: {done.team(won).name} wins."
+        if won
+        else "The sheet is forfeited: both teams lose."
+    )
+
+
+def _dispute(request, match, roles, sides) -> str:
+    if not services.dispute_raiser(roles=roles, sides=sides):
+        raise PermissionDenied(
+            "Only a captain of either team, a scorer or an organizer raises a dispute."
+        )
+    data = _checked(DisputeForm(request.POST))
+    dispute = services.score_sheet_dispute_raise(
+        match_id=match.pk, user=request.user, roles=roles, sides=sides, **data
+    )
+    return (
+        f"Your dispute is recorded (number {dispute.pk}); an organizer rules on it. "
+        "Until then the sheet cannot be confirmed."
+    )
+
+
+def _ruling(request, match, roles, sides) -> str:
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only an organizer rules on a dispute.")
+    data = _checked(RulingForm(request.POST))
+    try:
+        services.score_sheet_dispute_rule(
+            match_id=match.pk,
+            dispute_id=data["dispute"],
+            user=request.user,
+            ruling=data["ruling"],
+        )
+    except Dispute.DoesNotExist as missing:
+        raise Http404("No such dispute on this sheet") from missing
+    return "The ruling is recorded and the dispute closed."
+
+
+DAY_ACTIONS = {"forfeit": _forfeit, "dispute": _dispute, "rule": _ruling}
+
+
+def day_context(match: Match, roles: frozenset[Role], sides) -> dict:
+    """What the match and score pages show and offer of the tournament day."""
+    organizer = Role.ORGANIZER in roles
+    return {
+        "roster": match_roster(
+            team_a=match.team_a_id,
+            team_b=match.team_b_id,
+            stage=match.stage,
+            round=match.round,
+        ),
+        "disputes": list(dispute_list(match=match)),
+        "can_dispute": bool(
+            services.dispute_raiser(roles=roles, sides=sides) and match.status != "void"
+        ),
+        "can_rule": organizer,
+        "forfeit_form": ForfeitForm(match=match, initial={"version": match.version})
+        if organizer and not match.locked
+        else None,
+        "dispute_form": DisputeForm(),
+    }
 
 
 # A tournament's matches

@@ -187,7 +187,8 @@ def _queries(api, method, path, body=None):
 @pytest.mark.parametrize(
     ("path", "limit"),
     [
-        ("/api/v1/matches/{pk}/", 4),  # match, roles, deals, penalties
+        # match, roles, deals, penalties, the roster (players, substitutions)
+        ("/api/v1/matches/{pk}/", 6),
         ("/api/v1/matches/{pk}/history/", 4),  # match, roles, count, page
         (
             "/api/v1/tournaments/spring-open/matches/",

@@ -70,7 +70,15 @@ def test_the_workbook_says_what_the_api_says(api, played):
     assert answer["Content-Type"].startswith("application/vnd.openxmlformats")
     assert f'filename="{SLUG}.xlsx"' in answer["Content-Disposition"]
     book = workbook(answer.content)
-    assert book.sheetnames == ["Teams", "Draw", "Standings", "Score sheets", "Bracket"]
+    assert book.sheetnames == [
+        "Teams",
+        "Draw",
+        "Standings",
+        "Score sheets",
+        "Bracket",
+        "Tournament day",
+        "Rosters",
+    ]
 
     # Every sheet: a title naming the tournament, the export time as a date, the
     # header row frozen, widths set, a filter and a printable page.

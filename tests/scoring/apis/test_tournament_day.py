@@ -15,6 +15,7 @@ from tests.factories import (
     UserFactory,
     member,
 )
+from tests.scoring.excel import table, workbook
 from tests.scoring.league import confirm, deals_for, drawn_league, enter, play_quickly
 from tournament.domain.types import Role
 from tournament.models import Backup, Team
@@ -493,3 +494,60 @@ def test_a_knockout_forfeit_moves_the_present_team_on(api):
         )
         side = "a" if fed["from_a"] == semi["id"] else "b"
         assert fed[f"team_{side}"] == team
+
+
+# The workbook
+# ----------------------------------------------------------------------------------
+
+
+def test_the_workbook_keeps_the_day(api, league):
+    tournament, organizer, matches = league
+    as_user(api, organizer)
+    forfeited, disputed = matches[0], matches[1]
+    api.post(
+        f"/api/v1/matches/{forfeited.pk}/forfeit/",
+        {"absent": "B", "reason": "no show", "version": 1},
+        "json",
+    )
+    api.post(
+        f"/api/v1/matches/{disputed.pk}/disputes/",
+        {"deal": 2, "text": "deal 2 was misdealt"},
+        "json",
+    )
+    team = Team.objects.get(pk=forfeited.team_a_id)
+    players = list(team.players.values_list("name", flat=True))
+    api.post(
+        f"/api/v1/tournaments/{tournament.slug}/teams/{team.pk}/substitutions/",
+        {"out": players[0], "in": "Sree Nair", "from_round": 2, "reason": "ill"},
+        "json",
+    )
+    answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
+    assert answer.status_code == 200
+    book = workbook(answer.content)
+    day = table(book, "Tournament day")
+    assert {row["What"] for row in day} == {"forfeit", "dispute", "substitution"}
+    forfeit = next(r for r in day if r["What"] == "forfeit")
+    assert forfeit["Match id"] == forfeited.pk
+    assert forfeit["Details"] == f"{forfeited.team_b.name} absent: no show"
+    dispute = next(r for r in day if r["What"] == "dispute")
+    assert (dispute["Deal"], dispute["Details"]) == (
+        2,
+        "(organizer) deal 2 was misdealt",
+    )
+    sub = next(r for r in day if r["What"] == "substitution")
+    assert sub["Details"] == f"Sree Nair for {players[0]}: ill"
+
+    rosters = {r["Match id"]: r for r in table(book, "Rosters")}
+    assert len(rosters) == len(matches)
+    assert rosters[forfeited.pk]["Players A"] == ", ".join(players)  # round 1
+    later = next(
+        m for m in matches if m.round == 2 and team.pk in (m.team_a_id, m.team_b_id)
+    )
+    side = "A" if later.team_a_id == team.pk else "B"
+    assert rosters[later.pk][f"Players {side}"].startswith("Sree Nair, ")
+    sheets = {r["Match id"]: r["Status"] for r in table(book, "Draw")}
+    assert sheets[forfeited.pk] == "forfeited"
+    standing = {r["Team id"]: r for r in table(book, "Standings")}
+    assert standing[forfeited.team_a_id]["Forfeits won"] == 1
+    assert standing[forfeited.team_b_id]["Forfeits lost"] == 1
+    assert standing[forfeited.team_b_id]["Withdrawn"] == "no"

@@ -154,8 +154,8 @@ def test_the_pages_take_the_same_queries_at_any_size(
     with django_assert_num_queries(8):
         assert client.get(url(tournament, "matches")).status_code == 200
     # the team page: its rounds (9), every deal and penalty (2), its standing (6:
-    # the matches' stored results are one query)
-    with django_assert_num_queries(17):
+    # the matches' stored results are one query), its substitutions (1)
+    with django_assert_num_queries(18):
         assert (
             client.get(f"/t/{tournament.slug}/teams/{teams[0].pk}/").status_code == 200
         )

@@ -160,7 +160,7 @@ def test_pages_cost_the_same_queries_at_any_size(
     with django_assert_num_queries(8):  # the same, the section list included
         assert client.get("/t/sized-cup/standings/", **HTMX).status_code == 200
     team = matches[0].team_a_id
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(15):
         answer = client.get(f"/t/sized-cup/teams/{team}/")
     assert answer.status_code == 200
     assert answer.content.decode().count('<tr class="deal') == 3 * 18

@@ -21,7 +21,8 @@ ENDPOINTS = {
     "/": 3,
     "/t/big/": 5,
     "/t/big/teams/": 7,
-    "/t/big/registration/": 10,  # + sections, teams by section, choices, people
+    # + sections, teams by section, choices, people, arrivals
+    "/t/big/registration/": 11,
 }
 
 
