@@ -5,6 +5,7 @@ from django.urls import path
 from .excel import apis as excel_apis
 from .league import apis as league_apis
 from .sheets import apis as sheets_apis
+from .sheets import day_apis
 
 app_name = "scoring-api"
 
@@ -52,17 +53,17 @@ urlpatterns = [
     path("matches/<id:pk>/", sheets_apis.MatchDetailApi.as_view(), name="match-detail"),
     path(
         "matches/<id:pk>/forfeit/",
-        sheets_apis.MatchForfeitApi.as_view(),
+        day_apis.MatchForfeitApi.as_view(),
         name="match-forfeit",
     ),
     path(
         "matches/<id:pk>/disputes/",
-        sheets_apis.MatchDisputeListApi.as_view(),
+        day_apis.MatchDisputeListApi.as_view(),
         name="match-disputes",
     ),
     path(
         "matches/<id:pk>/disputes/<id:dispute>/rule/",
-        sheets_apis.MatchDisputeRuleApi.as_view(),
+        day_apis.MatchDisputeRuleApi.as_view(),
         name="match-dispute-rule",
     ),
     path(

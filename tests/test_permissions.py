@@ -23,7 +23,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from scoring.models import ExportJob, Match, Penalty
-from scoring.sheets import services
+from scoring.sheets import day, services
 from tests.factories import (
     SectionFactory,
     TeamFactory,
@@ -102,7 +102,7 @@ def world(db):
         round=2,
         table=5,
     )
-    dispute = services.score_sheet_dispute_raise(
+    dispute = day.score_sheet_dispute_raise(
         match_id=disputed.pk,
         user=organizer,
         text="the table started late",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from .domain.roster import Swap, roster_at
-from .domain.types import Role, RoundStage
+from .domain.types import Role, RoundStage, TeamStatus
 from .models import Membership, Player, Section, Substitution, Team, Tournament
 
 ALL_ROLES = frozenset(Role)
@@ -104,8 +104,8 @@ def check_in_counts(*, tournament: Tournament) -> dict[str, int]:
     return Team.objects.filter(tournament=tournament).aggregate(
         teams=Count("pk"),
         arrived=Count("pk", filter=Q(checked_in_at__isnull=False)),
-        absent=Count("pk", filter=Q(status="absent")),
-        withdrawn=Count("pk", filter=Q(status="withdrawn")),
+        absent=Count("pk", filter=Q(status=TeamStatus.ABSENT)),
+        withdrawn=Count("pk", filter=Q(status=TeamStatus.WITHDRAWN)),
     )
 
 

@@ -42,6 +42,12 @@ class Absent(StrEnum):
         return Side(self.value).other
 
 
+def absent_choices(*, knockout: bool) -> list[Absent]:
+    """Who may be named absent: both teams only in the league (a knockout match needs
+    a team that moves on)."""
+    return [a for a in Absent if not (knockout and a is Absent.BOTH)]
+
+
 def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None:
     """The winner of a forfeit of `absent` on a sheet holding `deals` deals, or the
     rule that refuses it: a sheet with deals is played, not forfeited (delete the
@@ -55,7 +61,7 @@ def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None
             "(rules.md §9).",
             deals=deals,
         )
-    if knockout and absent is Absent.BOTH:
+    if absent not in absent_choices(knockout=knockout):
         raise RuleError(
             "knockout_needs_winner",
             "a knockout match needs a team that moves on, so both teams cannot be "

@@ -11,7 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tournament.domain.roster import roster_at
-from tournament.domain.types import RoundStage
+from tournament.domain.types import RoundStage, TeamStatus
 from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
 from tournament.selectors import rosters_get
 
@@ -175,9 +175,9 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
     """The tournament day (rules.md §9): absences from a check-in draw,
     withdrawals, substitutions, forfeits, disputes and rulings, oldest first."""
     events: list[list] = []
-    teams = Team.objects.filter(tournament=tournament).exclude(status="active")
+    teams = Team.objects.filter(tournament=tournament).exclude(status=TeamStatus.ACTIVE)
     for team in teams.select_related("withdrawn_by"):
-        if team.status == "withdrawn":
+        if team.status == TeamStatus.WITHDRAWN:
             events.append(
                 [
                     _local(team.withdrawn_at),

@@ -41,8 +41,8 @@ from ..models import (
     SheetChange,
     StandingsLot,
 )
+from ..sheets.day import sheet_forfeit_locked, words_check
 from ..sheets.locking import actor_name, sheet_open
-from ..sheets.services import sheet_forfeit_locked
 from .selectors import (
     draw_locked_reason,
     draw_teams,
@@ -302,13 +302,7 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     automatic backup is taken first, as before the draw."""
     tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
     team = Team.objects.select_for_update().get(pk=team.pk)
-    reason = (reason or "").strip()
-    if not reason:
-        raise RuleError(
-            "required", "say why the team is withdrawn; it is kept", field="reason"
-        )
-    if len(reason) > 300:
-        raise RuleError("too_long", "at most 300 characters", field="reason")
+    reason = words_check(reason, "reason", "why the team is withdrawn", 300)
     _in_league(tournament, team, f"withdraw {team.name}")
     if team.status == TeamStatus.WITHDRAWN:
         raise ConflictError(
@@ -382,11 +376,7 @@ def substitution_approve(
             "team_withdrawn",
             f"{team.name} was withdrawn from round {team.withdrawn_from_round}.",
         )
-    reason = (reason or "").strip()
-    if not reason:
-        raise RuleError("required", "say why; it is kept", field="reason")
-    if len(reason) > 300:
-        raise RuleError("too_long", "at most 300 characters", field="reason")
+    reason = words_check(reason, "reason", "why the substitution is made", 300)
     stage_of = RoundStage(stage)
     existing = list(Substitution.objects.filter(team=team).order_by("number"))
     out, into = substitution_check(

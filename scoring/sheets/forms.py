@@ -5,6 +5,7 @@ services', whose messages the pages show next to the field they name.
 
 from django import forms
 
+from ..domain.forfeits import absent_choices
 from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
 
 TRUMPS = [(t.value, TRUMP_SYMBOLS[t]) for t in Trump]
@@ -144,10 +145,11 @@ class ForfeitForm(forms.Form):
 
     def __init__(self, *args, match, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("A", f"A · {match.team_a.name}"), ("B", f"B · {match.team_b.name}")]
-        if match.stage == "league":  # the knockout needs a team that moves on
-            choices.append(("both", "Both teams"))
-        self.fields["absent"].choices = choices
+        names = {"A": f"A · {match.team_a.name}", "B": f"B · {match.team_b.name}"}
+        self.fields["absent"].choices = [
+            (a.value, names.get(a.value, "Both teams"))
+            for a in absent_choices(knockout=match.stage == Stage.KNOCKOUT)
+        ]
 
 
 class DisputeForm(forms.Form):

@@ -23,9 +23,9 @@ from tournament.selectors import match_roster
 from tournament.views import form_errors, htmx_request
 
 from ..domain import rules, tiebreak
-from ..domain.rules import Level, Side
+from ..domain.rules import Level, MatchStatus, Side
 from ..models import Deal, Dispute, Match
-from . import locking, services
+from . import day, locking, services
 from .forms import (
     ConfirmForm,
     DealForm,
@@ -454,7 +454,7 @@ def _forfeit(request, match, roles, sides) -> str:
     if Role.ORGANIZER not in roles:
         raise PermissionDenied("Only an organizer records a forfeit.")
     data = _checked(ForfeitForm(request.POST, match=match))
-    done = services.score_sheet_forfeit(match_id=match.pk, user=request.user, **data)
+    done = day.score_sheet_forfeit(match_id=match.pk, user=request.user, **data)
     won = done.winner
     return (
         f"The sheet is forfeited: {done.team(won).name} wins."
@@ -464,12 +464,12 @@ def _forfeit(request, match, roles, sides) -> str:
 
 
 def _dispute(request, match, roles, sides) -> str:
-    if not services.dispute_raiser(roles=roles, sides=sides):
+    if not day.dispute_raiser(roles=roles, sides=sides):
         raise PermissionDenied(
             "Only a captain of either team, a scorer or an organizer raises a dispute."
         )
     data = _checked(DisputeForm(request.POST))
-    dispute = services.score_sheet_dispute_raise(
+    dispute = day.score_sheet_dispute_raise(
         match_id=match.pk, user=request.user, roles=roles, sides=sides, **data
     )
     return (
@@ -483,7 +483,7 @@ def _ruling(request, match, roles, sides) -> str:
         raise PermissionDenied("Only an organizer rules on a dispute.")
     data = _checked(RulingForm(request.POST))
     try:
-        services.score_sheet_dispute_rule(
+        day.score_sheet_dispute_rule(
             match_id=match.pk,
             dispute_id=data["dispute"],
             user=request.user,
@@ -509,7 +509,8 @@ def day_context(match: Match, roles: frozenset[Role], sides) -> dict:
         ),
         "disputes": list(dispute_list(match=match)),
         "can_dispute": bool(
-            services.dispute_raiser(roles=roles, sides=sides) and match.status != "void"
+            day.dispute_raiser(roles=roles, sides=sides)
+            and match.status != MatchStatus.VOID
         ),
         "can_rule": organizer,
         "forfeit_form": ForfeitForm(match=match, initial={"version": match.version})

@@ -1,0 +1,182 @@
+"""The tournament day on a score sheet (rules.md §9): forfeits, and disputes with
+their rulings. Writes like services.py's: one transaction each, under a lock of the
+match row, with a history row; the rules of a forfeit are domain/forfeits.py's."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.domain.errors import ConflictError, ForbiddenError, RuleError
+from tournament.domain.types import Role
+
+from ..domain import rules, tiebreak
+from ..domain.forfeits import Absent, forfeit_winner
+from ..domain.rules import MatchStatus, Side, Stage
+from ..models import Deal, Dispute, Match, SheetAction
+from .locking import actor_name, change, match_locked, replay_check, sheet_open
+from .services import sheet_locked_after
+
+
+def words_check(text: str | None, field: str, what: str, limit: int) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise RuleError("required", f"say {what}; the history keeps it", field=field)
+    if len(text) > limit:
+        raise RuleError(
+            "too_long", f"at most {limit} characters, not {len(text)}", field=field
+        )
+    return text
+
+
+@transaction.atomic
+def score_sheet_forfeit(
+    *, match_id: int, user, absent: str, reason: str, version: int | None
+) -> Match:
+    """An organizer records that a team (A, B, or both) did not come to a match
+    (rules.md §9): the sheet locks with status `forfeited`, totals 0, the present
+    team as the winner. Only a sheet with no deal; in the knockout one team must be
+    present, and it moves on as after a confirmation."""
+    reason = words_check(reason, "reason", "why the match is forfeited", 300)
+    match = sheet_open(match_id=match_id, version=version, action="record a forfeit")
+    return sheet_forfeit_locked(match, Absent(absent), reason=reason, user=user)
+
+
+def sheet_forfeit_locked(match: Match, absent: Absent, *, reason: str, user) -> Match:
+    """Forfeit a match that sheet_open (or a withdrawal) has locked and checked."""
+    deals = Deal.objects.filter(match=match).count()
+    winner = forfeit_winner(absent, deals=deals, knockout=match.stage == Stage.KNOCKOUT)
+    before = {"status": match.status}
+    match.status = MatchStatus.FORFEITED
+    match.forfeit_absent, match.forfeit_reason = absent.value, reason
+    match.winner = winner.value if winner else ""
+    match.total_a = match.total_b = match.deals_won_a = match.deals_won_b = 0
+    match.confirmed_a_version = match.confirmed_b_version = None
+    match.version += 1
+    match.save()
+    change(
+        match,
+        SheetAction.FORFEIT,
+        user=user,
+        before=before,
+        after={
+            "status": match.status,
+            "absent": absent.value,
+            "winner": match.winner or None,
+        },
+        reason=reason,
+    )
+    sheet_locked_after(match, user)
+    return match
+
+
+def dispute_raiser(*, roles: frozenset[Role], sides: frozenset[Side]) -> str:
+    """How a person may raise a dispute on a sheet, as the history names it, or ""
+    when they may not: an organizer, a scorer, or a captain of either team."""
+    if Role.ORGANIZER in roles:
+        return "organizer"
+    if Role.SCORER in roles:
+        return "scorer"
+    if sides:
+        return f"captain of {' and '.join(sorted(s.value for s in sides))}"
+    return ""
+
+
+@transaction.atomic
+def score_sheet_dispute_raise(
+    *,
+    match_id: int,
+    user,
+    text: str,
+    deal: int | None = None,
+    roles: frozenset[Role],
+    sides: frozenset[Side],
+) -> Dispute:
+    """A captain of either team, a scorer or an organizer disputes a deal or the
+    whole match, in words (rules.md §9). The sheet cannot be confirmed until an
+    organizer rules; the dispute is in the sheet's history, and the sheet has a new
+    version (a captain confirms the sheet as it stands after the ruling)."""
+    raised_as = dispute_raiser(roles=roles, sides=sides)
+    if not raised_as:
+        raise ForbiddenError(
+            "not_allowed_here",
+            "only a captain of either team, a scorer or an organizer of the "
+            "tournament raises a dispute on this sheet.",
+        )
+    text = words_check(text, "text", "what is disputed", 2000)
+    match = match_locked(match_id)
+    replay_check(match)
+    if match.status == MatchStatus.VOID:
+        raise ConflictError(
+            "sheet_void", f"the sheet of {match} is void; it is not disputed."
+        )
+    highest = match.deals_scheduled or rules.DEAL_NUMBER_MAX
+    if match.deals_scheduled and match.stage == Stage.KNOCKOUT:
+        highest += tiebreak.TIEBREAK_DEALS  # the extra deals and the sudden death
+    if deal is not None and not 1 <= deal <= highest:
+        raise RuleError(
+            "deal_out_of_range",
+            f"this match has deals 1 to {highest}; leave the deal out to dispute the "
+            "whole match",
+            field="deal",
+        )
+    dispute = Dispute.objects.create(
+        match=match,
+        deal=deal,
+        text=text,
+        raised_by=user if user is not None and user.is_authenticated else None,
+        raised_by_name=actor_name(user),
+        raised_as=raised_as,
+        raised_at=timezone.now(),
+    )
+    # A new version: the sheet as the captains confirm it now has a dispute on it
+    # (and a backup's copy of the sheet at the old version is old).
+    match.open_disputes += 1
+    match.version += 1
+    match.save(update_fields=["open_disputes", "version", "updated_at"])
+    change(
+        match,
+        SheetAction.DISPUTE,
+        user=user,
+        after={**dispute.record(), "raised_as": raised_as},
+    )
+    return dispute
+
+
+@transaction.atomic
+def score_sheet_dispute_rule(
+    *, match_id: int, dispute_id: int, user, ruling: str
+) -> Dispute:
+    """An organizer rules on an open dispute, in words, for the Rules Committee; that
+    closes it. A change the ruling needs is made on the sheet as usual."""
+    ruling = words_check(ruling, "ruling", "the ruling", 2000)
+    match = match_locked(match_id)
+    replay_check(match)
+    dispute = (
+        Dispute.objects.select_for_update().filter(match=match, pk=dispute_id).first()
+    )
+    if dispute is None:
+        raise Dispute.DoesNotExist(f"no dispute {dispute_id} on match {match_id}")
+    if not dispute.open:
+        raise ConflictError(
+            "dispute_ruled",
+            f"dispute {dispute.pk} was ruled on at {dispute.ruled_at:%Y-%m-%d %H:%M} "
+            f"by {dispute.ruled_by_name}: {dispute.ruling}",
+        )
+    dispute.ruling = ruling
+    dispute.ruled_by = user if user is not None and user.is_authenticated else None
+    dispute.ruled_by_name = actor_name(user)
+    dispute.ruled_at = timezone.now()
+    dispute.save()
+    match.open_disputes -= 1
+    match.version += 1
+    match.save(update_fields=["open_disputes", "version", "updated_at"])
+    change(
+        match,
+        SheetAction.RULING,
+        user=user,
+        before=dispute.record(),
+        after={"dispute": dispute.pk, "ruling": ruling},
+        reason=ruling,
+    )
+    return dispute
