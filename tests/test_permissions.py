@@ -34,6 +34,7 @@ from tests.factories import (
 from tests.scoring.conftest import deal_body
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
+from tournament.people.services import invitation_create
 
 pytestmark = pytest.mark.django_db
 
@@ -138,6 +139,9 @@ def world(db):
             "disputed": disputed.pk,
             "dispute_id": dispute.pk,
             "empty_version": Match.objects.get(pk=empty.pk).version,
+            "invitation_key": invitation_create(
+                tournament=t, user=organizer, role=Role.SCORER
+            ).key,
         },
     }
 
@@ -378,6 +382,55 @@ PAGES = [
     Case("tournament:detail", "get", T, everyone(), page=True),
     Case("tournament:teams", "get", T, everyone(), page=True),
     Case("tournament:registration", "get", T, organizer(200), page=True),
+    # Creating a tournament needs the site's 'add tournament' permission, no role.
+    Case("tournament:create", "get", {}, {}, page=True),
+    Case("tournament:settings", "get", T, organizer(200), page=True),
+    Case(
+        "tournament:settings",
+        "post",
+        T,
+        organizer(302),
+        page=True,
+        body={
+            "name": "Open",
+            "ruleset": "international",
+            "players_per_team": "3",
+            "league_rounds": "2",
+            "league_deals": "18",
+            "qualifiers": "24",
+            "substitutions_allowed": "1",
+            "published": "on",
+        },
+    ),
+    Case("tournament:people", "get", T, organizer(200), page=True),
+    Case(
+        "tournament:people",
+        "post",
+        T,
+        organizer(302),
+        page=True,
+        body={"action": "invite", "invite-role": "scorer", "invite-days": "7"},
+    ),
+    # An invitation's link is its own permission: whoever holds it sees the offer.
+    Case(
+        "tournament:invitation", "get", {"key": "invitation_key"}, everyone(), page=True
+    ),
+    Case(
+        "tournament:invitation", "get", {"key": "not-a-key"}, everyone(404), page=True
+    ),
+    # Django's own password views: the change is for the signed-in, the reset for all.
+    Case("password_change", "get", {}, {r: 200 for r in ROLES[1:]}, page=True),
+    Case("password_change_done", "get", {}, {r: 200 for r in ROLES[1:]}, page=True),
+    Case("password_reset", "get", {}, everyone(), page=True),
+    Case("password_reset_done", "get", {}, everyone(), page=True),
+    Case(
+        "password_reset_confirm",
+        "get",
+        {"uidb64": "MQ", "token": "not-a-token"},
+        everyone(),
+        page=True,
+    ),
+    Case("password_reset_complete", "get", {}, everyone(), page=True),
     Case("scoring:matches", "get", T, everyone(), page=True),
     Case("scoring:draw", "get", T, organizer(200), page=True),
     Case("scoring:standings", "get", T, everyone(), page=True),
@@ -599,7 +652,9 @@ def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
             "auth-token",
             "tournament:home",
             "tournament:import",  # of no tournament: refused for its own reason
-        ):
+            "tournament:create",
+            "tournament:invitation",  # the link is the permission: it names its own
+        ) or case.name.startswith("password_"):
             continue
         with transaction.atomic():
             response = _call(client, case, world["ids"])

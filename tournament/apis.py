@@ -29,10 +29,11 @@ from .domain.rulesets import RuleSetCode
 from .domain.types import Role
 from .models import SUBSTITUTIONS_MAX, Membership, Section, Team, Tournament
 from .parsers import JSONParser
+from .people import services as people_services
+from .people.selectors import membership_list
 from .security import locked_out
 from .selectors import (
     captain_team_ids,
-    membership_list,
     section_list,
     team_list,
     tournament_list_visible,
@@ -70,6 +71,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "status",
             "venue",
             "starts_on",
+            "ends_on",
             "check_in_required",
             "substitutions_allowed",
             "team_count",
@@ -96,6 +98,7 @@ class TournamentInput(serializers.Serializer):
     published = serializers.BooleanField(default=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     starts_on = serializers.DateField(required=False, allow_null=True)
+    ends_on = serializers.DateField(required=False, allow_null=True)
     check_in_required = serializers.BooleanField(
         required=False,
         help_text="The draw takes the teams checked in only (rules.md §9); fixed by "
@@ -556,7 +559,7 @@ class MemberListApi(TournamentScopedMixin, APIView):
                 raise RuleError(
                     "unknown_team", "no such team in this tournament", field="team"
                 )
-        membership = services.membership_create(
+        membership = people_services.membership_create(
             tournament=self.tournament, team=team, **values
         )
         membership = membership_list(tournament=self.tournament).get(pk=membership.pk)
@@ -572,7 +575,7 @@ class MemberDetailApi(TournamentScopedMixin, APIView):
         membership = get_object_or_404(
             membership_list(tournament=self.tournament), pk=pk
         )
-        services.membership_delete(membership=membership)
+        people_services.membership_delete(membership=membership)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from . import services
 from .models import Team, Tournament
+from .people import services as people_services
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO = FIXTURES / "demo-registration.json"
@@ -67,7 +68,7 @@ def demo_load(
     for entry in users:
         if entry["role"] == "organizer":
             continue  # tournament_create made the creator its organizer
-        services.membership_create(
+        people_services.membership_create(
             tournament=tournament,
             username=entry["username"],
             role=entry["role"],

@@ -4,7 +4,6 @@ services."""
 from django import forms
 
 from .domain.sections import US_STATES
-from .domain.types import Role
 
 
 class TeamForm(forms.Form):
@@ -58,10 +57,6 @@ class ImportForm(forms.Form):
     file = forms.FileField(label="Team list (.xlsx)")
 
 
-class MemberRemoveForm(forms.Form):
-    membership = forms.IntegerField(widget=forms.HiddenInput)
-
-
 class CheckInForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     arrived = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -75,20 +70,81 @@ class MoveForm(forms.Form):
 STATE_CHOICES = sorted(US_STATES.items())
 
 
-class MemberForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    password = forms.CharField(
+# A tournament's settings (the create and settings pages)
+# ----------------------------------------------------------------------------------
+
+
+class TournamentForm(forms.Form):
+    """The settings of a tournament. The rule set's numbers come pre-filled with its
+    defaults (rulesets.py); a setting an earlier step fixed is shown disabled with the
+    step's name (domain/setup.py)."""
+
+    name = forms.CharField(max_length=120, label="Name")
+    slug = forms.SlugField(
+        max_length=60,
         required=False,
-        widget=forms.PasswordInput(render_value=False),
-        help_text="Only for a new user",
+        label="Address",
+        help_text="/t/<address>/: made from the name when left empty; fixed once made",
     )
-    role = forms.ChoiceField(
-        choices=[(r.value, r.value.capitalize()) for r in Role], initial=Role.SCORER
+    starts_on = forms.DateField(
+        required=False,
+        label="First day",
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
-    team = forms.TypedChoiceField(
-        required=False, coerce=int, empty_value=None, help_text="For a captain"
+    ends_on = forms.DateField(
+        required=False, label="Last day", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    venue = forms.CharField(max_length=200, required=False, label="Venue")
+    ruleset = forms.ChoiceField(label="Rule set")
+    players_per_team = forms.IntegerField(
+        min_value=2, max_value=4, label="Players per team"
+    )
+    league_rounds = forms.IntegerField(
+        min_value=1, max_value=50, label="League matches per team"
+    )
+    league_deals = forms.IntegerField(
+        min_value=1,
+        max_value=99,
+        required=False,
+        label="Deals per league match",
+        help_text="Empty only in the tables format",
+    )
+    qualifiers = forms.IntegerField(
+        min_value=2, max_value=512, label="Teams in the knockout"
+    )
+    check_in_required = forms.BooleanField(
+        required=False,
+        label="Check-in required",
+        help_text="The draw takes the teams checked in only",
+    )
+    substitutions_allowed = forms.IntegerField(
+        min_value=0, max_value=10, label="Substitutions per team"
+    )
+    published = forms.BooleanField(
+        required=False, label="Published", help_text="Everyone can see it"
     )
 
-    def __init__(self, *args, teams=(), **kwargs):
+    NUMBERS = ("players_per_team", "league_rounds", "league_deals", "qualifiers")
+
+    def __init__(
+        self, *args, rulesets=(), fixed: dict | None = None, creating: bool, **kwargs
+    ):
         super().__init__(*args, **kwargs)
-        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
+        self.fields["ruleset"].choices = [(r.code.value, r.title) for r in rulesets]
+        if not creating:
+            del self.fields["slug"]
+        for name, step in (fixed or {}).items():
+            field = self.fields[name]
+            field.disabled = True
+            field.help_text = f"Fixed: {step.done}"
+
+    def changes(self) -> dict:
+        """The settings to save: every field not fixed, empty address left out."""
+        data = {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if not self.fields[name].disabled
+        }
+        if not data.get("slug"):
+            data.pop("slug", None)
+        return data

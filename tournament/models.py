@@ -58,6 +58,7 @@ class Tournament(models.Model):
     )
     venue = models.CharField(max_length=200, blank=True)
     starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
     check_in_required = models.BooleanField(
         default=False,
         help_text="The draw takes the teams checked in only (rules.md §9).",
@@ -104,6 +105,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(substitutions_allowed__lte=SUBSTITUTIONS_MAX),
                 name="tournament_substitutions_0_10",
+            ),
+            models.CheckConstraint(
+                condition=Q(starts_on__isnull=True)
+                | Q(ends_on__isnull=True)
+                | Q(ends_on__gte=F("starts_on")),
+                name="tournament_ends_on_or_after_start",
             ),
         ]
 
@@ -510,3 +517,77 @@ class SheetCopy(models.Model):
 
     def __str__(self) -> str:
         return f"copy of sheet {self.sheet} at version {self.version}"
+
+
+class Invitation(models.Model):
+    """A one-time link that gives whoever opens it a role in the tournament
+    (docs/people.md). Only a digest of its key is kept: the link is shown to the
+    organizer once, and a copy of the database cannot be used to accept it."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="invitations"
+    )
+    role = models.CharField(max_length=20, choices=_choices(Role))
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    name = models.CharField(max_length=80, blank=True, help_text="Who it is for.")
+    email = models.EmailField(blank=True)
+    key_digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = someone()
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = someone()
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = someone()
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["key_digest"], name="invitation_key_once"),
+            models.CheckConstraint(
+                condition=Q(role__in=[r.value for r in Role]),
+                name="invitation_role_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(role=Role.CAPTAIN, team__isnull=False)
+                | (~Q(role=Role.CAPTAIN) & Q(team__isnull=True)),
+                name="invitation_team_only_for_captain",
+            ),
+            models.CheckConstraint(
+                condition=Q(accepted_at__isnull=True) | Q(withdrawn_at__isnull=True),
+                name="invitation_accepted_or_withdrawn_not_both",
+            ),
+            models.CheckConstraint(
+                condition=Q(key_digest__regex=r"^[0-9a-f]{64}$"),
+                name="invitation_key_digest_sha256",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} invitation to {self.tournament}"
+
+
+class Announcement(models.Model):
+    """A line an organizer writes on the desk for the venue screen (docs/desk.md)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="announcements"
+    )
+    text = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = someone()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = someone()
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(text=""), name="announcement_text_present"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text

@@ -109,12 +109,6 @@ def check_in_counts(*, tournament: Tournament) -> dict[str, int]:
     )
 
 
-def membership_list(*, tournament: Tournament) -> QuerySet[Membership]:
-    return Membership.objects.filter(tournament=tournament).select_related(
-        "user", "team"
-    )
-
-
 def teams_by_section(*, tournament: Tournament) -> list[tuple[Section, list[Team]]]:
     """Every section of the tournament with its teams, in two queries plus players."""
     sections = list(Section.objects.filter(tournament=tournament))

@@ -13,13 +13,11 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.text import slugify
 
 from .domain.errors import ConflictError, RuleError, RuleErrors
 from .domain.rulesets import RuleSetCode, ruleset_get
@@ -35,6 +33,7 @@ from .domain.sections import (
     place_team,
     roster,
 )
+from .domain.setup import STEPS, fixed_settings
 from .domain.types import Role, TeamStatus, TournamentStatus
 from .models import Membership, Player, Section, Team, Tournament
 
@@ -67,8 +66,20 @@ def _require_registration(tournament: Tournament, action: str) -> None:
 
 
 def _check_tournament_numbers(
-    *, ruleset: str, players_per_team: int, league_deals: int | None
+    *,
+    ruleset: str,
+    players_per_team: int,
+    league_deals: int | None,
+    starts_on: date | None = None,
+    ends_on: date | None = None,
 ) -> None:
+    if starts_on and ends_on and ends_on < starts_on:
+        raise RuleError(
+            "ends_before_start",
+            f"the last day ({ends_on:%d %b %Y}) is before the first "
+            f"({starts_on:%d %b %Y})",
+            field="ends_on",
+        )
     rules = ruleset_get(ruleset)
     if players_per_team not in rules.team_sizes:
         sizes = " or ".join(str(n) for n in rules.team_sizes)
@@ -86,12 +97,26 @@ def _check_tournament_numbers(
         )
 
 
+def _free_slug(name: str) -> str:
+    """The address made from a tournament's name, numbered when taken
+    (`kerala-open`, `kerala-open-2`)."""
+    base = slugify(name)[:55].strip("-") or "tournament"
+    taken = set(
+        Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)
+    )
+    return next(
+        s
+        for n in range(1, len(taken) + 2)
+        if (s := base if n == 1 else f"{base}-{n}") not in taken
+    )
+
+
 @transaction.atomic
 def tournament_create(
     *,
     user,
     name: str,
-    slug: str,
+    slug: str = "",
     ruleset: str = RuleSetCode.INTERNATIONAL,
     players_per_team: int | None = None,
     league_rounds: int | None = None,
@@ -100,10 +125,15 @@ def tournament_create(
     published: bool = False,
     venue: str = "",
     starts_on: date | None = None,
+    ends_on: date | None = None,
+    check_in_required: bool = False,
+    substitutions_allowed: int = 1,
 ) -> Tournament:
     """A new tournament with the rule set's defaults, its International section, and the
     creating user as its organizer."""
     rules = ruleset_get(ruleset)
+    if not slug:
+        slug = _free_slug(name)
     if Tournament.objects.filter(slug=slug).exists():
         raise RuleError("slug_taken", f"the slug '{slug}' is taken", field="slug")
     tournament = Tournament(
@@ -117,11 +147,16 @@ def tournament_create(
         published=published,
         venue=venue,
         starts_on=starts_on,
+        ends_on=ends_on,
+        check_in_required=check_in_required,
+        substitutions_allowed=substitutions_allowed,
     )
     _check_tournament_numbers(
         ruleset=tournament.ruleset,
         players_per_team=tournament.players_per_team,
         league_deals=tournament.league_deals,
+        starts_on=starts_on,
+        ends_on=ends_on,
     )
     tournament.full_clean()
     tournament.save()
@@ -133,27 +168,25 @@ def tournament_create(
     return tournament
 
 
-_LEAGUE_FIELDS = {
-    "ruleset",
-    "players_per_team",
-    "league_rounds",
-    "league_deals",
-    "check_in_required",
-}
-
-
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
-    """Change a tournament's settings. The rule set and league numbers are fixed once
-    the league is drawn; the team size cannot change under registered teams."""
+    """Change a tournament's settings. A setting its step fixed (the rule set and the
+    league's numbers by the draw, the qualifiers by the seeding: domain/setup.py) is
+    refused naming that step; the team size cannot change under registered teams."""
     tournament = _locked(tournament)
     changed = {k: v for k, v in changes.items() if getattr(tournament, k) != v}
-    if _LEAGUE_FIELDS & changed.keys():
-        _require_registration(
-            tournament,
-            "change "
-            + ", ".join(sorted(_LEAGUE_FIELDS & changed.keys())).replace("_", " "),
-        )
+    fixed = fixed_settings(tournament.status)
+    for step in STEPS:
+        names = sorted(n for n in changed if fixed.get(n) == step)
+        if names:
+            raise ConflictError(
+                step.code,
+                f"Cannot change {', '.join(names).replace('_', ' ')} of "
+                f"{tournament.name}: {step.done}, which fixed "
+                f"{'it' if len(names) == 1 else 'them'}.",
+                settings=names,
+                step=step.title,
+            )
     if "ruleset" in changed and "league_deals" not in changed:
         changed["league_deals"] = ruleset_get(changed["ruleset"]).league_deals
     for field, value in changed.items():
@@ -162,6 +195,8 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         ruleset=tournament.ruleset,
         players_per_team=tournament.players_per_team,
         league_deals=tournament.league_deals,
+        starts_on=tournament.starts_on,
+        ends_on=tournament.ends_on,
     )
     if "players_per_team" in changed or "ruleset" in changed:
         wrong = (
@@ -597,112 +632,3 @@ def team_import(*, tournament: Tournament, rows: Sequence[ImportRow]) -> list[Te
         for i, n in enumerate(entry.players, start=1)
     )
     return teams
-
-
-# Roles
-# ----------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def membership_create(
-    *,
-    tournament: Tournament,
-    username: str,
-    role: str,
-    password: str | None = None,
-    team: Team | None = None,
-) -> Membership:
-    """Give a person a role in the tournament; a new username creates the user."""
-    user_model = get_user_model()
-    role = Role(role)
-    errors: list[RuleError] = []
-    if role == Role.CAPTAIN and team is None:
-        errors.append(
-            RuleError("required", "a captain's role names the team", field="team")
-        )
-    if role != Role.CAPTAIN and team is not None:
-        errors.append(
-            RuleError("not_captain", "only a captain's role names a team", field="team")
-        )
-    if team is not None and team.tournament_id != tournament.pk:
-        errors.append(
-            RuleError("unknown_team", "no such team in this tournament", field="team")
-        )
-    if (
-        team is not None
-        and Membership.objects.filter(team=team, role=Role.CAPTAIN).exists()
-    ):
-        errors.append(
-            RuleError(
-                "captain_taken", f"{team.name} has a captain already", field="team"
-            )
-        )
-    try:  # the user model's own rule for usernames, for the API and the desk alike
-        user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(username)
-    except ValidationError as error:
-        errors.extend(
-            RuleError("invalid_username", m, field="username") for m in error.messages
-        )
-        raise RuleErrors(errors) from None
-    user = user_model.objects.filter(username=username).first()
-    if user is None:
-        if not password:
-            errors.append(
-                RuleError(
-                    "required",
-                    f"there is no user {username}; give a password to create one",
-                    field="password",
-                )
-            )
-        else:
-            candidate = user_model(username=username)
-            try:
-                validate_password(password, candidate)
-            except ValidationError as error:
-                errors.extend(
-                    RuleError("weak_password", m, field="password")
-                    for m in error.messages
-                )
-    elif password:
-        errors.append(
-            RuleError(
-                "user_exists",
-                f"{username} exists already; a role for an existing user takes no "
-                "password",
-                field="password",
-            )
-        )
-    elif Membership.objects.filter(
-        tournament=tournament, user=user, role=role
-    ).exists():
-        errors.append(
-            RuleError(
-                "role_taken", f"{username} is {role.value} here already", field="role"
-            )
-        )
-    if errors:
-        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
-    if user is None:
-        user = user_model(username=username)
-        user.set_password(password)
-        user.full_clean()
-        user.save()
-    membership = Membership(tournament=tournament, user=user, role=role, team=team)
-    membership.full_clean()
-    membership.save()
-    return membership
-
-
-@transaction.atomic
-def membership_delete(*, membership: Membership) -> None:
-    tournament = membership.tournament
-    if (
-        membership.role == Role.ORGANIZER
-        and not Membership.objects.filter(tournament=tournament, role=Role.ORGANIZER)
-        .exclude(pk=membership.pk)
-        .exists()
-    ):
-        raise ConflictError(
-            "last_organizer", "a tournament keeps at least one organizer"
-        )
-    membership.delete()

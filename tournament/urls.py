@@ -4,12 +4,17 @@ from django.urls import path
 
 from . import views
 from .backups import views as backup_views
+from .people import views as people_views
 
 app_name = "tournament"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tournaments/new/", views.tournament_create_page, name="create"),
     path("t/<slug:slug>/", views.tournament_detail, name="detail"),
+    path("t/<slug:slug>/settings/", views.tournament_settings_page, name="settings"),
+    path("t/<slug:slug>/people/", people_views.people_page, name="people"),
+    path("invitations/<str:key>/", people_views.invitation_page, name="invitation"),
     path("t/<slug:slug>/teams/", views.teams_by_section_page, name="teams"),
     path("t/<slug:slug>/registration/", views.registration, name="registration"),
     path("t/<slug:slug>/backups/", backup_views.backup_list_page, name="backups"),

@@ -12,21 +12,21 @@ from django.views.decorators.http import require_http_methods
 
 from . import services
 from .domain.errors import RuleError, RuleErrors
+from .domain.rulesets import RULESETS, RuleSetCode
+from .domain.setup import fixed_settings
 from .domain.types import Role
 from .forms import (
     STATE_CHOICES,
     CheckInForm,
     ImportForm,
-    MemberForm,
-    MemberRemoveForm,
     MoveForm,
     SectionForm,
     TeamForm,
+    TournamentForm,
 )
-from .models import Membership, Team, Tournament
+from .models import Team, Tournament
 from .selectors import (
     check_in_counts,
-    membership_list,
     section_list,
     teams_by_section,
     tournament_get_visible,
@@ -92,7 +92,7 @@ def form_errors(
         form.add_error(field if field in form.fields else None, item.message)
 
 
-FORM_NAMES = ("team", "section", "import", "member")  # the forms the page shows
+FORM_NAMES = ("team", "section", "import")  # the forms the page shows
 
 
 class _Desk:
@@ -123,13 +123,10 @@ class _Desk:
             return {"data": request.POST, "files": request.FILES}
 
         size = tournament.players_per_team
-        choices = self.teams.only("pk", "name")
         self.forms = {
             "team": TeamForm(**bound("team"), players_per_team=size, prefix="team"),
             "section": SectionForm(**bound("section"), prefix="section"),
             "import": ImportForm(**bound("import"), prefix="import"),
-            "member": MemberForm(**bound("member"), prefix="member", teams=choices),
-            "member-remove": MemberRemoveForm(**bound("member-remove")),
             "move": MoveForm(**bound("move")),
             "check-in": CheckInForm(**bound("check-in")),
         }
@@ -186,26 +183,6 @@ class _Desk:
             raise RuleError(refused.code, refused.message) from None
         return f"{len(imported)} teams are registered."
 
-    def _member(self, data) -> str:
-        team = self.teams.filter(pk=data["team"]).first() if data["team"] else None
-        membership = services.membership_create(
-            tournament=self.tournament,
-            username=data["username"],
-            password=data["password"] or None,
-            role=data["role"],
-            team=team,
-        )
-        return f"{membership.user.username} is {membership.role} now."
-
-    def _member_remove(self, data) -> str:
-        membership = get_object_or_404(
-            Membership.objects.select_related("user"),
-            tournament=self.tournament,
-            pk=data["membership"],
-        )
-        services.membership_delete(membership=membership)
-        return f"{membership.user.username} is no {membership.role} now."
-
     def _check_in(self, data) -> str:
         team = get_object_or_404(self.teams, pk=data["team"])
         if data["arrived"]:
@@ -222,7 +199,8 @@ class _Desk:
 
 @require_http_methods(["GET", "POST"])
 def registration(request: HttpRequest, slug: str) -> HttpResponse:
-    """The organizer's desk: register or import teams, define sections, give roles."""
+    """The organizer's desk: register or import teams, define sections, check teams
+    in."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament, roles = visible_tournament(request, slug)
@@ -248,9 +226,106 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
             "groups": teams_by_section(tournament=tournament),
             "import_problems": desk.import_problems,
             "arrivals": check_in_counts(tournament=tournament),
-            "members": membership_list(tournament=tournament),
             "states": STATE_CHOICES,
             **{f"{name}_form": desk.forms[name] for name in FORM_NAMES},
         },
         status=400 if request.method == "POST" else 200,
+    )
+
+
+# A tournament's settings
+# ----------------------------------------------------------------------------------
+
+
+def _ruleset_defaults(code: str) -> dict:
+    rules = RULESETS.get(code) or RULESETS[RuleSetCode.INTERNATIONAL]
+    return {
+        "ruleset": rules.code.value,
+        "players_per_team": rules.default_team_size,
+        "league_rounds": rules.league_rounds,
+        "league_deals": rules.league_deals,
+        "qualifiers": rules.qualifiers,
+        "substitutions_allowed": 1,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_create_page(request: HttpRequest) -> HttpResponse:
+    """A new tournament with its rule set's defaults, editable; its creator becomes
+    its organizer. Choosing another rule set fills in that rule set's numbers (htmx
+    asks this page again with `?ruleset=`)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.has_perm("tournament.add_tournament"):
+        raise PermissionDenied(
+            "Creating tournaments needs the 'add tournament' permission; ask the "
+            "site's administrator."
+        )
+    initial = _ruleset_defaults(request.GET.get("ruleset", ""))
+    form = TournamentForm(
+        request.POST if request.method == "POST" else None,
+        initial=initial,
+        rulesets=RULESETS.values(),
+        creating=True,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(user=request.user, **form.changes())
+        except RuleError as error:
+            form_errors(form, error)
+        else:
+            messages.success(
+                request,
+                f"{tournament.name} is created and you are its organizer. Next: "
+                "sections and teams on the Registration tab, your scorers on People.",
+            )
+            return redirect("tournament:detail", slug=tournament.slug)
+    return render(
+        request,
+        "tournament/settings.html",
+        {"form": form, "creating": True, "rulesets": RULESETS.values()},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organizer edits the settings; one an earlier step fixed is shown with
+    that step's name and cannot be changed."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, roles = visible_tournament(request, slug)
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only the tournament's organizers change its settings.")
+    fields = [f for f in TournamentForm.base_fields if f != "slug"]
+    initial = {f: getattr(tournament, f) for f in fields}
+    fixed = fixed_settings(tournament.status)
+    if request.GET.get("ruleset") and "ruleset" not in fixed:  # htmx: another set
+        initial |= _ruleset_defaults(request.GET["ruleset"])
+        initial["substitutions_allowed"] = tournament.substitutions_allowed
+    form = TournamentForm(
+        request.POST if request.method == "POST" else None,
+        initial=initial,
+        rulesets=RULESETS.values(),
+        fixed=fixed,
+        creating=False,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(tournament=tournament, **form.changes())
+        except RuleError as error:
+            form_errors(form, error)
+        else:
+            messages.success(request, "The settings are saved.")
+            return redirect("tournament:settings", slug=slug)
+    return render(
+        request,
+        "tournament/settings.html",
+        {
+            "form": form,
+            "tournament": tournament,
+            "roles": roles,
+            "rulesets": RULESETS.values(),
+        },
+        status=400 if form.is_bound else 200,
     )

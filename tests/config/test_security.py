@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.admin.sites import site as admin_site
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -14,8 +15,10 @@ from rest_framework.authtoken.models import Token
 from scoring.models import HistoryIsWritten, SheetChange
 from tests.config.test_settings import PRODUCTION, _manage
 from tests.conftest import as_user
-from tests.factories import UserFactory
+from tests.factories import UserFactory, member
 from tests.scoring.apis.test_sheet import fill, url
+from tournament.domain.types import Role
+from tournament.people.services import invitation_create
 
 PROBE = (
     "import json; from django.conf import settings as s; print(json.dumps({"
@@ -93,13 +96,29 @@ def test_the_pages_need_nothing_the_policy_forbids(client, api, match, scorer):
         "/api/v1/docs/",
         "/accounts/login/",
     ]
-    for path in pages:
-        answer = client.get(path)
-        assert answer.status_code == 200, path
-        html = answer.content.decode()
-        for pattern, what in INLINE:
-            found = pattern.search(html)
-            assert found is None, f"{path} has {what}: {found.group(0)!r}"
+    organizer = member(t, Role.ORGANIZER, "org-pages")
+    organizer.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    key = invitation_create(tournament=t, user=organizer, role=Role.SCORER).key
+    staff = [
+        "/tournaments/new/",
+        f"/t/{t.slug}/settings/",
+        f"/t/{t.slug}/people/",
+        f"/t/{t.slug}/registration/",
+        "/accounts/password/",
+    ]
+    anyone = [f"/invitations/{key}/", "/accounts/password/reset/"]
+    for who, paths in ((scorer, pages), (organizer, staff), (None, anyone)):
+        if who is None:
+            client.logout()
+        else:
+            client.force_login(who)
+        for path in paths:
+            answer = client.get(path)
+            assert answer.status_code == 200, path
+            html = answer.content.decode()
+            for pattern, what in INLINE:
+                found = pattern.search(html)
+                assert found is None, f"{path} has {what}: {found.group(0)!r}"
 
 
 def _login_page(client, username, password, ip="203.0.113.7"):

@@ -60,6 +60,7 @@ TOURNAMENT_PARTS = {
     "tournament.leaguedraw": "tournament",
     "tournament.leagueround": "tournament",
     "tournament.bye": "tournament",
+    "tournament.announcement": "tournament",
     "scoring.standingslot": "tournament",
 }
 # A score sheet's rows, and the lookup from each to its sheet (a match).
@@ -84,6 +85,8 @@ LEFT_OUT = {
     "scoring.exportjob": "a built workbook, rebuilt on request",
     "tournament.backup": "the backups themselves",
     "tournament.sheetcopy": "a cache of the backups, rebuilt when missing",
+    "tournament.invitation": "a link that gives a role: pending ones are secrets, "
+    "used ones are spent",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",
     "auth.permission": "rebuilt by migrate",

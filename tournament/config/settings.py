@@ -306,3 +306,20 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+
+# People (docs/people.md): an invitation link works this many days unless the
+# organizer says otherwise. Mail (invitations, password resets) goes to the console in
+# the embedded default; production sets EMAIL_URL (smtp+tls://user:password@host:587
+# for STARTTLS, smtp+ssl://…:465 for TLS) and DEFAULT_FROM_EMAIL.
+INVITATION_DAYS = env.int("INVITATION_DAYS", default=7)
+_EMAIL = env.email_url("EMAIL_URL", default="consolemail://")
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _EMAIL.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_EMAIL.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_EMAIL.get("EMAIL_USE_SSL"))
+DEFAULT_FROM_EMAIL = env.str(
+    "DEFAULT_FROM_EMAIL", default="56 tournaments <noreply@localhost>"
+)

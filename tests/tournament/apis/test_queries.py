@@ -18,11 +18,14 @@ ENDPOINTS = {
     "/api/v1/tournaments/big/teams/": 7,  # + tournament, roles, count, page, players
     "/api/v1/tournaments/big/teams/?search=team": 7,
     "/api/v1/tournaments/big/members/": 5,
-    "/": 3,
+    "/": 5,  # + tournaments; may this user create one (own and group permissions)
     "/t/big/": 5,
     "/t/big/teams/": 7,
-    # + sections, teams by section, choices, people, arrivals
+    # + sections, teams by section, arrivals
     "/t/big/registration/": 11,
+    "/t/big/settings/": 4,  # + tournament, roles
+    # + tournament, roles, teams, roles given, invitations
+    "/t/big/people/": 7,
 }
 
 

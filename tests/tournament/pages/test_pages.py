@@ -6,7 +6,7 @@ from django.test import Client
 from tests.factories import TeamFactory, TournamentFactory, member
 from tests.spreadsheets import team_list_xlsx
 from tournament.domain.types import Role
-from tournament.models import Membership, Section, Team, Tournament
+from tournament.models import Section, Team, Tournament
 
 pytestmark = pytest.mark.django_db
 DESK = "/t/spring-open/registration/"
@@ -164,38 +164,9 @@ def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
     assert Team.objects.get().section.name == "Tri-State"
 
 
-def test_desk_gives_and_removes_roles(desk, team):
-    response = desk.post(
-        DESK,
-        {
-            "action": "member",
-            "member-username": "jose",
-            "member-password": "Kerala-Cards-2026",
-            "member-role": "captain",
-            "member-team": team.pk,
-        },
-        follow=True,
-    )
-    assert "jose is captain now." in response.content.decode()
-    membership = Membership.objects.get(user__username="jose")
-    assert (membership.role, membership.team) == ("captain", team)
-    response = desk.post(
-        DESK,
-        {"action": "member", "member-username": "newbie", "member-role": "scorer"},
-    )
-    assert response.status_code == 400
-    assert "give a password to create one" in response.content.decode()
-    response = desk.post(
-        DESK, {"action": "member-remove", "membership": membership.pk}, follow=True
-    )
-    assert "jose is no captain now." in response.content.decode()
-    assert not Membership.objects.filter(user__username="jose").exists()
-
-
 @pytest.mark.parametrize(
     "post",
     [
-        {"action": "member-remove", "membership": "abc"},
         {"action": "move", "team": "x", "section": "1"},
         {"action": "unknown"},
     ],

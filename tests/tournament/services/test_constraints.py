@@ -1,12 +1,16 @@
 """Every named constraint refuses a bad row at the database, past the services."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, UserFactory
 from tournament.models import (
+    Announcement,
     Bye,
+    Invitation,
     LeagueDraw,
     LeagueRound,
     Membership,
@@ -75,6 +79,16 @@ def _substitution(ctx, **kw):
     return Substitution(**values).save()
 
 
+def _invitation(ctx, **kw):
+    values = {
+        "tournament": ctx["section"].tournament,
+        "role": "scorer",
+        "key_digest": "a" * 64,
+        "expires_at": timezone.now(),
+    } | kw
+    return Invitation(**values).save()
+
+
 def _round(ctx, number):
     return LeagueRound.objects.create(
         tournament=ctx["section"].tournament, number=number
@@ -97,6 +111,20 @@ CASES = {
     "tournament_name_present": lambda ctx: Tournament(
         name="", slug="t", league_deals=18
     ).save(),
+    "tournament_ends_on_or_after_start": _bad_tournament(
+        starts_on=timezone.now().date(),
+        ends_on=timezone.now().date() - timedelta(days=1),
+    ),
+    "invitation_key_once": lambda ctx: [_invitation(ctx) for _ in range(2)],
+    "invitation_role_known": lambda ctx: _invitation(ctx, role="referee"),
+    "invitation_team_only_for_captain": lambda ctx: _invitation(ctx, role="captain"),
+    "invitation_accepted_or_withdrawn_not_both": lambda ctx: _invitation(
+        ctx, accepted_at=timezone.now(), withdrawn_at=timezone.now()
+    ),
+    "invitation_key_digest_sha256": lambda ctx: _invitation(ctx, key_digest="secret"),
+    "announcement_text_present": lambda ctx: Announcement.objects.create(
+        tournament=ctx["section"].tournament, text=""
+    ),
     "section_name_once_per_tournament": lambda ctx: Section.objects.create(
         tournament=ctx["section"].tournament, name=ctx["section"].name.upper()
     ),
@@ -211,6 +239,8 @@ def test_every_named_constraint_has_a_case():
             LeagueRound,
             Bye,
             Substitution,
+            Invitation,
+            Announcement,
         )
         for c in model._meta.constraints
     }

@@ -1,0 +1,1 @@
+"""A tournament's people: roles, and invitations by link (docs/people.md)."""

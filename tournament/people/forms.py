@@ -1,0 +1,89 @@
+"""Forms of the people page and of an invitation: shape only; the rules are in the
+services."""
+
+from django import forms
+from django.conf import settings
+
+from ..domain.types import Role
+from .services import INVITATION_DAYS_MAX
+
+ROLE_CHOICES = [
+    (Role.ORGANIZER.value, "Co-organizer"),
+    (Role.SCORER.value, "Scorer"),
+    (Role.CAPTAIN.value, "Captain"),
+]
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label="Role")
+    team = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label="Team",
+        help_text="For a captain",
+    )
+    name = forms.CharField(
+        max_length=80, required=False, label="For", help_text="A name, to know it by"
+    )
+    email = forms.EmailField(
+        required=False, label="E-mail", help_text="Optional: the link is sent there"
+    )
+    days = forms.IntegerField(
+        min_value=1, max_value=INVITATION_DAYS_MAX, label="Valid for (days)"
+    )
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
+        self.fields["days"].initial = settings.INVITATION_DAYS
+
+
+class RoleForm(forms.Form):
+    """A role for someone who has an account already, by username."""
+
+    username = forms.CharField(max_length=150, label="Username")
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label="Role")
+    team = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label="Team",
+        help_text="For a captain",
+    )
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
+
+
+class RowForm(forms.Form):
+    """A button on one row of a list: which row."""
+
+    row = forms.IntegerField(min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
+
+
+class AcceptForm(forms.Form):
+    """A new account made from an invitation."""
+
+    username = forms.CharField(
+        max_length=150,
+        label="Choose a username",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "username", "autocapitalize": "none"}
+        ),
+    )
+    password = forms.CharField(
+        label="Choose a password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password_again = forms.CharField(
+        label="The password again",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("password") != data.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        return data

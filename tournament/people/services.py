@@ -1,0 +1,353 @@
+"""Every write to a tournament's people: roles given directly, and invitations by link
+(docs/people.md). One transaction each.
+
+An invitation carries a long random key; only its SHA-256 digest is stored, so the
+link is shown to the organizer once and a copy of the database accepts nothing. It
+is accepted once, before it expires and unless withdrawn; the row is locked while it
+is accepted, so two people opening one link at the same moment cannot both get the
+role.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from ..domain.errors import ConflictError, RuleError, RuleErrors
+from ..domain.types import Role
+from ..models import Invitation, Membership, Team, Tournament
+
+INVITATION_DAYS_MAX = 60
+
+
+def _raise(errors: list[RuleError]) -> None:
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+
+
+def _role_errors(
+    *, tournament: Tournament, role: Role, team: Team | None
+) -> list[RuleError]:
+    """What is wrong with giving `role` (for `team`) in this tournament, whoever
+    gets it."""
+    errors: list[RuleError] = []
+    if role == Role.CAPTAIN and team is None:
+        errors.append(
+            RuleError("required", "a captain's role names the team", field="team")
+        )
+    if role != Role.CAPTAIN and team is not None:
+        errors.append(
+            RuleError("not_captain", "only a captain's role names a team", field="team")
+        )
+    if team is not None and team.tournament_id != tournament.pk:
+        errors.append(
+            RuleError("unknown_team", "no such team in this tournament", field="team")
+        )
+    if (
+        team is not None
+        and Membership.objects.filter(team=team, role=Role.CAPTAIN).exists()
+    ):
+        errors.append(
+            RuleError(
+                "captain_taken", f"{team.name} has a captain already", field="team"
+            )
+        )
+    return errors
+
+
+def _role_taken(tournament: Tournament, user, role: Role) -> RuleError | None:
+    if Membership.objects.filter(tournament=tournament, user=user, role=role).exists():
+        return RuleError(
+            "role_taken", f"{user.username} is {role.value} here already", field="role"
+        )
+    return None
+
+
+def _new_user_errors(username: str, password: str | None) -> list[RuleError]:
+    """What is wrong with making a user of this name and password: the user model's
+    own rules for usernames and the site's password validators."""
+    user_model = get_user_model()
+    errors: list[RuleError] = []
+    try:
+        user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(username)
+    except ValidationError as error:
+        errors.extend(
+            RuleError("invalid_username", m, field="username") for m in error.messages
+        )
+        return errors
+    if user_model.objects.filter(username__iexact=username).exists():
+        errors.append(
+            RuleError(
+                "username_taken",
+                f"the username {username} is taken; choose another, or log in if it "
+                "is yours",
+                field="username",
+            )
+        )
+    if not password:
+        errors.append(RuleError("required", "choose a password", field="password"))
+    else:
+        try:
+            validate_password(password, user_model(username=username))
+        except ValidationError as error:
+            errors.extend(
+                RuleError("weak_password", m, field="password") for m in error.messages
+            )
+    return errors
+
+
+def _user_create(username: str, password: str):
+    user = get_user_model()(username=username)
+    user.set_password(password)
+    user.full_clean()
+    user.save()
+    return user
+
+
+def _membership_save(tournament: Tournament, user, role: Role, team: Team | None):
+    membership = Membership(tournament=tournament, user=user, role=role, team=team)
+    membership.full_clean()
+    membership.save()
+    return membership
+
+
+# Roles given directly
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def membership_create(
+    *,
+    tournament: Tournament,
+    username: str,
+    role: str,
+    password: str | None = None,
+    team: Team | None = None,
+) -> Membership:
+    """Give a person a role in the tournament; a new username creates the user (the
+    API's way; the pages invite by link instead)."""
+    user_model = get_user_model()
+    role = Role(role)
+    errors = _role_errors(tournament=tournament, role=role, team=team)
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        if not password:
+            try:  # a bad name says so rather than "there is no user"
+                user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(
+                    username
+                )
+            except ValidationError as error:
+                errors.extend(
+                    RuleError("invalid_username", m, field="username")
+                    for m in error.messages
+                )
+                _raise(errors)
+            errors.append(
+                RuleError(
+                    "required",
+                    f"there is no user {username}; give a password to create one",
+                    field="password",
+                )
+            )
+        else:
+            errors.extend(_new_user_errors(username, password))
+    elif password:
+        errors.append(
+            RuleError(
+                "user_exists",
+                f"{username} exists already; a role for an existing user takes no "
+                "password",
+                field="password",
+            )
+        )
+    elif taken := _role_taken(tournament, user, role):
+        errors.append(taken)
+    _raise(errors)
+    if user is None:
+        user = _user_create(username, password or "")
+    return _membership_save(tournament, user, role, team)
+
+
+@transaction.atomic
+def membership_delete(*, membership: Membership) -> None:
+    tournament = membership.tournament
+    if (
+        membership.role == Role.ORGANIZER
+        and not Membership.objects.filter(tournament=tournament, role=Role.ORGANIZER)
+        .exclude(pk=membership.pk)
+        .exists()
+    ):
+        raise ConflictError(
+            "last_organizer", "a tournament keeps at least one organizer"
+        )
+    membership.delete()
+
+
+# Invitations
+# ----------------------------------------------------------------------------------
+
+
+def invitation_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class NewInvitation:
+    invitation: Invitation
+    key: str  # the secret of the link: shown once, never stored
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    tournament: Tournament,
+    user,
+    role: str,
+    team: Team | None = None,
+    name: str = "",
+    email: str = "",
+    days: int | None = None,
+) -> NewInvitation:
+    """A one-time link for `role`, valid for `days` (settings.INVITATION_DAYS
+    unless given)."""
+    role = Role(role)
+    days = settings.INVITATION_DAYS if days is None else days
+    errors = _role_errors(tournament=tournament, role=role, team=team)
+    if not 1 <= days <= INVITATION_DAYS_MAX:
+        errors.append(
+            RuleError(
+                "out_of_range",
+                f"an invitation is valid for 1 to {INVITATION_DAYS_MAX} days",
+                field="days",
+            )
+        )
+    _raise(errors)
+    key = secrets.token_urlsafe(32)
+    invitation = Invitation(
+        tournament=tournament,
+        role=role,
+        team=team,
+        name=name.strip(),
+        email=email.strip(),
+        key_digest=invitation_digest(key),
+        created_by=user if user.is_authenticated else None,
+        expires_at=timezone.now() + timedelta(days=days),
+    )
+    invitation.full_clean()
+    invitation.save()
+    return NewInvitation(invitation, key)
+
+
+def invitation_mail(*, invitation: Invitation, link: str) -> None:
+    """Send the link to the address the organizer gave, once the invitation is
+    saved (the console in the embedded default, SMTP in production)."""
+    if not invitation.email:
+        return
+    what = invitation.get_role_display().lower()
+    if invitation.team is not None:
+        what += f" of {invitation.team.name}"
+    body = (
+        f"You are invited to {invitation.tournament.name} as {what}.\n\n"
+        f"Open this link to accept, before "
+        f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}:\n{link}\n\n"
+        "It works once. If you did not expect it, ignore this message."
+    )
+    transaction.on_commit(
+        lambda: send_mail(
+            f"Invitation: {invitation.tournament.name}",
+            body,
+            None,
+            [invitation.email],
+        )
+    )
+
+
+def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
+    """Why this invitation cannot be accepted now, or None."""
+    if invitation is None:
+        return RuleError(
+            "invitation_unknown",
+            "This invitation link is not valid: check that it was copied whole.",
+        )
+    if invitation.accepted_at is not None:
+        return ConflictError(
+            "invitation_used",
+            "This invitation was accepted already; an invitation works once. Ask "
+            "the organizer for a new one if you need it.",
+        )
+    if invitation.withdrawn_at is not None:
+        return ConflictError(
+            "invitation_withdrawn",
+            "The organizer withdrew this invitation.",
+        )
+    if invitation.expires_at <= timezone.now():
+        return ConflictError(
+            "invitation_expired",
+            f"This invitation expired on "
+            f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}; ask the "
+            "organizer for a new one.",
+        )
+    return None
+
+
+@transaction.atomic
+def invitation_accept(
+    *,
+    key: str,
+    user=None,
+    username: str = "",
+    password: str = "",
+) -> Membership:
+    """Accept an invitation: as the signed-in `user`, or as a new user made from
+    `username` and `password`. The role goes to that user; the link stops."""
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("tournament", "team")
+        .filter(key_digest=invitation_digest(key))
+        .first()
+    )
+    refusal = invitation_refusal(invitation)
+    if refusal is not None or invitation is None:
+        raise refusal or AssertionError
+    role = Role(invitation.role)
+    errors = _role_errors(
+        tournament=invitation.tournament, role=role, team=invitation.team
+    )
+    if user is not None and user.is_authenticated:
+        if taken := _role_taken(invitation.tournament, user, role):
+            errors.append(taken)
+    else:
+        errors.extend(_new_user_errors(username, password))
+    _raise(errors)
+    if user is None or not user.is_authenticated:
+        user = _user_create(username, password)
+    membership = _membership_save(invitation.tournament, user, role, invitation.team)
+    invitation.accepted_at = timezone.now()
+    invitation.accepted_by = user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    return membership
+
+
+@transaction.atomic
+def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.accepted_at is not None:
+        raise ConflictError(
+            "invitation_used",
+            "This invitation was accepted already; remove the role instead.",
+        )
+    if invitation.withdrawn_at is None:
+        invitation.withdrawn_at = timezone.now()
+        invitation.withdrawn_by = user if user.is_authenticated else None
+        invitation.save(update_fields=["withdrawn_at", "withdrawn_by"])
+    return invitation

@@ -1,0 +1,198 @@
+"""Pages of a tournament's people: the organizer's list of roles and invitations, and
+the page where an invitation is accepted (docs/people.md).
+
+Interfaces only: each POST names an action, a form checks its shape, one service does
+the work.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from ..domain.errors import RuleError
+from ..domain.types import Role
+from ..models import Team
+from ..views import form_errors, visible_tournament
+from . import services
+from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
+from .selectors import invitation_get, invitation_list, membership_list
+
+LINK_SHOWN = "invitation_link"  # the session key of a new link, shown once
+
+# The organizer's list
+# ----------------------------------------------------------------------------------
+
+
+def _link(request: HttpRequest, key: str) -> str:
+    return request.build_absolute_uri(reverse("tournament:invitation", args=[key]))
+
+
+@require_http_methods(["GET", "POST"])
+def people_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who has which role, the invitations out, and the forms to invite someone or
+    give a role to someone who has an account."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament, roles = visible_tournament(request, slug)
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only the tournament's organizers manage its people.")
+    teams = Team.objects.filter(tournament=tournament).only("pk", "name")
+    action = request.POST.get("action") if request.method == "POST" else None
+    invite = InvitationForm(
+        request.POST if action == "invite" else None, teams=teams, prefix="invite"
+    )
+    role = RoleForm(
+        request.POST if action == "role" else None, teams=teams, prefix="role"
+    )
+    if action is not None:
+        try:
+            done = _act(request, tournament, action, invite, role)
+        except RuleError as error:
+            messages.error(request, error.message)
+            return redirect("tournament:people", slug=slug)
+        if done is not None:
+            messages.success(request, done)
+            return redirect("tournament:people", slug=slug)
+    return render(
+        request,
+        "tournament/people.html",
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "members": membership_list(tournament=tournament).order_by(
+                "role", "user__username"
+            ),
+            "invitations": list(invitation_list(tournament=tournament)[:50]),
+            "now": timezone.now(),
+            "new_link": request.session.pop(LINK_SHOWN, None),
+            "invite_form": invite,
+            "role_form": role,
+        },
+        status=400 if action is not None else 200,
+    )
+
+
+def _act(request, tournament, action, invite, role) -> str | None:
+    """The message of a done action; None when a form shows its errors."""
+    teams = Team.objects.filter(tournament=tournament)
+    if action == "invite":
+        if not invite.is_valid():
+            return None
+        data = invite.cleaned_data
+        team = get_object_or_404(teams, pk=data["team"]) if data["team"] else None
+        try:
+            made = services.invitation_create(
+                tournament=tournament,
+                user=request.user,
+                role=data["role"],
+                team=team,
+                name=data["name"],
+                email=data["email"],
+                days=data["days"],
+            )
+        except RuleError as error:
+            form_errors(invite, error)
+            return None
+        link = _link(request, made.key)
+        services.invitation_mail(invitation=made.invitation, link=link)
+        request.session[LINK_SHOWN] = link
+        sent = made.invitation.email
+        return "The invitation is made: copy its link below now, it is shown once." + (
+            f" It is sent to {sent}." if sent else ""
+        )
+    if action == "role":
+        if not role.is_valid():
+            return None
+        data = role.cleaned_data
+        team = get_object_or_404(teams, pk=data["team"]) if data["team"] else None
+        try:
+            membership = services.membership_create(
+                tournament=tournament,
+                username=data["username"],
+                role=data["role"],
+                team=team,
+            )
+        except RuleError as error:
+            form_errors(role, error)
+            return None
+        return f"{membership.user.username} is {membership.role} now."
+    row = RowForm(request.POST)
+    if not row.is_valid():
+        raise RuleError("invalid", "Choose a row of the list.")
+    if action == "remove":
+        membership = get_object_or_404(
+            membership_list(tournament=tournament), pk=row.cleaned_data["row"]
+        )
+        services.membership_delete(membership=membership)
+        return f"{membership.user.username} is no {membership.role} now."
+    if action == "withdraw":
+        invitation = get_object_or_404(
+            invitation_list(tournament=tournament), pk=row.cleaned_data["row"]
+        )
+        services.invitation_withdraw(invitation=invitation, user=request.user)
+        return "The invitation is withdrawn: its link no longer works."
+    raise RuleError("invalid", "Choose what to change from the page.")
+
+
+# Accepting an invitation
+# ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
+    """Whoever holds the link sees what it offers, and accepts it: as the signed-in
+    user, or by choosing a username and password. A used, withdrawn or expired
+    link says so (410); an unknown one is 404."""
+    invitation = invitation_get(key=key)
+    refusal = services.invitation_refusal(invitation)
+    if refusal is not None:
+        return render(
+            request,
+            "tournament/invitation.html",
+            {"invitation": None, "refusal": refusal.message},
+            status=404 if invitation is None else 410,
+        )
+    signed_in = request.user.is_authenticated
+    form = AcceptForm(
+        request.POST if request.method == "POST" and not signed_in else None
+    )
+    if request.method == "POST" and (signed_in or form.is_valid()):
+        try:
+            membership = services.invitation_accept(
+                key=key,
+                user=request.user if signed_in else None,
+                username=form.cleaned_data["username"] if not signed_in else "",
+                password=form.cleaned_data["password"] if not signed_in else "",
+            )
+        except RuleError as error:
+            if signed_in:
+                messages.error(request, error.message)
+                return redirect("tournament:invitation", key=key)
+            form_errors(form, error)
+        else:
+            if not signed_in:
+                login(
+                    request,
+                    membership.user,
+                    backend="django.contrib.auth.backends.ModelBackend",
+                )
+            messages.success(
+                request,
+                f"Welcome: you are {membership.get_role_display().lower()} of "
+                f"{membership.tournament.name} now.",
+            )
+            return redirect("tournament:detail", slug=membership.tournament.slug)
+    return render(
+        request,
+        "tournament/invitation.html",
+        {"invitation": invitation, "form": form, "key": key},
+        status=400 if form.is_bound else 200,
+    )
