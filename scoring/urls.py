@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from .desk import views as desk_views
 from .excel import views as excel_views
 from .league import views as league_views
 from .sheets import views as sheets_views
@@ -11,6 +12,9 @@ app_name = "scoring"
 urlpatterns = [
     path("t/<slug:slug>/matches/", league_views.matches_page, name="matches"),
     path("t/<slug:slug>/draw/", league_views.draw_page, name="draw"),
+    path("t/<slug:slug>/desk/", desk_views.desk_page, name="desk"),
+    path("t/<slug:slug>/screen/", desk_views.screen_page, name="screen"),
+    path("t/<slug:slug>/where/", desk_views.where_page, name="where"),
     path("t/<slug:slug>/standings/", league_views.standings_page, name="standings"),
     path("t/<slug:slug>/teams/<id:pk>/", league_views.team_page, name="team"),
     path("matches/<id:pk>/", sheets_views.match_page, name="match"),

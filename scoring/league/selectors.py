@@ -42,15 +42,25 @@ class RoundView:
 
 
 def round_list(
-    *, tournament: Tournament, drafts: bool, team: int | None = None
+    *,
+    tournament: Tournament,
+    drafts: bool,
+    team: int | None = None,
+    only: tuple[str, int] | None = None,
 ) -> list[RoundView]:
-    """Rounds in order with their matches and byes (three queries, any size).
-    Rounds of matches set up by hand, without a drawn round, count as released."""
+    """Rounds in order with their matches and byes (three queries, any size), or
+    the one round `only` names (stage, number). Rounds of matches set up by hand,
+    without a drawn round, count as released."""
     rounds = {r.number: r for r in LeagueRound.objects.filter(tournament=tournament)}
     matches = match_list(tournament=tournament, team=team, drafts=drafts)
     byes = Bye.objects.filter(tournament=tournament).select_related("team__section")
     if team is not None:
         byes = byes.filter(team_id=team)
+    if only is not None:
+        stage, number = only
+        matches = matches.filter(stage=stage, round=number)
+        byes = byes.filter(round=number) if stage == Stage.LEAGUE else byes.none()
+        rounds = {k: v for k, v in rounds.items() if (Stage.LEAGUE, k) == only}
     grouped: dict[tuple[str, int], RoundView] = {}
 
     def view(stage: str, number: int) -> RoundView:

@@ -23,6 +23,8 @@ from tournament.models import Team
 from tournament.selectors import substitution_list
 from tournament.views import form_errors, htmx_request, visible_tournament
 
+from ..desk.selectors import round_marks, round_pick
+from ..domain.desk import current_round
 from ..sheets import services as sheet_services
 from ..sheets.forms import MatchForm
 from ..sheets.selectors import (
@@ -264,13 +266,24 @@ def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, f"Match {match} is set up.")
                 return redirect(reverse("scoring:matches", args=[slug]))
+    drafts = sees_drafts(roles)
+    marks = round_marks(tournament=tournament, drafts=drafts)
+    wanted = request.GET.get("round")
+    mark = None if wanted == "all" else round_pick(marks, wanted)
     return render(
         request,
         "scoring/matches.html",
         {
             "tournament": tournament,
             "roles": roles,
-            "rounds": round_list(tournament=tournament, drafts=sees_drafts(roles)),
+            "marks": marks,
+            "shown": mark,
+            "current": current_round(marks),
+            "rounds": round_list(
+                tournament=tournament,
+                drafts=drafts,
+                only=(mark.stage, mark.number) if mark else None,
+            ),
             "form": form,
         },
         status=400 if form is not None and form.is_bound else 200,

@@ -248,6 +248,10 @@ SPECTACULAR_SETTINGS = {
 # How often the standings and a team's page ask for news while matches are played
 # (htmx polling; docs/standings.md says why not server-sent events).
 STANDINGS_POLL_SECONDS = env.int("STANDINGS_POLL_SECONDS", default=20)
+# The desk asks for its tables this often; the venue screen turns to its next view
+# (docs/desk.md).
+DESK_POLL_SECONDS = env.int("DESK_POLL_SECONDS", default=15)
+SCREEN_SECONDS = env.int("SCREEN_SECONDS", default=15)
 
 # The tournament workbook is built in the request up to this many deals; above it
 # (with a real broker) in the background, with progress (docs/exports.md).

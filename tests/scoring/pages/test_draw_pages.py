@@ -114,12 +114,17 @@ def test_the_public_sees_released_rounds_only(client, tournament, organizer):
     client.force_login(organizer)
     client.post(url(tournament), {"action": "draw", "seed": "3"})
     client.post(url(tournament), {"action": "release", "round": "1"})
-    page = text(client.get(url(tournament, "matches")))
+    page = text(client.get(url(tournament, "matches") + "?round=all"))
     assert page.count("League round") == 8
     assert page.count("draft: not released") == 7
-    client.logout()
+    # It opens at the current round, with the others a tap away.
     page = text(client.get(url(tournament, "matches")))
+    assert page.count("League round") == 1 and "League round 1" in page
+    assert 'href="?round=league-8"' in page
+    client.logout()
+    page = text(client.get(url(tournament, "matches") + "?round=all"))
     assert page.count("League round") == 1 and "draft" not in page
+    assert 'href="?round=league-2"' not in text(client.get(url(tournament, "matches")))
 
 
 def test_a_teams_page_lists_its_opponents_and_byes(client, tournament, organizer):
@@ -151,8 +156,11 @@ def test_the_pages_take_the_same_queries_at_any_size(
     assert Match.objects.count() == 8 * (len(teams) // 2)
     with django_assert_num_queries(14):
         assert client.get(url(tournament)).status_code == 200
-    with django_assert_num_queries(8):
+    # + every round's counts (2), to open at the current round
+    with django_assert_num_queries(10):
         assert client.get(url(tournament, "matches")).status_code == 200
+    with django_assert_num_queries(10):
+        assert client.get(url(tournament, "matches") + "?round=all").status_code == 200
     # the team page: its rounds (9), every deal and penalty (2), its standing (6:
     # the matches' stored results are one query), its substitutions (1)
     with django_assert_num_queries(18):

@@ -1,0 +1,1 @@
+"""The tournament day at a glance: the desk, the venue screen, "where do I play?"."""

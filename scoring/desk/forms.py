@@ -1,0 +1,26 @@
+"""Forms of the desk: shape only; the rules are in the services."""
+
+from django import forms
+
+
+class AnnouncementForm(forms.Form):
+    text = forms.CharField(
+        max_length=200,
+        label="Announcement",
+        help_text="Shown on the venue screen until you take it off",
+    )
+
+
+class RowForm(forms.Form):
+    row = forms.IntegerField(min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)
+
+
+class WhereForm(forms.Form):
+    q = forms.CharField(
+        max_length=80,
+        required=False,
+        label="Your team or your name",
+        widget=forms.TextInput(
+            attrs={"type": "search", "autocomplete": "off", "enterkeyhint": "search"}
+        ),
+    )

@@ -1,0 +1,255 @@
+"""Reads of the tournament day at a glance: which round is current, the desk's tables
+with their states, the venue screen's views, and "where do I play?".
+
+The states and the current round are decided by domain/desk.py from plain values;
+here they are summed in SQL: one query for every round's counts, one for the chosen
+round's tables (with their deal counts and last entries as subqueries), whatever the
+size of the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from tournament.models import Announcement, Bye, LeagueRound, Team, Tournament
+
+from ..domain import desk as rules
+from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
+from ..models import Deal, Match, SheetAction, SheetChange
+from ..sheets.selectors import DECIDED, match_queryset
+
+STAGES = [s.value for s in Stage]
+ENTRIES = [
+    SheetAction.DEAL_ADD,
+    SheetAction.DEAL_REPLACE,
+    SheetAction.DEAL_DELETE,
+    SheetAction.PENALTY_ADD,
+    SheetAction.PENALTY_DELETE,
+]
+
+
+def round_marks(*, tournament: Tournament, drafts: bool) -> list[rules.RoundMark]:
+    """Every round in playing order with its tables and how many are settled (two
+    queries). Without `drafts`, rounds not released are left out."""
+    released = dict(
+        LeagueRound.objects.filter(tournament=tournament).values_list(
+            "number", "released_at"
+        )
+    )
+    rows = (
+        Match.objects.filter(tournament=tournament)
+        .values("stage", "round")
+        .annotate(
+            tables=Count("pk", filter=~Q(status=MatchStatus.VOID)),
+            final=Count("pk", filter=Q(status__in=FINAL_STATUSES)),
+            decided=Count("pk", filter=Q(status__in=DECIDED)),
+        )
+        .order_by()
+    )
+    marks = {
+        (r["stage"], r["round"]): rules.RoundMark(
+            r["stage"],
+            r["round"],
+            # a league round set up by hand, without a drawn round, is released
+            r["stage"] != Stage.LEAGUE
+            or r["round"] not in released
+            or released[r["round"]] is not None,
+            r["tables"],
+            r["final"],
+            r["decided"],
+        )
+        for r in rows
+    }
+    for number, at in released.items():  # a drawn round shows before its matches do
+        key = (Stage.LEAGUE.value, number)
+        marks.setdefault(key, rules.RoundMark(key[0], number, at is not None, 0, 0))
+    ordered = sorted(marks.values(), key=lambda m: (STAGES.index(m.stage), m.number))
+    return [m for m in ordered if drafts or m.released]
+
+
+def round_pick(
+    marks: list[rules.RoundMark], wanted: str | None
+) -> rules.RoundMark | None:
+    """The round named `<stage>-<number>` in a page's address, else the current one."""
+    for mark in marks:
+        if wanted == f"{mark.stage}-{mark.number}":
+            return mark
+    return rules.current_round(marks)
+
+
+# The desk
+# ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeskTable:
+    match: Match
+    state: rules.TableState
+    deals: int
+    last_entry: datetime | None
+    idle: float | None  # minutes since the last entry (or the release, before one)
+    late: bool
+
+
+@dataclass(frozen=True)
+class Desk:
+    marks: list[rules.RoundMark]
+    round: rules.RoundMark | None
+    current: rules.RoundMark | None
+    tables: list[DeskTable]
+    counts: dict[rules.TableState, int]
+    next_draft: int | None  # the next league round waiting for its release
+    late_after: int
+
+
+def round_tables(*, tournament: Tournament, mark: rules.RoundMark) -> QuerySet[Match]:
+    """The tables of one round with their deal counts and last entries."""
+    # An entry is what a scorer types: a deal or a penalty, added, replaced or
+    # deleted (not the draw's creation of the sheet, nor a confirmation).
+    last = SheetChange.objects.filter(
+        match=OuterRef("pk"), action__in=ENTRIES
+    ).order_by("-pk")
+    deals = (
+        Deal.objects.filter(match=OuterRef("pk"))
+        .order_by()
+        .values("match")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        match_queryset()
+        .filter(tournament=tournament, stage=mark.stage, round=mark.number)
+        .exclude(status=MatchStatus.VOID)
+        .annotate(
+            last_entry=Subquery(last.values("at")[:1]),
+            deals_in=Coalesce(Subquery(deals, output_field=IntegerField()), 0),
+        )
+        .order_by("table")
+    )
+
+
+def desk_get(
+    *, tournament: Tournament, wanted: str | None = None, now: datetime | None = None
+) -> Desk:
+    """The current round's tables (or the one asked for) with their states (four
+    queries)."""
+    now = now or timezone.now()
+    marks = round_marks(tournament=tournament, drafts=True)
+    current = rules.current_round(marks)
+    mark = round_pick(marks, wanted)
+    drafts = [m for m in marks if not m.released and m.stage == Stage.LEAGUE]
+    tables: list[DeskTable] = []
+    if mark is not None:
+        released_at = (
+            LeagueRound.objects.filter(tournament=tournament, number=mark.number)
+            .values_list("released_at", flat=True)
+            .first()
+            if mark.stage == Stage.LEAGUE
+            else None
+        )
+        for match in round_tables(tournament=tournament, mark=mark):
+            state = rules.table_state(match.status, match.open_disputes)
+            since = match.last_entry or released_at
+            idle = (now - since).total_seconds() / 60 if since else None
+            late = mark.released and rules.table_late(state, idle)
+            tables.append(
+                DeskTable(match, state, match.deals_in, match.last_entry, idle, late)
+            )
+    counts = {state: 0 for state in rules.TableState}
+    for table in tables:
+        counts[table.state] += 1
+    return Desk(
+        marks,
+        mark,
+        current,
+        tables,
+        counts,
+        drafts[0].number if drafts else None,
+        rules.LATE_MINUTES,
+    )
+
+
+def announcement_list(*, tournament: Tournament) -> QuerySet[Announcement]:
+    """The announcements still shown, newest first."""
+    return Announcement.objects.filter(
+        tournament=tournament, ended_at__isnull=True
+    ).order_by("-created_at")
+
+
+# Where do I play?
+# ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    team: Team
+    current: rules.RoundMark | None
+    match: Match | None  # in the current round; None: a bye or not drawn in it
+    bye: bool
+    next: rules.RoundMark | None
+    next_match: Match | None
+    next_bye: bool
+
+
+WHERE_MAX = 8  # teams answered for one search
+
+
+def where_do_i_play(*, tournament: Tournament, query: str) -> list[Whereabouts]:
+    """The teams whose name or a player's name holds `query`, each with its match
+    in the current round and in the next one once released (four queries)."""
+    query = query.strip()
+    if len(query) < 2:
+        return []
+    teams = list(
+        Team.objects.filter(tournament=tournament)
+        .filter(Q(name__icontains=query) | Q(players__name__icontains=query))
+        .distinct()
+        .order_by("name")[:WHERE_MAX]
+    )
+    if not teams:
+        return []
+    marks = round_marks(tournament=tournament, drafts=False)
+    current = rules.current_round(marks)
+    following = rules.next_round(marks, current)
+    wanted = [m for m in (current, following) if m is not None]
+    ids = [t.pk for t in teams]
+    matches: dict[tuple[str, int, int], Match] = {}
+    if wanted:
+        rounds = Q()
+        for m in wanted:
+            rounds |= Q(stage=m.stage, round=m.number)
+        for match in (
+            match_queryset()
+            .filter(tournament=tournament)
+            .filter(rounds)
+            .filter(Q(team_a_id__in=ids) | Q(team_b_id__in=ids))
+            .exclude(status=MatchStatus.VOID)
+        ):
+            for side in (match.team_a_id, match.team_b_id):
+                matches[(match.stage, match.round, side)] = match
+    byes = set(
+        Bye.objects.filter(
+            tournament=tournament,
+            team_id__in=ids,
+            round__in=[m.number for m in wanted if m.stage == Stage.LEAGUE],
+        ).values_list("team_id", "round")
+    )
+
+    def at(mark, team):
+        if mark is None:
+            return None, False
+        match = matches.get((mark.stage, mark.number, team.pk))
+        bye = mark.stage == Stage.LEAGUE and (team.pk, mark.number) in byes
+        return match, bye
+
+    out = []
+    for team in teams:
+        match, bye = at(current, team)
+        later, later_bye = at(following, team)
+        out.append(Whereabouts(team, current, match, bye, following, later, later_bye))
+    return out

@@ -1,0 +1,45 @@
+"""Writes of the desk: the announcements the venue screen shows. The release of a
+round is the league's service (league/services.py), called from the desk too."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.domain.errors import RuleError
+from tournament.models import Announcement, Tournament
+
+ANNOUNCEMENTS_SHOWN = 3  # the newest ones the screen shows at once
+
+
+@transaction.atomic
+def announcement_create(*, tournament: Tournament, user, text: str) -> Announcement:
+    text = " ".join(text.split())
+    if not text:
+        raise RuleError("required", "write the announcement", field="text")
+    limit = Announcement._meta.get_field("text").max_length
+    if len(text) > limit:
+        raise RuleError(
+            "too_long",
+            f"an announcement has at most {limit} characters, to be read across the "
+            f"hall (this one has {len(text)})",
+            field="text",
+        )
+    announcement = Announcement(
+        tournament=tournament,
+        text=text,
+        created_by=user if user.is_authenticated else None,
+    )
+    announcement.full_clean()
+    announcement.save()
+    return announcement
+
+
+@transaction.atomic
+def announcement_end(*, announcement: Announcement, user) -> Announcement:
+    """Take an announcement off the screen (it stays on record)."""
+    if announcement.ended_at is None:
+        announcement.ended_at = timezone.now()
+        announcement.ended_by = user if user.is_authenticated else None
+        announcement.save(update_fields=["ended_at", "ended_by"])
+    return announcement

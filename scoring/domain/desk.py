@@ -1,0 +1,132 @@
+"""The tournament day at a glance: which round is being played, where each table of it
+stands, which tables are late, and how a round's pairings are split over the views of
+a venue screen.
+
+It does not score or rank (rules.py, standings.py); it reads statuses and times the
+selectors hand it. Vocabulary: a *table* is one match of a round, named by its table
+number; the *current round* is the round the hall is playing now; a table is *late*
+when nothing has been entered on it for longer than the organizer expects between two
+deals (or since the round was released, before its first deal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .rules import MatchStatus
+
+# Minutes without an entry after which a table is shown as late: a deal of 56 takes
+# 5 to 8 minutes at a championship table, so two deals' time with nothing entered
+# means the scorer has stopped entering, or the table has stopped playing.
+LATE_MINUTES = 15
+
+
+class TableState(StrEnum):
+    """Where one table stands, in the order the desk lists the states."""
+
+    NOT_STARTED = "not_started"
+    IN_PROGRESS = "in_progress"
+    DISPUTED = "disputed"  # an open dispute, whatever the sheet's status
+    AWAITING = "awaiting"  # every deal entered, waiting for the confirmation
+    CONFIRMED = "confirmed"
+    FORFEITED = "forfeited"
+
+    @property
+    def label(self) -> str:
+        return LABELS[self]
+
+
+LABELS = {
+    TableState.NOT_STARTED: "not started",
+    TableState.IN_PROGRESS: "in progress",
+    TableState.DISPUTED: "disputed",
+    TableState.AWAITING: "awaiting confirmation",
+    TableState.CONFIRMED: "confirmed",
+    TableState.FORFEITED: "forfeited",
+}
+
+
+def table_state(status: MatchStatus | str, open_disputes: int) -> TableState:
+    """The desk's state of a sheet: an open dispute shows above anything but a
+    forfeit or a confirmed sheet (which cannot have one open)."""
+    status = MatchStatus(status)
+    if status == MatchStatus.FORFEITED:
+        return TableState.FORFEITED
+    if status in (MatchStatus.CONFIRMED, MatchStatus.VOID):
+        return TableState.CONFIRMED
+    if open_disputes:
+        return TableState.DISPUTED
+    if status == MatchStatus.COMPLETED:
+        return TableState.AWAITING
+    if status == MatchStatus.IN_PROGRESS:
+        return TableState.IN_PROGRESS
+    return TableState.NOT_STARTED
+
+
+def table_late(
+    state: TableState, minutes_idle: float | None, *, late_after: int = LATE_MINUTES
+) -> bool:
+    """Whether the desk should point at this table: playing (or due to start) with
+    nothing entered for `late_after` minutes. `minutes_idle` counts from the last
+    entry, or from the round's release before the first one; None when unknown."""
+    if state not in (TableState.NOT_STARTED, TableState.IN_PROGRESS):
+        return False
+    return minutes_idle is not None and minutes_idle >= late_after
+
+
+@dataclass(frozen=True)
+class RoundMark:
+    """One round as far as "which is current" needs it."""
+
+    stage: str
+    number: int
+    released: bool
+    tables: int  # matches in it
+    final: int  # of which final (FINAL_STATUSES); a void sheet is not counted
+    decided: int = 0  # with a result that counts: completed or final
+
+    @property
+    def done(self) -> bool:
+        return self.tables > 0 and self.final == self.tables
+
+
+def current_round(rounds: Sequence[RoundMark]) -> RoundMark | None:
+    """The round the hall plays now: the first released round with a table not yet
+    final; when every released round is final, the last released one (the results
+    stay up until the next is released). None before any round is released. Rounds
+    come in playing order (league before knockout, by number)."""
+    released = [r for r in rounds if r.released and r.tables]
+    for mark in released:
+        if not mark.done:
+            return mark
+    return released[-1] if released else None
+
+
+def next_round(
+    rounds: Sequence[RoundMark], current: RoundMark | None
+) -> RoundMark | None:
+    """The released round after `current`, if one is released already."""
+    if current is None:
+        return None
+    index = list(rounds).index(current)
+    following = [r for r in rounds[index + 1 :] if r.released and r.tables]
+    return following[0] if following else None
+
+
+def screen_views(tables: int, per_view: int) -> list[range]:
+    """The table positions (0-based) of each view of a round's pairings: as few views
+    as hold them all, as even as possible, so that no view is a lonely remainder."""
+    if tables <= 0:
+        return []
+    if per_view < 1:
+        raise ValueError("a view holds at least one table")
+    views = -(-tables // per_view)
+    size, extra = divmod(tables, views)
+    out, start = [], 0
+    for i in range(views):
+        end = start + size + (1 if i < extra else 0)
+        out.append(range(start, end))
+        start = end
+    return out

@@ -1,0 +1,133 @@
+"""The tournament day at a glance (scoring/domain/desk.py): every status and dispute
+count, the late rule, the current round and the screen's views."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.domain.desk import (
+    LATE_MINUTES,
+    RoundMark,
+    TableState,
+    current_round,
+    next_round,
+    screen_views,
+    table_late,
+    table_state,
+)
+from scoring.domain.rules import MatchStatus
+
+EXPECTED = {
+    (MatchStatus.SCHEDULED, False): TableState.NOT_STARTED,
+    (MatchStatus.IN_PROGRESS, False): TableState.IN_PROGRESS,
+    (MatchStatus.COMPLETED, False): TableState.AWAITING,
+    (MatchStatus.CONFIRMED, False): TableState.CONFIRMED,
+    (MatchStatus.VOID, False): TableState.CONFIRMED,
+    (MatchStatus.FORFEITED, False): TableState.FORFEITED,
+    (MatchStatus.SCHEDULED, True): TableState.DISPUTED,
+    (MatchStatus.IN_PROGRESS, True): TableState.DISPUTED,
+    (MatchStatus.COMPLETED, True): TableState.DISPUTED,
+    (MatchStatus.CONFIRMED, True): TableState.CONFIRMED,
+    (MatchStatus.VOID, True): TableState.CONFIRMED,
+    (MatchStatus.FORFEITED, True): TableState.FORFEITED,
+}
+
+
+@pytest.mark.parametrize(("status", "disputed"), list(EXPECTED))
+def test_every_status_with_and_without_an_open_dispute(status, disputed):
+    for count in (1, 2, 7) if disputed else (0,):
+        assert table_state(status, count) == EXPECTED[(status, disputed)]
+        assert table_state(status.value, count) == EXPECTED[(status, disputed)]
+
+
+def test_every_state_has_a_label_and_the_desk_lists_them_in_order():
+    assert [s.label for s in TableState] == [
+        "not started",
+        "in progress",
+        "disputed",
+        "awaiting confirmation",
+        "confirmed",
+        "forfeited",
+    ]
+
+
+@pytest.mark.parametrize("state", list(TableState))
+@pytest.mark.parametrize("idle", [None, 0, LATE_MINUTES - 0.1, LATE_MINUTES, 90])
+def test_only_a_table_still_to_play_is_late_and_only_after_the_limit(state, idle):
+    playing = state in (TableState.NOT_STARTED, TableState.IN_PROGRESS)
+    expected = playing and idle is not None and idle >= LATE_MINUTES
+    assert table_late(state, idle) is expected
+    assert table_late(state, idle, late_after=1000) is False
+
+
+def mark(number, released=True, tables=4, final=0, stage="league"):
+    return RoundMark(stage, number, released, tables, final)
+
+
+def test_the_current_round_is_the_first_released_with_a_table_to_play():
+    rounds = [mark(1, final=4), mark(2, final=3), mark(3), mark(4, released=False)]
+    assert current_round(rounds) == rounds[1]
+    assert next_round(rounds, rounds[1]) == rounds[2]
+    assert next_round(rounds, rounds[2]) is None  # round 4 is a draft
+
+
+def test_when_every_released_round_is_final_the_last_one_stays_up():
+    rounds = [mark(1, final=4), mark(2, final=4), mark(3, released=False)]
+    assert current_round(rounds) == rounds[1]
+    assert next_round(rounds, rounds[1]) is None
+
+
+def test_no_round_before_a_release_and_the_knockout_after_the_league():
+    assert current_round([mark(1, released=False)]) is None
+    assert current_round([]) is None
+    assert next_round([mark(1)], None) is None
+    rounds = [mark(1, final=4), mark(1, tables=8, stage="knockout")]
+    assert current_round(rounds) == rounds[1]
+
+
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(0, 6), st.integers(0, 6)),
+        max_size=12,
+    )
+)
+def test_the_current_round_is_released_and_nothing_before_it_is_left_to_play(rows):
+    rounds = [
+        mark(n, released=r, tables=t, final=min(f, t))
+        for n, (r, t, f) in enumerate(rows, start=1)
+    ]
+    current = current_round(rounds)
+    playable = [r for r in rounds if r.released and r.tables]
+    if not playable:
+        assert current is None
+        return
+    assert current in playable
+    before = playable[: playable.index(current)]
+    assert all(r.done for r in before)
+    if current.done:
+        assert current == playable[-1]
+    following = next_round(rounds, current)
+    assert following is None or (
+        following in playable and following.number > current.number
+    )
+
+
+@given(st.integers(0, 600), st.integers(1, 40))
+def test_the_screen_views_hold_every_table_once_evenly(tables, per_view):
+    views = screen_views(tables, per_view)
+    shown = list(itertools.chain.from_iterable(views))
+    assert shown == list(range(tables))
+    assert all(len(v) <= per_view for v in views)
+    if views:
+        assert len(views) == -(-tables // per_view)  # as few views as possible
+        sizes = {len(v) for v in views}
+        assert max(sizes) - min(sizes) <= 1  # and no lonely remainder
+
+
+def test_a_view_holds_at_least_one_table():
+    with pytest.raises(ValueError, match="at least one"):
+        screen_views(3, 0)

@@ -1,0 +1,255 @@
+"""The tournament day at a glance: the desk, the venue screen and "where do I play?",
+as organizers, scorers and players use them."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db.models import Q
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from scoring.desk.selectors import desk_get
+from scoring.league import services as league_services
+from scoring.models import Match
+from scoring.sheets import day
+from tests.factories import SectionFactory, TeamFactory, member
+from tests.scoring.league import confirm, play_quickly
+from tournament.domain.types import Role
+from tournament.models import Announcement, LeagueRound, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+@pytest.fixture
+def day_one(tournament, organizer):
+    """Twelve teams in three sections, drawn; round 1 released, the rest drafts."""
+    for s in range(3):
+        section = SectionFactory(tournament=tournament, name=f"Region {s + 1}")
+        for t in range(4):
+            TeamFactory(section=section, name=f"Region {s + 1} team {t + 1}")
+    league_services.league_draw_generate(tournament=tournament, user=organizer, seed=4)
+    league_services.league_round_release(
+        tournament=tournament, user=organizer, number=1
+    )
+    tournament.refresh_from_db()
+    return list(Match.objects.filter(tournament=tournament, round=1).order_by("table"))
+
+
+def desk_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_desk_shows_every_state_and_the_late_table(day_one, tournament, organizer):
+    first, second, third, fourth, fifth, sixth = day_one
+    play_quickly(first.pk, organizer, 20, 12)  # completed, awaiting confirmation
+    play_quickly(second.pk, organizer, 20, 12)
+    api = APIClient()
+    api.force_authenticate(organizer)
+    confirm(api, second.pk)
+    play_quickly(third.pk, organizer, 5, 0, deals=1)  # in progress, 1 of 18
+    play_quickly(fourth.pk, organizer, 5, 0, deals=1)
+    day.score_sheet_forfeit(
+        match_id=fifth.pk,
+        user=organizer,
+        absent="B",
+        reason="did not come",
+        version=Match.objects.get(pk=fifth.pk).version,
+    )
+    day.score_sheet_dispute_raise(
+        match_id=first.pk,
+        user=organizer,
+        text="deal 4 was B's",
+        roles=frozenset({Role.ORGANIZER}),
+        sides=frozenset(),
+    )
+    page = text(desk_client(organizer).get(f"/t/{tournament.slug}/desk/"))
+    assert "League round 1" in page
+    for count, state in [
+        (1, "not started"),
+        (2, "in progress"),
+        (1, "disputed"),
+        (0, "awaiting confirmation"),
+        (1, "confirmed"),
+        (1, "forfeited"),
+    ]:
+        assert f"<strong>{count}</strong> {state}" in page, state
+    rows = re.findall(r'<tr class="state-([a-z_]+)( late)?">', page)
+    assert rows == [
+        ("disputed", ""),
+        ("confirmed", ""),
+        ("in_progress", ""),
+        ("in_progress", ""),
+        ("forfeited", ""),
+        ("not_started", ""),
+    ]
+    assert "1 of 18" in page and "0 min ago" in page
+    # Forty minutes on, with nothing entered, the tables still playing are late.
+    later = desk_get(tournament=tournament, now=timezone.now() + timedelta(minutes=40))
+    late = {t.match.table: t.late for t in later.tables}
+    assert late == {
+        first.table: False,  # disputed: the organizer's, not the table's
+        second.table: False,
+        third.table: True,
+        fourth.table: True,
+        fifth.table: False,
+        sixth.table: True,  # never started since its release
+    }
+    assert [round(t.idle) for t in later.tables if t.match == third] == [40]
+    assert f'href="/matches/{third.pk}/score/"' in page
+    assert "Release round 2" in page
+
+
+def test_a_table_not_started_long_after_the_release_is_late(
+    day_one, tournament, organizer
+):
+    LeagueRound.objects.filter(tournament=tournament, number=1).update(
+        released_at=timezone.now() - timedelta(minutes=20)
+    )
+    page = text(desk_client(organizer).get(f"/t/{tournament.slug}/desk/"))
+    assert page.count(" late") >= len(day_one)
+    assert "released 20 min ago" in page
+
+
+def test_the_organizer_releases_the_next_round_and_announces(
+    day_one, tournament, organizer
+):
+    client = desk_client(organizer)
+    url = f"/t/{tournament.slug}/desk/"
+    page = text(client.post(url, {"action": "release", "row": 2}, follow=True))
+    assert "Round 2 is released" in page
+    assert LeagueRound.objects.get(tournament=tournament, number=2).released
+    page = text(
+        client.post(
+            url,
+            {"action": "announce", "text": "Lunch at one, in the hall"},
+            follow=True,
+        )
+    )
+    assert "Lunch at one, in the hall" in page
+    said = Announcement.objects.get()
+    screen = text(Client().get(f"/t/{tournament.slug}/screen/"))
+    assert "Lunch at one, in the hall" in screen
+    client.post(url, {"action": "end", "row": said.pk})
+    assert "Lunch at one" not in text(Client().get(f"/t/{tournament.slug}/screen/"))
+    too_long = client.post(url, {"action": "announce", "text": "x" * 201})
+    assert too_long.status_code == 400
+    assert Announcement.objects.count() == 1
+
+
+def test_scorers_see_the_desk_but_do_not_release(day_one, tournament, scorer):
+    client = desk_client(scorer)
+    url = f"/t/{tournament.slug}/desk/"
+    page = text(client.get(url))
+    assert "League round 1" in page and "Release round" not in page
+    assert client.post(url, {"action": "release", "row": 2}).status_code == 403
+    assert not LeagueRound.objects.get(tournament=tournament, number=2).released
+
+
+def test_the_desk_refreshes_only_its_board(day_one, tournament, organizer):
+    answer = desk_client(organizer).get(
+        f"/t/{tournament.slug}/desk/", HTTP_HX_REQUEST="true"
+    )
+    page = text(answer)
+    assert page.startswith('<div id="board"') and "<html" not in page
+
+
+def test_the_venue_screen_splits_a_long_round_and_turns_to_the_standings(
+    tournament, organizer
+):
+    tournament.published = True
+    tournament.save()
+    for s in range(8):
+        section = SectionFactory(tournament=tournament, name=f"Region {s + 1}")
+        for t in range(8):
+            TeamFactory(section=section, name=f"R{s + 1} T{t + 1}")
+    league_services.league_draw_generate(tournament=tournament, user=organizer, seed=2)
+    league_services.league_rounds_release_all(tournament=tournament, user=organizer)
+    round_one = Match.objects.filter(tournament=tournament, round=1)
+    assert round_one.count() == 32  # 64 teams: two views of 16
+    play_quickly(round_one.first().pk, organizer, 20, 12)
+    screen = Client()
+    url = f"/t/{tournament.slug}/screen/"
+    first = text(screen.get(url))
+    assert "League round 1 · 1 of 2" in first
+    assert first.count('<span class="table">') == 16
+    assert f'hx-get="/t/{tournament.slug}/screen/?view=1"' in first
+    second = text(screen.get(url + "?view=1", HTTP_HX_REQUEST="true"))
+    assert "1 of 2" not in second and "2 of 2" in second
+    assert second.count('<span class="table">') == 16
+    assert "<html" not in second
+    standings = text(screen.get(url + "?view=2"))
+    assert "Standings" in standings and "R1" in standings
+    assert '?view=0"' in standings  # and round again
+    assert '<header class="site"' not in standings  # nothing but the screen
+
+
+def test_the_venue_screen_of_an_unpublished_tournament_is_hidden(tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(published=False)
+    assert Client().get(f"/t/{tournament.slug}/screen/").status_code == 404
+
+
+def test_where_do_i_play_by_team_or_player_name(day_one, tournament, organizer):
+    tournament.published = True
+    tournament.save()
+    match = day_one[0]
+    team = match.team_a
+    player = team.players.first()
+    client = Client()
+    page = text(client.get(f"/t/{tournament.slug}/where/?q={team.name}"))
+    assert f"table {match.table}</strong> against {match.team_b.name}" in page
+    assert "The next round is not released yet." in page
+    league_services.league_round_release(
+        tournament=tournament, user=organizer, number=2
+    )
+    later = Match.objects.get(
+        Q(team_a=team) | Q(team_b=team), tournament=tournament, round=2
+    )
+    by_player = text(
+        client.get(
+            f"/t/{tournament.slug}/where/?q={player.name[-12:]}",
+            HTTP_HX_REQUEST="true",
+        )
+    )
+    assert by_player.startswith('<div id="where"')
+    assert f"Next, league round 2: <strong>table {later.table}</strong>" in by_player
+    nobody = text(client.get(f"/t/{tournament.slug}/where/?q=zzzz"))
+    assert "No team or player" in nobody
+    # The tournament page carries the search once the league is drawn.
+    assert 'id="where-q"' in text(client.get(f"/t/{tournament.slug}/"))
+
+
+@pytest.mark.parametrize("size", [2, 5])
+def test_the_desk_screen_and_where_take_the_same_queries_at_any_size(
+    tournament, organizer, size, django_assert_max_num_queries
+):
+    tournament.published = True
+    tournament.save()
+    for s in range(3):
+        section = SectionFactory(tournament=tournament, name=f"Region {s + 1}")
+        for t in range(size * 2):
+            TeamFactory(section=section, name=f"R{s + 1} T{t + 1}")
+    league_services.league_draw_generate(tournament=tournament, user=organizer, seed=2)
+    league_services.league_rounds_release_all(tournament=tournament, user=organizer)
+    member(tournament, Role.SCORER, "desk-scorer")
+    client = desk_client(organizer)
+    # session, user, tournament, roles, round counts (2), the round's release, its
+    # tables (with deals and last entries), announcements
+    with django_assert_max_num_queries(9):
+        client.get(f"/t/{tournament.slug}/desk/")
+    anonymous = Client()
+    # tournament, round counts (2), tables, byes, announcements
+    with django_assert_max_num_queries(6):
+        anonymous.get(f"/t/{tournament.slug}/screen/")
+    # tournament, teams found, round counts (2), their matches, their byes
+    with django_assert_max_num_queries(6):
+        anonymous.get(f"/t/{tournament.slug}/where/?q=R1")
