@@ -19,6 +19,7 @@ from django.db import transaction
 from tournament.domain.types import Role
 from tournament.models import Membership, Tournament
 
+from .desk import services as desk_services
 from .domain.rules import Level, Side, Trump
 from .league import services as league_services
 from .models import Match
@@ -123,4 +124,8 @@ def demo_league_play(*, path: Path = DEMO_LEAGUE) -> tuple[Tournament, bool]:
     started = in_play["completed"] + in_play["in_progress"]
     for match in playing[in_play["completed"] : started]:
         play_randomly(match, scorer.user, rng, in_play["deals_in_progress"])
+    for text in spec.get("announcements", []):  # the venue screen's bottom line
+        desk_services.announcement_create(
+            tournament=tournament, user=organizer.user, text=text
+        )
     return tournament, True

@@ -2,10 +2,13 @@
 a league in play: three rounds confirmed, one part played, four drafts."""
 
 import pytest
+from django.test import Client
 
 from scoring.demo import demo_league_play
 from scoring.models import Match, SheetChange
+from tests.factories import member
 from tournament.demo import demo_load
+from tournament.domain.types import Role
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +41,18 @@ def test_the_demo_league_is_in_play_and_loads_once(api):
     _, again = demo_league_play()
     assert not again
     assert Match.objects.exclude(status="scheduled").count() == 84 + 6
+
+
+def test_the_demo_desk_and_screen_show_the_league_in_play():
+    """`make run`'s promise: the desk shows round 4 with its tables by state, the
+    venue screen its pairings under the announcements."""
+    demo_load()
+    tournament, _ = demo_league_play()
+    client = Client()
+    client.force_login(member(tournament, Role.SCORER, "desk-look"))
+    desk = client.get(f"/t/{tournament.slug}/desk/").content.decode()
+    assert "League round 4" in desk
+    for count, state in ((6, "not started"), (6, "in progress"), (12, "awaiting")):
+        assert f"<strong>{count}</strong> {state}" in desk
+    screen = Client().get(f"/t/{tournament.slug}/screen/").content.decode()
+    assert "League round 4" in screen and "Lunch is served" in screen
