@@ -311,7 +311,9 @@ def invitation_accept(
     """Accept an invitation: as the signed-in `user`, or as a new user made from
     `username` and `password`. The role goes to that user; the link stops."""
     invitation = (
-        Invitation.objects.select_for_update()
+        # Only the invitation's row is locked: its team may be absent (an outer
+        # join PostgreSQL cannot lock).
+        Invitation.objects.select_for_update(of=("self",))
         .select_related("tournament", "team")
         .filter(key_digest=invitation_digest(key))
         .first()
