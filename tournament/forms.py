@@ -4,6 +4,7 @@ services."""
 from django import forms
 
 from .domain.sections import US_STATES
+from .models import SUBSTITUTIONS_MAX
 
 
 class TeamForm(forms.Form):
@@ -118,7 +119,7 @@ class TournamentForm(forms.Form):
         help_text="The draw takes the teams checked in only",
     )
     substitutions_allowed = forms.IntegerField(
-        min_value=0, max_value=10, label="Substitutions per team"
+        min_value=0, max_value=SUBSTITUTIONS_MAX, label="Substitutions per team"
     )
     published = forms.BooleanField(
         required=False, label="Published", help_text="Everyone can see it"

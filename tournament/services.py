@@ -136,14 +136,18 @@ def tournament_create(
         slug = _free_slug(name)
     if Tournament.objects.filter(slug=slug).exists():
         raise RuleError("slug_taken", f"the slug '{slug}' is taken", field="slug")
+    given = {
+        "players_per_team": players_per_team,
+        "league_rounds": league_rounds,
+        "league_deals": league_deals,
+        "qualifiers": qualifiers,
+    }
+    numbers = rules.numbers() | {k: v for k, v in given.items() if v is not None}
     tournament = Tournament(
         name=clean_name(name),
         slug=slug,
         ruleset=rules.code,
-        players_per_team=players_per_team or rules.default_team_size,
-        league_rounds=league_rounds or rules.league_rounds,
-        league_deals=league_deals if league_deals is not None else rules.league_deals,
-        qualifiers=qualifiers or rules.qualifiers,
+        **numbers,
         published=published,
         venue=venue,
         starts_on=starts_on,

@@ -8,6 +8,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from . import services
@@ -90,6 +91,22 @@ def form_errors(
     for item in items:
         field = (field_map or {}).get(item.field or "", item.field)
         form.add_error(field if field in form.fields else None, item.message)
+
+
+def page_action(request: HttpRequest, act, back: str) -> HttpResponse | None:
+    """A page's POST: `act()` does it and returns the message to show, or None when a
+    form of the page shows its errors. Done or refused (a `RuleError`, shown as a
+    message), the answer is a redirect to `back`; None means: render the page again
+    with the form's errors."""
+    try:
+        done = act()
+    except RuleError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if done is None:
+        return None
+    messages.success(request, done)
+    return redirect(back)
 
 
 FORM_NAMES = ("team", "section", "import")  # the forms the page shows
@@ -208,14 +225,13 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied("Only the tournament's organizers run registration.")
     desk = _Desk(request, tournament)
     if request.method == "POST":
-        try:
-            done = desk.handle(request.POST.get("action", ""))
-        except RuleError as error:
-            messages.error(request, error.message)
-            return redirect("tournament:registration", slug=slug)
-        if done is not None:
-            messages.success(request, done)
-            return redirect("tournament:registration", slug=slug)
+        answer = page_action(
+            request,
+            lambda: desk.handle(request.POST.get("action", "")),
+            reverse("tournament:registration", args=[slug]),
+        )
+        if answer is not None:
+            return answer
     return render(
         request,
         "tournament/registration.html",
@@ -238,15 +254,10 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _ruleset_defaults(code: str) -> dict:
+    """The form's numbers for the rule set `code` (the international one when
+    unknown)."""
     rules = RULESETS.get(code) or RULESETS[RuleSetCode.INTERNATIONAL]
-    return {
-        "ruleset": rules.code.value,
-        "players_per_team": rules.default_team_size,
-        "league_rounds": rules.league_rounds,
-        "league_deals": rules.league_deals,
-        "qualifiers": rules.qualifiers,
-        "substitutions_allowed": 1,
-    }
+    return {"ruleset": rules.code.value, **rules.numbers()}
 
 
 @require_http_methods(["GET", "POST"])
@@ -262,6 +273,7 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
             "site's administrator."
         )
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))
+    initial["substitutions_allowed"] = Tournament.substitutions_allowed.field.default
     form = TournamentForm(
         request.POST if request.method == "POST" else None,
         initial=initial,
@@ -302,7 +314,6 @@ def tournament_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
     fixed = fixed_settings(tournament.status)
     if request.GET.get("ruleset") and "ruleset" not in fixed:  # htmx: another set
         initial |= _ruleset_defaults(request.GET["ruleset"])
-        initial["substitutions_allowed"] = tournament.substitutions_allowed
     form = TournamentForm(
         request.POST if request.method == "POST" else None,
         initial=initial,

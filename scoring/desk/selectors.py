@@ -20,6 +20,7 @@ from tournament.models import Announcement, Bye, LeagueRound, Team, Tournament
 
 from ..domain import desk as rules
 from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
+from ..league.selectors import standings_get
 from ..models import Deal, Match, SheetAction, SheetChange
 from ..sheets.selectors import DECIDED, match_queryset
 
@@ -62,12 +63,15 @@ def round_marks(*, tournament: Tournament, drafts: bool) -> list[rules.RoundMark
             r["tables"],
             r["final"],
             r["decided"],
+            released.get(r["round"]) if r["stage"] == Stage.LEAGUE else None,
         )
         for r in rows
     }
     for number, at in released.items():  # a drawn round shows before its matches do
         key = (Stage.LEAGUE.value, number)
-        marks.setdefault(key, rules.RoundMark(key[0], number, at is not None, 0, 0))
+        marks.setdefault(
+            key, rules.RoundMark(key[0], number, at is not None, 0, 0, 0, at)
+        )
     ordered = sorted(marks.values(), key=lambda m: (STAGES.index(m.stage), m.number))
     return [m for m in ordered if drafts or m.released]
 
@@ -136,7 +140,7 @@ def round_tables(*, tournament: Tournament, mark: rules.RoundMark) -> QuerySet[M
 def desk_get(
     *, tournament: Tournament, wanted: str | None = None, now: datetime | None = None
 ) -> Desk:
-    """The current round's tables (or the one asked for) with their states (four
+    """The current round's tables (or the one asked for) with their states (three
     queries)."""
     now = now or timezone.now()
     marks = round_marks(tournament=tournament, drafts=True)
@@ -145,16 +149,9 @@ def desk_get(
     drafts = [m for m in marks if not m.released and m.stage == Stage.LEAGUE]
     tables: list[DeskTable] = []
     if mark is not None:
-        released_at = (
-            LeagueRound.objects.filter(tournament=tournament, number=mark.number)
-            .values_list("released_at", flat=True)
-            .first()
-            if mark.stage == Stage.LEAGUE
-            else None
-        )
         for match in round_tables(tournament=tournament, mark=mark):
             state = rules.table_state(match.status, match.open_disputes)
-            since = match.last_entry or released_at
+            since = match.last_entry or mark.released_at
             idle = (now - since).total_seconds() / 60 if since else None
             late = mark.released and rules.table_late(state, idle)
             tables.append(
@@ -181,6 +178,61 @@ def announcement_list(*, tournament: Tournament) -> QuerySet[Announcement]:
     ).order_by("-created_at")
 
 
+# The venue screen
+# ----------------------------------------------------------------------------------
+
+PAIRINGS_PER_VIEW = 24  # two columns of 12 in large type on 1920×1080
+STANDINGS_ON_SCREEN = 12
+ANNOUNCEMENTS_SHOWN = 3  # the newest ones, at the bottom of every view
+
+
+@dataclass(frozen=True)
+class Screen:
+    round: rules.RoundMark | None
+    view: rules.ScreenView
+    next_view: int
+    tables: list[Match]
+    byes: list[Bye]
+    rows: list  # the top of the standings (StandingRow), on the standings view
+    announcements: list[Announcement]
+
+
+def screen_get(*, tournament: Tournament, view: int) -> Screen:
+    """View number `view` (any integer: it turns round) of the venue screen, with
+    only what that view shows read: the tables of its part of the round, the byes on
+    the last, the standings on theirs."""
+    marks = round_marks(tournament=tournament, drafts=False)
+    current = rules.current_round(marks)
+    plan = rules.screen_plan(marks, current, PAIRINGS_PER_VIEW)
+    index = view % len(plan)
+    shown = plan[index]
+    tables: list[Match] = []
+    byes: list[Bye] = []
+    if current is not None and shown.kind == "pairings":
+        part = shown.tables
+        tables = list(
+            round_tables(tournament=tournament, mark=current)[part.start : part.stop]
+        )
+        if shown.byes and current.stage == Stage.LEAGUE:
+            byes = list(
+                Bye.objects.filter(
+                    tournament=tournament, round=current.number
+                ).select_related("team")
+            )
+    rows = []
+    if shown.kind == "standings":
+        rows = standings_get(tournament=tournament).rows[:STANDINGS_ON_SCREEN]
+    return Screen(
+        current,
+        shown,
+        (index + 1) % len(plan),
+        tables,
+        byes,
+        rows,
+        list(announcement_list(tournament=tournament)[:ANNOUNCEMENTS_SHOWN]),
+    )
+
+
 # Where do I play?
 # ----------------------------------------------------------------------------------
 
@@ -194,6 +246,19 @@ class Whereabouts:
     next: rules.RoundMark | None
     next_match: Match | None
     next_bye: bool
+
+    def _other(self, match: Match | None) -> Team | None:
+        if match is None:
+            return None
+        return match.team_b if match.team_a_id == self.team.pk else match.team_a
+
+    @property
+    def opponent(self) -> Team | None:
+        return self._other(self.match)
+
+    @property
+    def next_opponent(self) -> Team | None:
+        return self._other(self.next_match)
 
 
 WHERE_MAX = 8  # teams answered for one search

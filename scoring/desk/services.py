@@ -9,8 +9,6 @@ from django.utils import timezone
 from tournament.domain.errors import RuleError
 from tournament.models import Announcement, Tournament
 
-ANNOUNCEMENTS_SHOWN = 3  # the newest ones the screen shows at once
-
 
 @transaction.atomic
 def announcement_create(*, tournament: Tournament, user, text: str) -> Announcement:

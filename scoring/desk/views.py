@@ -9,30 +9,25 @@ address, which answer the part that changes.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
-from tournament.models import Bye
-from tournament.views import htmx_request, visible_tournament
+from tournament.views import htmx_request, page_action, visible_tournament
 
 from ..domain import desk as rules
-from ..domain.rules import Stage
 from ..league import services as league_services
-from ..league.selectors import standings_get
 from . import services
 from .forms import AnnouncementForm, RowForm, WhereForm
 from .selectors import (
     announcement_list,
     desk_get,
-    round_marks,
-    round_tables,
+    screen_get,
     where_do_i_play,
 )
 
@@ -57,14 +52,13 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if not organizer:
             raise PermissionDenied("Only organizers release rounds and announce.")
-        try:
-            done = _act(request, tournament, form)
-        except RuleError as error:
-            messages.error(request, error.message)
-            return redirect("scoring:desk", slug=slug)
-        if done is not None:
-            messages.success(request, done)
-            return redirect("scoring:desk", slug=slug)
+        answer = page_action(
+            request,
+            lambda: _act(request, tournament, form),
+            reverse("scoring:desk", args=[slug]),
+        )
+        if answer is not None:
+            return answer
     desk = desk_get(tournament=tournament, wanted=request.GET.get("round"))
     context = {
         "tournament": tournament,
@@ -118,9 +112,6 @@ def _act(request, tournament, form) -> str | None:
 # The venue screen
 # ----------------------------------------------------------------------------------
 
-PAIRINGS_PER_VIEW = 24  # two columns of 12 in large type on 1920×1080
-STANDINGS_ON_SCREEN = 12
-
 
 @require_GET
 def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -128,46 +119,15 @@ def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
     as many views as they need) and the top of the standings, in turn, with the
     announcements; it asks for its next view every SCREEN_SECONDS."""
     tournament, _roles = visible_tournament(request, slug)
-    marks = round_marks(tournament=tournament, drafts=False)
-    current = rules.current_round(marks)
-    tables = list(round_tables(tournament=tournament, mark=current)) if current else []
-    byes = (
-        list(
-            Bye.objects.filter(
-                tournament=tournament, round=current.number
-            ).select_related("team")
-        )
-        if current is not None and current.stage == Stage.LEAGUE
-        else []
-    )
-    views: list[tuple[str, range | None]] = [
-        ("pairings", part)
-        for part in rules.screen_views(len(tables), PAIRINGS_PER_VIEW)
-    ]
-    pairing_views = len(views)
-    if any(m.stage == Stage.LEAGUE and m.decided for m in marks):
-        views.append(("standings", None))
     try:
-        index = int(request.GET.get("view", "0")) % max(len(views), 1)
+        view = int(request.GET.get("view", "0"))
     except ValueError:
-        index = 0
-    kind, part = views[index] if views else ("empty", None)
-    shown = [tables[i] for i in part] if part is not None else []
-    standings = standings_get(tournament=tournament) if kind == "standings" else None
+        view = 0
+    screen = screen_get(tournament=tournament, view=view)
     context = {
         "tournament": tournament,
-        "round": current,
-        "kind": kind,
-        "tables": shown,
-        "byes": byes if kind == "pairings" and index == pairing_views - 1 else [],
-        "part": index + 1,
-        "parts": pairing_views,
-        "rows": standings.rows[:STANDINGS_ON_SCREEN] if standings else [],
-        "announcements": list(
-            announcement_list(tournament=tournament)[: services.ANNOUNCEMENTS_SHOWN]
-        ),
-        "next": reverse("scoring:screen", args=[slug])
-        + f"?view={(index + 1) % max(len(views), 1)}",
+        "screen": screen,
+        "next": reverse("scoring:screen", args=[slug]) + f"?view={screen.next_view}",
         "seconds": settings.SCREEN_SECONDS,
     }
     template = (

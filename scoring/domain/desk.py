@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
-from .rules import MatchStatus
+from .rules import MatchStatus, Stage
 
 # Minutes without an entry after which a table is shown as late: a deal of 56 takes
 # 5 to 8 minutes at a championship table, so two deals' time with nothing entered
@@ -86,6 +87,7 @@ class RoundMark:
     tables: int  # matches in it
     final: int  # of which final (FINAL_STATUSES); a void sheet is not counted
     decided: int = 0  # with a result that counts: completed or final
+    released_at: datetime | None = None  # a drawn league round's release
 
     @property
     def done(self) -> bool:
@@ -130,3 +132,30 @@ def screen_views(tables: int, per_view: int) -> list[range]:
         out.append(range(start, end))
         start = end
     return out
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    """One view of the venue screen."""
+
+    kind: str  # "pairings", "standings", or "waiting" (no round released yet)
+    tables: range = range(0)  # positions of the round's tables shown, by table
+    part: int = 0  # 1-based among the pairings views
+    parts: int = 0
+    byes: bool = False  # the round's byes are shown here (on its last pairings view)
+
+
+def screen_plan(
+    rounds: Sequence[RoundMark], current: RoundMark | None, per_view: int
+) -> list[ScreenView]:
+    """The views the venue screen turns through: the current round's pairings over
+    as few even views as hold them (screen_views), then the standings once a league
+    result counts."""
+    parts = screen_views(current.tables, per_view) if current is not None else []
+    views = [
+        ScreenView("pairings", part, n, len(parts), n == len(parts))
+        for n, part in enumerate(parts, start=1)
+    ]
+    if any(r.stage == Stage.LEAGUE and r.decided for r in rounds):
+        views.append(ScreenView("standings"))
+    return views or [ScreenView("waiting")]

@@ -56,6 +56,15 @@ class RuleSet:
     def default_team_size(self) -> int:
         return 3 if 3 in self.team_sizes else self.team_sizes[0]
 
+    def numbers(self) -> dict[str, int | None]:
+        """The numbers a tournament of this rule set starts with, by setting."""
+        return {
+            "players_per_team": self.default_team_size,
+            "league_rounds": self.league_rounds,
+            "league_deals": self.league_deals,
+            "qualifiers": self.qualifiers,
+        }
+
 
 RULESETS: dict[RuleSetCode, RuleSet] = {
     rs.code: rs

@@ -73,17 +73,24 @@ def _role_taken(tournament: Tournament, user, role: Role) -> RuleError | None:
     return None
 
 
-def _new_user_errors(username: str, password: str | None) -> list[RuleError]:
-    """What is wrong with making a user of this name and password: the user model's
-    own rules for usernames and the site's password validators."""
+def _username_errors(username: str) -> list[RuleError]:
+    """The user model's own rules for usernames, for the API and the pages alike."""
     user_model = get_user_model()
-    errors: list[RuleError] = []
     try:
         user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(username)
     except ValidationError as error:
-        errors.extend(
+        return [
             RuleError("invalid_username", m, field="username") for m in error.messages
-        )
+        ]
+    return []
+
+
+def _new_user_errors(username: str, password: str | None) -> list[RuleError]:
+    """What is wrong with making a user of this name and password: the username's
+    rules, a name taken in any case, and the site's password validators."""
+    user_model = get_user_model()
+    errors = _username_errors(username)
+    if errors:
         return errors
     if user_model.objects.filter(username__iexact=username).exists():
         errors.append(
@@ -142,16 +149,8 @@ def membership_create(
     user = user_model.objects.filter(username=username).first()
     if user is None:
         if not password:
-            try:  # a bad name says so rather than "there is no user"
-                user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(
-                    username
-                )
-            except ValidationError as error:
-                errors.extend(
-                    RuleError("invalid_username", m, field="username")
-                    for m in error.messages
-                )
-                _raise(errors)
+            if bad := _username_errors(username):  # said rather than "no user"
+                _raise(errors + bad)
             errors.append(
                 RuleError(
                     "required",

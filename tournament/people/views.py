@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from ..domain.errors import RuleError
 from ..domain.types import Role
 from ..models import Team
-from ..views import form_errors, visible_tournament
+from ..views import form_errors, page_action, visible_tournament
 from . import services
 from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
 from .selectors import invitation_get, invitation_list, membership_list
@@ -44,7 +44,7 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
         raise PermissionDenied("Only the tournament's organizers manage its people.")
-    teams = Team.objects.filter(tournament=tournament).only("pk", "name")
+    teams = Team.objects.filter(tournament=tournament)
     action = request.POST.get("action") if request.method == "POST" else None
     invite = InvitationForm(
         request.POST if action == "invite" else None, teams=teams, prefix="invite"
@@ -53,14 +53,13 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
         request.POST if action == "role" else None, teams=teams, prefix="role"
     )
     if action is not None:
-        try:
-            done = _act(request, tournament, action, invite, role)
-        except RuleError as error:
-            messages.error(request, error.message)
-            return redirect("tournament:people", slug=slug)
-        if done is not None:
-            messages.success(request, done)
-            return redirect("tournament:people", slug=slug)
+        answer = page_action(
+            request,
+            lambda: _act(request, tournament, action, teams, invite, role),
+            reverse("tournament:people", args=[slug]),
+        )
+        if answer is not None:
+            return answer
     return render(
         request,
         "tournament/people.html",
@@ -80,9 +79,8 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _act(request, tournament, action, invite, role) -> str | None:
+def _act(request, tournament, action, teams, invite, role) -> str | None:
     """The message of a done action; None when a form shows its errors."""
-    teams = Team.objects.filter(tournament=tournament)
     if action == "invite":
         if not invite.is_valid():
             return None

@@ -15,6 +15,7 @@ from scoring.domain.desk import (
     TableState,
     current_round,
     next_round,
+    screen_plan,
     screen_views,
     table_late,
     table_state,
@@ -131,3 +132,16 @@ def test_the_screen_views_hold_every_table_once_evenly(tables, per_view):
 def test_a_view_holds_at_least_one_table():
     with pytest.raises(ValueError, match="at least one"):
         screen_views(3, 0)
+
+
+def test_the_screen_turns_through_the_pairings_then_the_standings():
+    played = RoundMark("league", 1, True, 30, 10, 12)
+    plan = screen_plan([played], played, 24)
+    assert [(v.kind, v.tables, v.part, v.parts, v.byes) for v in plan] == [
+        ("pairings", range(0, 15), 1, 2, False),
+        ("pairings", range(15, 30), 2, 2, True),
+        ("standings", range(0), 0, 0, False),
+    ]
+    fresh = mark(1, tables=3)
+    assert [v.kind for v in screen_plan([fresh], fresh, 24)] == ["pairings"]
+    assert [v.kind for v in screen_plan([], None, 24)] == ["waiting"]
