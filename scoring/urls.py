@@ -5,6 +5,7 @@ from django.urls import path
 from .desk import views as desk_views
 from .excel import views as excel_views
 from .league import views as league_views
+from .links import views as links_views
 from .sheets import views as sheets_views
 
 app_name = "scoring"
@@ -23,6 +24,31 @@ urlpatterns = [
         "matches/<id:pk>/score/preview/",
         sheets_views.score_preview,
         name="score-preview",
+    ),
+    path(
+        "matches/<id:pk>/score/manifest.webmanifest",
+        links_views.score_manifest,
+        name="score-manifest",
+    ),
+    path("sw.js", links_views.service_worker, name="service-worker"),
+    path("t/<slug:slug>/links/", links_views.links_page, name="links"),
+    path("t/<slug:slug>/links/cards/", links_views.link_cards_page, name="link-cards"),
+    path("l/<str:key>/", links_views.link_page, name="link"),
+    path("l/<str:key>/qr.svg", links_views.link_qr, name="link-qr"),
+    path(
+        "l/<str:key>/manifest.webmanifest",
+        links_views.link_manifest,
+        name="link-manifest",
+    ),
+    path(
+        "l/<str:key>/sheets/<id:pk>/",
+        links_views.link_sheet_page,
+        name="link-sheet",
+    ),
+    path(
+        "l/<str:key>/sheets/<id:pk>/preview/",
+        links_views.link_preview,
+        name="link-preview",
     ),
     path("t/<slug:slug>/excel/", excel_views.excel_page, name="excel"),
     path(

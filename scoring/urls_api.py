@@ -4,12 +4,23 @@ from django.urls import path
 
 from .excel import apis as excel_apis
 from .league import apis as league_apis
+from .links import apis as links_apis
 from .sheets import apis as sheets_apis
 from .sheets import day_apis
 
 app_name = "scoring-api"
 
 urlpatterns = [
+    path(
+        "tournaments/<slug:slug>/links/",
+        links_apis.LinkListApi.as_view(),
+        name="link-list",
+    ),
+    path(
+        "tournaments/<slug:slug>/links/renew/",
+        links_apis.LinkRenewApi.as_view(),
+        name="link-renew",
+    ),
     path(
         "tournaments/<slug:slug>/matches/",
         sheets_apis.MatchListApi.as_view(),

@@ -2,10 +2,14 @@
 
 Roles: anonymous, a logged-in user with no role (outsider), the scorer of another
 tournament, the captain of a team not in the match, the captain of a team in it, the
-tournament's scorer and its organizer. Each call runs in a savepoint that is rolled
-back, so every role meets the same world; a refused call must leave every row as it
-was. `test_the_table_names_every_route` fails when a route is added without a row
-here. The unpublished tournament's tests show it leaks nothing to outsiders: not by
+tournament's scorer and its organizer; and two links with no account (docs/links.md):
+table 1's link (`Authorization: Link <key>`), whose only sheet is the played match,
+and the Aces' team link. A link reaches what it names and nothing else: any other
+write is refused with 403, and a page that needs a login sends it to log in. Each
+call runs in a savepoint that is rolled back, so every role meets the same world; a
+refused call must leave every row as it was. `test_the_table_names_every_route`
+fails when a route is added without a row here. The unpublished tournament's tests
+show it leaks nothing to outsiders: not by
 slug, id, list, search, history, export or schema.
 """
 
@@ -34,6 +38,8 @@ from tests.factories import (
 from tests.scoring.conftest import deal_body
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
+from tournament.links.services import links_ensure
+from tournament.models import Link, LinkKind
 from tournament.people.services import invitation_create
 
 pytestmark = pytest.mark.django_db
@@ -46,8 +52,12 @@ ROLES = [
     "captain",
     "scorer",
     "organizer",
+    "table_link",
+    "team_link",
 ]
 STAFF = {"scorer", "organizer"}
+LINKS = {"table_link", "team_link"}
+SIGNED_IN = [r for r in ROLES[1:] if r not in LINKS]
 
 
 @pytest.fixture
@@ -110,6 +120,9 @@ def world(db):
         roles=frozenset({Role.ORGANIZER}),
         sides=frozenset(),
     )
+    links_ensure(tournament=t, tables=5)
+    table_key = Link.objects.get(tournament=t, kind=LinkKind.TABLE, table=1).key
+    team_key = Link.objects.get(kind=LinkKind.TEAM, team=aces).key
     job = ExportJob.objects.create(tournament=t, total=2)
     done = ExportJob.objects.create(
         tournament=t,
@@ -122,7 +135,10 @@ def world(db):
     )
     return {
         "users": users,
+        "links": {"table_link": table_key, "team_link": team_key},
         "ids": {
+            "table_key": table_key,
+            "team_key": team_key,
             "slug": "open",
             "played": played.pk,
             "empty": empty.pk,
@@ -172,6 +188,8 @@ class Case:
     def expected(self, role: str) -> int:
         if role in self.ok:
             return self.ok[role]
+        if self.page and role in LINKS:
+            role = "anonymous"  # a page knows a link only by its own address
         if role in self.refused:
             return self.refused[role]
         if role == "anonymous":
@@ -203,7 +221,14 @@ T = {"slug": "slug"}
 
 API = [
     Case("auth-token", "post", {}, everyone(400), body={"username": "x"}),
-    Case("auth-token", "delete", {}, {r: 204 for r in ROLES[1:]}),
+    # A link holder has no token to end: it is not signed in.
+    Case(
+        "auth-token",
+        "delete",
+        {},
+        dict.fromkeys(SIGNED_IN, 204),
+        refused=dict.fromkeys(LINKS, 401),
+    ),
     Case("health", "get", {}, everyone()),
     Case("tournament-list", "get", {}, everyone()),
     # Creating tournaments needs the site's 'add tournament' permission, no role.
@@ -276,33 +301,39 @@ API = [
     Case(
         "match-deals", "post", {"pk": "empty"}, staff(201), body={**DEAL, "version": 1}
     ),
-    Case("match-deal", "put", {"pk": "played", "number": "18"}, staff(200), body=DEAL),
+    Case(
+        "match-deal",
+        "put",
+        {"pk": "played", "number": "18"},
+        {**staff(200), "table_link": 200},
+        body=DEAL,
+    ),
     Case(
         "match-deal",
         "delete",
         {"pk": "played", "number": "18"},
-        staff(200),
+        {**staff(200), "table_link": 200},
         query="?version=version",
     ),
     Case(
         "match-penalties",
         "post",
         SHEET,
-        staff(201),
+        {**staff(201), "table_link": 201},
         body={"deal": 3, "offender": "B", "kind": "kallakali", "version": "version"},
     ),
     Case(
         "match-penalty",
         "delete",
         {"pk": "played", "penalty": "penalty"},
-        staff(200),
+        {**staff(200), "table_link": 200},
         query="?version=version",
     ),
     Case(
         "match-confirm",
         "post",
         SHEET,
-        {"captain": 200, "organizer": 200},
+        {"captain": 200, "organizer": 200, "team_link": 200},
         body={"version": "version"},
     ),
     Case("match-reopen", "post", SHEET, organizer(409), body={"reason": "typo"}),
@@ -310,10 +341,16 @@ API = [
         "match-toss",
         "post",
         SHEET,
-        staff(409),
+        {**staff(409), "table_link": 409},
         body={"winner": "A", "first_dealer": "B", "version": "version"},
     ),
-    Case("match-toss", "delete", SHEET, staff(409), query="?version=version"),
+    Case(
+        "match-toss",
+        "delete",
+        SHEET,
+        {**staff(409), "table_link": 409},
+        query="?version=version",
+    ),
     Case("match-history", "get", SHEET, everyone()),
     # One match's paper sheet is public, as its page is; a round's is for the desk.
     Case("match-sheet-xlsx", "get", SHEET, everyone()),
@@ -328,14 +365,19 @@ API = [
     Case("knockout", "post", T, organizer(400)),  # 4 teams cannot give 24 qualifiers
     # The tournament day (rules.md §9)
     Case(
-        "team-check-in", "post", {**T, "pk": "aces"}, {"captain": 200, **organizer(200)}
+        "team-check-in",
+        "post",
+        {**T, "pk": "aces"},
+        {"captain": 200, "team_link": 200, **organizer(200)},
     ),
     Case(
         "team-check-in",
         "delete",
         {**T, "pk": "aces"},
-        {"captain": 200, **organizer(200)},
+        {"captain": 200, "team_link": 200, **organizer(200)},
     ),
+    # Another team's check-in is not the Aces' link's to do.
+    Case("team-check-in", "post", {**T, "pk": "team"}, organizer(200)),
     # Not drawn yet: an organizer is told so (409); everyone else may not.
     Case(
         "team-withdraw",
@@ -364,7 +406,7 @@ API = [
         "match-disputes",
         "post",
         SHEET,
-        {"captain": 201, **staff(201)},
+        {"captain": 201, "team_link": 201, **staff(201)},
         body={"deal": 3, "text": "deal 3 was B's"},
     ),
     Case(
@@ -375,6 +417,17 @@ API = [
         body={"ruling": "the match stands"},
     ),
     Case("bracket", "get", T, everyone()),
+    # Table and team links: the organizer's list and renewal.
+    Case("link-list", "get", T, organizer(200)),
+    Case("link-renew", "post", T, organizer(200), body={"table": 1}),
+    # Table 1's link reaches the played sheet only: not table 2's.
+    Case(
+        "match-deals",
+        "post",
+        {"pk": "empty"},
+        staff(201),
+        body={**DEAL, "version": "empty_version"},
+    ),
 ]
 
 PAGES = [
@@ -419,8 +472,8 @@ PAGES = [
         "tournament:invitation", "get", {"key": "not-a-key"}, everyone(404), page=True
     ),
     # Django's own password views: the change is for the signed-in, the reset for all.
-    Case("password_change", "get", {}, {r: 200 for r in ROLES[1:]}, page=True),
-    Case("password_change_done", "get", {}, {r: 200 for r in ROLES[1:]}, page=True),
+    Case("password_change", "get", {}, dict.fromkeys(SIGNED_IN, 200), page=True),
+    Case("password_change_done", "get", {}, dict.fromkeys(SIGNED_IN, 200), page=True),
     Case("password_reset", "get", {}, everyone(), page=True),
     Case("password_reset_done", "get", {}, everyone(), page=True),
     Case(
@@ -470,6 +523,57 @@ PAGES = [
     Case("scoring:round-print", "get", T, staff(), page=True, query="?round=1"),
     Case("scoring:match-print", "get", SHEET, everyone(), page=True),
     Case("brackets:bracket", "get", T, everyone(), page=True),
+    # Links: the organizer's tab and cards; a link's own pages, where the key in
+    # the address is the permission, as an invitation's is.
+    Case("scoring:links", "get", T, organizer(200), page=True),
+    Case(
+        "scoring:links", "post", T, organizer(302), page=True, body={"link": "table-1"}
+    ),
+    Case("scoring:link-cards", "get", T, organizer(200), page=True),
+    Case("scoring:link", "get", {"key": "table_key"}, everyone(), page=True),
+    Case("scoring:link", "get", {"key": "team_key"}, everyone(), page=True),
+    Case("scoring:link", "get", {"key": "not-a-key"}, everyone(404), page=True),
+    Case(
+        "scoring:link",
+        "post",
+        {"key": "team_key"},
+        everyone(302),
+        page=True,
+        body={"action": "check_in"},
+    ),
+    Case(
+        "scoring:link-sheet",
+        "get",
+        {"key": "table_key", "pk": "played"},
+        everyone(),
+        page=True,
+    ),
+    Case(
+        "scoring:link-sheet",
+        "get",
+        {"key": "table_key", "pk": "empty"},
+        everyone(403),
+        page=True,
+    ),
+    Case(
+        "scoring:link-sheet",
+        "post",
+        {"key": "table_key", "pk": "played"},
+        everyone(302),
+        page=True,
+        body={"action": "delete", "number": "18", "version": "version"},
+    ),
+    Case(
+        "scoring:link-preview",
+        "get",
+        {"key": "table_key", "pk": "played"},
+        everyone(),
+        page=True,
+    ),
+    Case("scoring:link-qr", "get", {"key": "table_key"}, everyone(), page=True),
+    Case("scoring:link-manifest", "get", {"key": "table_key"}, everyone(), page=True),
+    Case("scoring:score-manifest", "get", SHEET, everyone(), page=True),
+    Case("scoring:service-worker", "get", {}, everyone(), page=True),
     Case("tournament:backups", "get", T, organizer(200), page=True),
     Case("tournament:backups", "post", T, organizer(302), page=True),
     Case(
@@ -599,9 +703,11 @@ def test_every_role_is_allowed_or_refused(world, case):
     before = _state()  # the same for every role: each call is rolled back
     for role in ROLES:
         client = APIClient()
-        user = world["users"][role]
+        user = world["users"].get(role)
         if user is not None:
             client.force_login(user)
+        if role in world["links"]:
+            client.credentials(HTTP_AUTHORIZATION=f"Link {world['links'][role]}")
         with transaction.atomic():
             response = _call(client, case, world["ids"])
             refused = (
@@ -646,6 +752,14 @@ def test_the_table_names_every_route():
 
 
 HIDDEN = ["anonymous", "outsider", "scorer_elsewhere"]
+# A link's own pages: the key in the address is the permission, published or not.
+KEYED = {
+    "scoring:link",
+    "scoring:link-sheet",
+    "scoring:link-preview",
+    "scoring:link-qr",
+    "scoring:link-manifest",
+}
 
 
 @pytest.mark.parametrize("role", HIDDEN)
@@ -657,15 +771,21 @@ def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
     if world["users"][role] is not None:
         client.force_login(world["users"][role])
     for case in CASES:
-        if case.name in (
-            "health",
-            "tournament-list",
-            "auth-token",
-            "tournament:home",
-            "tournament:import",  # of no tournament: refused for its own reason
-            "tournament:create",
-            "tournament:invitation",  # the link is the permission: it names its own
-        ) or case.name.startswith("password_"):
+        if (
+            case.name
+            in (
+                "health",
+                "tournament-list",
+                "auth-token",
+                "tournament:home",
+                "tournament:import",  # of no tournament: refused for its own reason
+                "tournament:create",
+                "tournament:invitation",  # the link is the permission: it names its own
+                "scoring:service-worker",  # of no tournament
+            )
+            or case.name.startswith("password_")
+            or case.name in KEYED
+        ):
             continue
         with transaction.atomic():
             response = _call(client, case, world["ids"])

@@ -27,7 +27,15 @@ from .apis_common import (
 from .domain.errors import RuleError
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
-from .models import SUBSTITUTIONS_MAX, Membership, Section, Team, Tournament
+from .links.auth import request_link
+from .models import (
+    SUBSTITUTIONS_MAX,
+    LinkKind,
+    Membership,
+    Section,
+    Team,
+    Tournament,
+)
 from .parsers import JSONParser
 from .people import services as people_services
 from .people.selectors import membership_list
@@ -402,10 +410,15 @@ class TeamCheckInApi(TournamentScopedMixin, APIView):
     undoes it before the draw (rules.md §9)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (LinkKind.TEAM,)
 
     def _team(self, pk: int) -> Team:
+        held = request_link(self.request)
+        self.link_reaches = held is not None and held.team_id == pk
         team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
-        if ORGANIZER not in self.roles:
+        if held is not None:
+            self.require(link=LinkKind.TEAM)
+        elif ORGANIZER not in self.roles:
             self.require(ORGANIZER, CAPTAIN)
             if pk not in captain_team_ids(
                 user=self.request.user, tournament=self.tournament

@@ -24,7 +24,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from .domain.errors import RuleError, RuleErrors
 from .domain.types import Role
-from .models import Tournament
+from .links.auth import link_refusal, request_link
+from .models import LinkKind, Tournament
 from .selectors import tournament_get_visible, tournament_roles
 
 logger = logging.getLogger(__name__)
@@ -127,6 +128,15 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
                 logger.exception("database error in %s", context.get("view"))
                 headers = {"Retry-After": "5"}
             return Response({"detail": detail, "code": code}, answer, headers=headers)
+    request = context.get("request")
+    held = request_link(request) if request is not None else None
+    if (
+        held is not None
+        and isinstance(exc, exceptions.PermissionDenied)
+        and exc.detail == exceptions.PermissionDenied.default_detail
+    ):
+        # A refusal that does not say why: say what the link reaches instead.
+        exc = exceptions.PermissionDenied(link_refusal(held))
     response = drf_exception_handler(exc, context)
     if (
         response is not None
@@ -142,12 +152,24 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 class RolesMixin:
-    """`self.roles`, the caller's roles in the tournament at hand, and `require`."""
+    """`self.roles`, the caller's roles in the tournament at hand, and `require`.
+
+    A view that a table or team link may use names the kinds in `link_kinds`; the
+    scoped mixins set `link_reaches` when the link reaches what the address names
+    (docs/links.md)."""
 
     roles: frozenset[Role]
+    link_kinds: tuple[LinkKind, ...] = ()
+    link_reaches = False
 
-    def require(self, *roles: Role) -> None:
-        """403 unless the caller holds one of `roles` here (401 when not logged in)."""
+    def require(self, *roles: Role, link: LinkKind | None = None) -> None:
+        """403 unless the caller holds one of `roles` here, or carries a link of kind
+        `link` that reaches it (401 when not logged in)."""
+        held = request_link(self.request)  # type: ignore[attr-defined]
+        if held is not None:
+            if link is not None and held.kind == link and self.link_reaches:
+                return
+            raise exceptions.PermissionDenied(link_refusal(held))
         if not self.request.user.is_authenticated:  # type: ignore[attr-defined]
             raise exceptions.NotAuthenticated()
         if not self.roles.intersection(roles):
@@ -167,7 +189,15 @@ class TournamentScopedMixin(RolesMixin):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
-        tournament = tournament_get_visible(user=request.user, slug=kwargs["slug"])
+        held = request_link(request)
+        if (
+            held is not None
+            and held.kind in self.link_kinds
+            and held.tournament.slug == kwargs["slug"]
+        ):
+            tournament: Tournament | None = held.tournament  # its own, published or not
+        else:
+            tournament = tournament_get_visible(user=request.user, slug=kwargs["slug"])
         if tournament is None:
             raise Http404("No such tournament")
         self.tournament = tournament
@@ -175,9 +205,16 @@ class TournamentScopedMixin(RolesMixin):
 
 
 class ReadOnlyOrAuthenticated(permissions.BasePermission):
-    """Reads are open (visibility is checked per object); writes need a login."""
+    """Reads are open (visibility is checked per object); writes need a login, or a
+    link of a kind the view takes (its `require` then checks the link's reach)."""
 
     def has_permission(self, request, view) -> bool:
-        return request.method in permissions.SAFE_METHODS or bool(
-            request.user and request.user.is_authenticated
-        )
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        held = request_link(request)
+        if held is not None:
+            if held.kind in getattr(view, "link_kinds", ()):
+                return True
+            self.message = link_refusal(held)
+            return False
+        return bool(request.user and request.user.is_authenticated)

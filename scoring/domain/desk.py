@@ -159,3 +159,68 @@ def screen_plan(
     if any(r.stage == Stage.LEAGUE and r.decided for r in rounds):
         views.append(ScreenView("standings"))
     return views or [ScreenView("waiting")]
+
+
+# What a table's link reaches (docs/links.md)
+# ----------------------------------------------------------------------------------
+
+STAGE_ORDER = tuple(s.value for s in Stage)
+RoundKey = tuple[str, int]  # (stage, number)
+
+
+def round_order(key: RoundKey) -> tuple[int, int]:
+    """Playing order of rounds: the league before the knockout, then by number."""
+    return STAGE_ORDER.index(key[0]), key[1]
+
+
+def latest_round(released: Sequence[RoundKey]) -> RoundKey | None:
+    """The latest released round: the one a table plays now or played last."""
+    return max(released, key=round_order, default=None)
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    """One sheet played at a table, as its link sees it."""
+
+    key: int  # the match's id
+    stage: str
+    number: int  # the round
+    status: str
+
+
+# The sheets a table link may still enter: nothing is final about them.
+OPEN_STATUSES = frozenset(
+    {MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED}
+)
+
+
+def table_reach(
+    released: Sequence[RoundKey], sheets: Sequence[TableSheet]
+) -> tuple[TableSheet | None, list[TableSheet]]:
+    """The sheets of one table that its link opens: the one of the latest released
+    round of the tournament (None when this table has no match in it), and the
+    table's sheets of earlier released rounds that are not yet final (confirmed,
+    forfeited or void), in playing order. A round not yet released reaches nothing."""
+    latest = latest_round(released)
+    if latest is None:
+        return None, []
+    rounds = set(released)
+    current = next(
+        (
+            s
+            for s in sheets
+            if (s.stage, s.number) == latest and s.status != MatchStatus.VOID
+        ),
+        None,
+    )
+    earlier = sorted(
+        (
+            s
+            for s in sheets
+            if (s.stage, s.number) in rounds
+            and round_order((s.stage, s.number)) < round_order(latest)
+            and s.status in OPEN_STATUSES
+        ),
+        key=lambda s: (round_order((s.stage, s.number)), s.key),
+    )
+    return current, earlier

@@ -12,15 +12,18 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.apis_common import xlsx_response
 from tournament.domain.types import Role
+from tournament.links.services import table_links
 from tournament.models import LeagueRound
 from tournament.uploads import upload_content
 from tournament.views import htmx_request, visible_tournament
 
 from ..domain.rules import Stage
+from ..links.qr import qr_inline
 from ..models import ExportJob, ExportStatus
 from ..sheets.selectors import (
     match_get_visible,
@@ -152,12 +155,20 @@ def match_print_page(request: HttpRequest, pk: int) -> HttpResponse:
     found = match_get_visible(user=request.user, pk=pk)
     if found is None:
         raise Http404("No such match")
-    match, _ = found
+    match, roles = found
     sheet = sheet_printed(sheet_read(match=match))
+    qr = (
+        table_qr_codes(request, match.tournament, {match.table})
+        if roles & STAFF
+        else {}
+    )
     return render(
         request,
         "scoring/print.html",
-        {"tournament": match.tournament, "sheets": [_printable(sheet)]},
+        {
+            "tournament": match.tournament,
+            "sheets": [_printable(sheet, qr.get(match.table))],
+        },
     )
 
 
@@ -183,17 +194,35 @@ def round_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if not matches:
         raise Http404(f"No {stage} matches in round {number}")
+    # The staff's printed sheets carry their table's link as a QR code, so that the
+    # table can switch to entering on a phone (docs/links.md).
+    qr = table_qr_codes(request, tournament, {m.table for m in matches})
     return render(
         request,
         "scoring/print.html",
         {
             "tournament": tournament,
-            "sheets": [_printable(s) for s in sheets_printed(matches=matches)],
+            "sheets": [
+                _printable(s, qr.get(s[0].table))
+                for s in sheets_printed(matches=matches)
+            ],
         },
     )
 
 
-def _printable(sheet: paper.PrintedSheet) -> dict:
+def table_qr_codes(
+    request: HttpRequest, tournament, tables: set[int]
+) -> dict[int, str]:
+    """These tables' links as inline QR codes, by table number."""
+    return {
+        table: qr_inline(
+            request.build_absolute_uri(reverse("scoring:link", args=[link.key]))
+        )
+        for table, link in table_links(tournament=tournament, tables=tables).items()
+    }
+
+
+def _printable(sheet: paper.PrintedSheet, qr: str | None = None) -> dict:
     """A paper sheet for the template: its rows as the .xlsx lays them out."""
     heading, deals, penalties = sheet
     by_number = {d.number: d for d in deals}
@@ -204,6 +233,7 @@ def _printable(sheet: paper.PrintedSheet) -> dict:
     blank = max(0, paper.PENALTY_ROWS - len(penalties))
     return {
         "heading": heading,
+        "qr": qr,
         "rows": rows,
         "penalties": penalties,
         "blank_penalties": range(blank),

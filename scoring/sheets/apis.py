@@ -25,11 +25,14 @@ from tournament.apis_common import (
     TournamentScopedMixin,
 )
 from tournament.domain.types import Role
+from tournament.links.auth import request_link
+from tournament.models import LinkKind
 from tournament.selectors import match_roster
 
 from ..domain import tiebreak
 from ..domain.forfeits import Absent
 from ..domain.rules import Level, PenaltyKind, Side, Stage, Trump
+from ..links.selectors import link_side, match_reached
 from ..models import (
     SIDE_CHOICES,
     STAGE_CHOICES,
@@ -51,6 +54,7 @@ from .selectors import (
 )
 
 ORGANIZER, SCORER = Role.ORGANIZER, Role.SCORER
+TABLE, TEAM = LinkKind.TABLE, LinkKind.TEAM
 
 
 def _choice(enum, what: str) -> dict:
@@ -329,18 +333,23 @@ def sheet_data(view: SheetView) -> dict[str, Any]:
 IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
-def _key_ok(key: str) -> bool:
-    return 0 < len(key) <= 100 and key.isprintable() and key.isascii()
-
-
 class MatchScopedMixin(RolesMixin):
     """Loads `self.match` from the URL, visible to the caller or 404, and the
-    caller's roles in its tournament."""
+    caller's roles in its tournament. A link that reaches the match sees it (its
+    tournament published or not) and sets `link_reaches`; anywhere else its holder
+    is a stranger."""
 
     match: Match
+    sides: frozenset[Side] = frozenset()  # the sides a team link speaks for
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        held = request_link(request)
+        reached = match_reached(held, kwargs["pk"]) if held is not None else None
+        if held is not None and reached is not None:
+            self.match, self.roles, self.link_reaches = reached, frozenset(), True
+            self.sides = link_side(held, reached)
+            return
         # A write reads the match again, locked, in its service: its access check
         # needs the match's own row only.
         read = request.method in permissions.SAFE_METHODS
@@ -355,14 +364,14 @@ class MatchScopedMixin(RolesMixin):
         # Writes are done once per Idempotency-Key (docs/score-sheets.md): a retry
         # after a lost answer is answered with the sheet as it is, marked replayed.
         key = request.headers.get(IDEMPOTENCY_KEY, "")
-        with locking.request_key(key if _key_ok(key) else ""):
+        with locking.request_key(key if locking.key_ok(key) else ""):
             return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
 
     def check_permissions(self, request):
         super().check_permissions(request)  # type: ignore[misc]
         key = request.headers.get(IDEMPOTENCY_KEY)
         unsafe = request.method not in permissions.SAFE_METHODS
-        if unsafe and key is not None and not _key_ok(key):
+        if unsafe and key is not None and not locking.key_ok(key):
             raise exceptions.ValidationError(
                 {
                     IDEMPOTENCY_KEY: [
@@ -469,13 +478,14 @@ def _deal_answer(deal: Deal, match: Match, code: int) -> Response:
 
 
 class DealListApi(MatchScopedMixin, APIView):
-    """Add a deal to the sheet (scorers and organizers)."""
+    """Add a deal to the sheet (scorers, organizers and the table's link)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TABLE,)
 
     @extend_schema(request=DealInput, responses={201: DealWriteOutput})
     def post(self, request, pk):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         data = DealInput(data=request.data)
         data.is_valid(raise_exception=True)
         deal, match = services.score_sheet_deal_record(
@@ -488,9 +498,10 @@ class DealListApi(MatchScopedMixin, APIView):
 
 
 class DealDetailApi(MatchScopedMixin, APIView):
-    """Replace or delete deal `number` (scorers and organizers)."""
+    """Replace or delete deal `number` (scorers, organizers and the table's link)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TABLE,)
 
     class InputSerializer(DealInput):
         number = serializers.IntegerField(
@@ -499,7 +510,7 @@ class DealDetailApi(MatchScopedMixin, APIView):
 
     @extend_schema(request=InputSerializer, responses=DealWriteOutput)
     def put(self, request, pk, number):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -522,7 +533,7 @@ class DealDetailApi(MatchScopedMixin, APIView):
         responses=MatchSummary,
     )
     def delete(self, request, pk, number):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         match = services.score_sheet_deal_delete(
             match_id=self.match.pk,
             number=number,
@@ -533,9 +544,11 @@ class DealDetailApi(MatchScopedMixin, APIView):
 
 
 class PenaltyListApi(MatchScopedMixin, APIView):
-    """Add a penalty (scorers and organizers; conduct penalties: organizers)."""
+    """Add a penalty (scorers, organizers and the table's link; conduct penalties:
+    organizers)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TABLE,)
 
     class InputSerializer(serializers.Serializer):
         deal = serializers.IntegerField(help_text="The number of the deal.")
@@ -560,7 +573,7 @@ class PenaltyListApi(MatchScopedMixin, APIView):
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request, pk):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         penalty, match = services.score_sheet_penalty_record(
@@ -598,13 +611,14 @@ class PenaltyListApi(MatchScopedMixin, APIView):
 
 class PenaltyDetailApi(MatchScopedMixin, APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TABLE,)
 
     @extend_schema(
         parameters=[OpenApiParameter("version", int, required=True)],
         responses=MatchSummary,
     )
     def delete(self, request, pk, penalty):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         match = services.score_sheet_penalty_delete(
             match_id=self.match.pk,
             penalty_id=penalty,
@@ -618,12 +632,16 @@ class PenaltyDetailApi(MatchScopedMixin, APIView):
 
 
 class MatchConfirmApi(MatchScopedMixin, APIView):
-    """A captain confirms for his team; an organizer for both, which locks at once."""
+    """A captain (or the team's link) confirms for his team; an organizer for
+    both, which locks at once."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TEAM,)
 
     @extend_schema(request=VersionInput, responses=SheetOutput)
     def post(self, request, pk):
+        if request_link(request) is not None:
+            self.require(link=TEAM)
         data = VersionInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.score_sheet_confirm(
@@ -631,7 +649,7 @@ class MatchConfirmApi(MatchScopedMixin, APIView):
             user=request.user,
             version=data.validated_data["version"],
             roles=self.roles,
-            sides=captain_sides(user=request.user, match=self.match),
+            sides=self.sides or captain_sides(user=request.user, match=self.match),
         )
         return self.answer_sheet()
 
@@ -663,9 +681,11 @@ class MatchReopenApi(MatchScopedMixin, APIView):
 
 class MatchTossApi(MatchScopedMixin, APIView):
     """The toss of a knockout tie-break (rules.md §6): its winner, and the team the
-    winner chose to deal the sudden-death deal (scorers and organizers)."""
+    winner chose to deal the sudden-death deal (scorers, organizers and the table's
+    link)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TABLE,)
 
     class InputSerializer(TossOutput):
         version = serializers.IntegerField(
@@ -674,7 +694,7 @@ class MatchTossApi(MatchScopedMixin, APIView):
 
     @extend_schema(request=InputSerializer, responses={201: SheetOutput})
     def post(self, request, pk):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.score_sheet_toss_record(
@@ -684,7 +704,7 @@ class MatchTossApi(MatchScopedMixin, APIView):
 
     @extend_schema(request=VersionInput, responses=SheetOutput)
     def delete(self, request, pk):
-        self.require(ORGANIZER, SCORER)
+        self.require(ORGANIZER, SCORER, link=TABLE)
         services.score_sheet_toss_delete(
             match_id=self.match.pk, user=request.user, version=_version(request)
         )

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.apis_common import ReadOnlyOrAuthenticated
+from tournament.links.auth import request_link
 
 from ..domain.forfeits import Absent
 from ..models import Dispute, Match
@@ -19,6 +20,7 @@ from . import day
 from .apis import (
     IDEMPOTENCY_KEY,
     ORGANIZER,
+    TEAM,
     MatchScopedMixin,
     SheetOutput,
     _choice,
@@ -69,9 +71,11 @@ class DisputeOutput(serializers.Serializer):
 
 class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
     """The sheet's disputes, oldest first; a captain of either team, a scorer or an
-    organizer raises one, on a deal or the whole match (rules.md §9)."""
+    organizer raises one, on a deal or the whole match (rules.md §9); so does the
+    link of either team (not a table's)."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
+    link_kinds = (TEAM,)
     serializer_class = DisputeOutput
     queryset = Dispute.objects.none()  # for the schema; the selector gives rows
 
@@ -92,7 +96,9 @@ class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
 
     @extend_schema(request=InputSerializer, responses={201: DisputeOutput})
     def post(self, request, pk):
-        if not request.user.is_authenticated:
+        if request_link(request) is not None:
+            self.require(link=TEAM)
+        elif not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -100,7 +106,7 @@ class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
             match_id=self.match.pk,
             user=request.user,
             roles=self.roles,
-            sides=captain_sides(user=request.user, match=self.match),
+            sides=self.sides or captain_sides(user=request.user, match=self.match),
             **data.validated_data,
         )
         return Response(DisputeOutput(dispute).data, status=status.HTTP_201_CREATED)

@@ -66,6 +66,11 @@ _REQUEST_KEY: ContextVar[list[str] | None] = ContextVar(
 )
 
 
+def key_ok(key: str) -> bool:
+    """An Idempotency-Key the sheet's history can keep: 1 to 100 printable ASCII."""
+    return 0 < len(key) <= 100 and key.isprintable() and key.isascii()
+
+
 @contextmanager
 def request_key(key: str) -> Iterator[None]:
     """Writes inside are done once per `key` and match: a retry of the same request
@@ -219,7 +224,9 @@ def version_check(match: Match, version: int | None) -> None:
 
 
 def actor_name(user) -> str:
-    return user.get_username() if user is not None and user.is_authenticated else ""
+    """Who made a change, as the history keeps it: a username, a link's label
+    ("table 12 link"), or nothing for an anonymous change (a file import)."""
+    return user.get_username() if user is not None else ""
 
 
 # Where the changes being written come from: ("app", "") for the API and the pages;

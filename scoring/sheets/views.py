@@ -8,6 +8,10 @@ page swaps only its sheet; without it, every form still works by plain POST.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -37,6 +41,7 @@ from .forms import (
     RulingForm,
     TossForm,
 )
+from .selectors import DEAL_VALUE_FIELDS as DEAL_FIELDS
 from .selectors import (
     captain_sides,
     dispute_list,
@@ -84,8 +89,13 @@ class _ScoreDesk:
         roles: frozenset[Role],
         *,
         bind: bool = True,
+        actor=None,
     ):
         self.request, self.match, self.roles = request, match, roles
+        # Who the history names: the signed-in scorer, or a table's link.
+        self.actor = actor if actor is not None else request.user
+        self.score_url = reverse("scoring:score", kwargs={"pk": match.pk})
+        self.preview_url = reverse("scoring:score-preview", kwargs={"pk": match.pk})
         self.view = sheet_read(match=match)
         self.message = ""
         self.stale = False
@@ -191,7 +201,7 @@ class _ScoreDesk:
             return None
         data = dict(form.cleaned_data)
         replacing = data.pop("replacing")
-        user = self.request.user
+        user = self.actor
         if replacing:
             if data["number"] != replacing:
                 raise RuleError(
@@ -226,7 +236,7 @@ class _ScoreDesk:
         data = form.cleaned_data
         penalty, _ = services.score_sheet_penalty_record(
             match_id=self.match.pk,
-            user=self.request.user,
+            user=self.actor,
             version=data["version"],
             deal=data["deal"],
             offender=data["offender"],
@@ -244,7 +254,7 @@ class _ScoreDesk:
         if not form.is_valid():
             return None
         match = services.score_sheet_toss_record(
-            match_id=self.match.pk, user=self.request.user, **form.cleaned_data
+            match_id=self.match.pk, user=self.actor, **form.cleaned_data
         )
         sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
         return (
@@ -261,20 +271,27 @@ class _ScoreDesk:
             services.score_sheet_penalty_delete(
                 match_id=self.match.pk,
                 penalty_id=data["penalty"],
-                user=self.request.user,
+                user=self.actor,
                 version=data["version"],
             )
             return "The penalty is deleted."
         services.score_sheet_deal_delete(
             match_id=self.match.pk,
             number=data["number"] or 0,
-            user=self.request.user,
+            user=self.actor,
             version=data["version"],
         )
         return f"Deal {data['number']} is deleted."
 
     def context(self) -> dict:
         return {
+            # The sheet's deals as the offline queue compares them with the
+            # server's after a conflict (static/js/offline.js).
+            "deals_json": json.dumps(
+                [[getattr(d, f) for f in DEAL_FIELDS] for d in self.view.deals]
+            ),
+            "score_url": self.score_url,
+            "preview_url": self.preview_url,
             "match": self.match,
             "view": self.view,
             "tournament": self.match.tournament,
@@ -288,6 +305,59 @@ class _ScoreDesk:
         }
 
 
+@dataclass(frozen=True)
+class ScoreAt:
+    """Where one score page lives and who writes through it: the signed-in scorer's
+    page, or a table link's (scoring/links/views.py)."""
+
+    score_url: str  # where its forms post, and htmx reads the sheet again
+    preview_url: str
+    back: str  # where a plain POST returns
+    template: str = "scoring/score.html"
+    actor: object = None  # the request's user unless given
+    extra: dict = dataclasses.field(default_factory=dict)  # more for the full page
+
+
+def score_response(
+    request: HttpRequest, match: Match, roles: frozenset[Role], at: ScoreAt
+) -> HttpResponse:
+    """A score page's answer to GET and POST: its forms, one action per POST, the
+    sheet swapped by htmx or the page again after a plain POST. An Idempotency-Key
+    sent with a POST (the offline queue's, static/js/offline.js) is honoured as the
+    API honours it."""
+    desk = _ScoreDesk(request, match, roles, actor=at.actor)
+    desk.score_url, desk.preview_url = at.score_url, at.preview_url
+    htmx = htmx_request(request)
+    status = 200
+    if request.method == "POST":
+        key = request.headers.get("Idempotency-Key", "")
+        with locking.request_key(key if locking.key_ok(key) else ""):
+            changed = desk.handle(request.POST.get("action", ""))
+        if changed and not htmx:
+            messages.success(request, desk.message)
+            return redirect(at.back)
+        if changed:
+            match = Match.objects.select_related(
+                "tournament", "team_a__section", "team_b__section"
+            ).get(pk=match.pk)
+            done = desk.message
+            desk = _ScoreDesk(request, match, roles, bind=False, actor=at.actor)
+            desk.score_url, desk.preview_url = at.score_url, at.preview_url
+            desk.message = done
+        else:
+            status = 409 if desk.stale else 400
+    template = "scoring/_score_app.html" if htmx else at.template
+    context = desk.context()
+    if not htmx:
+        context.update(day_context(match, roles, frozenset()))
+        context.update(at.extra)
+    # htmx swaps the answer in even when refused: the errors are the answer.
+    response = render(request, template, context, status=200 if htmx else status)
+    if htmx and request.method == "POST" and status == 200:
+        response["HX-Trigger"] = "sheetSaved"  # the page notes the time it was saved
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def score_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The scorer's page: enter deals and penalties, see awards and totals at once."""
@@ -299,29 +369,27 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
     if match.locked:
         messages.info(request, "This sheet is confirmed and locked.")
         return redirect("scoring:match", pk=pk)
-    desk = _ScoreDesk(request, match, roles)
-    htmx = htmx_request(request)
-    status = 200
-    if request.method == "POST":
-        changed = desk.handle(request.POST.get("action", ""))
-        if changed and not htmx:
-            messages.success(request, desk.message)
-            return redirect("scoring:score", pk=pk)
-        if changed:
-            match = Match.objects.select_related(
-                "tournament", "team_a__section", "team_b__section"
-            ).get(pk=pk)
-            done = desk.message
-            desk = _ScoreDesk(request, match, roles, bind=False)
-            desk.message = done
-        else:
-            status = 409 if desk.stale else 400
-    template = "scoring/_score_app.html" if htmx else "scoring/score.html"
-    context = desk.context()
-    if not htmx:
-        context.update(day_context(match, roles, frozenset()))
-    # htmx swaps the answer in even when refused: the errors are the answer.
-    return render(request, template, context, status=200 if htmx else status)
+    here = reverse("scoring:score", kwargs={"pk": pk})
+    at = ScoreAt(
+        score_url=here,
+        preview_url=reverse("scoring:score-preview", kwargs={"pk": pk}),
+        back=here,
+        extra={
+            "manifest_url": reverse("scoring:score-manifest", kwargs={"pk": pk}),
+            "offline": offline_context(match, link_key=""),
+        },
+    )
+    return score_response(request, match, roles, at)
+
+
+def offline_context(match: Match, *, link_key: str) -> dict:
+    """What static/js/offline.js needs to queue this sheet's entries: where the API
+    is, and how it is reached (a link's key, or the session)."""
+    return {
+        "match": match.pk,
+        "api": reverse("scoring-api:match-detail", kwargs={"pk": match.pk}),
+        "link_key": link_key,
+    }
 
 
 @require_GET
@@ -330,7 +398,11 @@ def score_preview(request: HttpRequest, pk: int) -> HttpResponse:
     match, roles = _match(request, pk)
     if not roles & WRITERS:
         raise PermissionDenied("Only the tournament's scorers and organizers score.")
-    values = {}
+    return preview_response(request, match)
+
+
+def preview_response(request: HttpRequest, match: Match) -> HttpResponse:
+    values: dict = {}
     for field in ("number", "value", "taken"):
         raw = request.GET.get(field, "").strip()
         values[field] = int(raw) if raw.lstrip("-").isdigit() else raw or None

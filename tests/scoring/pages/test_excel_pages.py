@@ -14,6 +14,7 @@ from scoring.models import Match
 from tests.brackets.knockout import final_league
 from tests.factories import TeamFactory, member
 from tournament.domain.types import Role
+from tournament.models import Link, LinkKind
 
 SLUG = "page-cup"
 
@@ -128,12 +129,23 @@ def test_a_paper_sheet_prints_with_a_row_per_deal(
     match_page = client.get(reverse("scoring:match", args=[match.pk])).content.decode()
     assert reverse("scoring:match-print", args=[match.pk]) in match_page
 
+    assert 'class="sheet-qr"' not in html  # a visitor's print carries no link
+
     staff = _client(organizer)
     url = reverse("scoring:round-print", args=[SLUG]) + "?round=2"
-    with django_assert_max_num_queries(12):
+    staff.get(url)  # the first print makes the tables' links (docs/links.md)
+    with django_assert_max_num_queries(13):
         html = staff.get(url).content.decode()
     tables = Match.objects.filter(tournament=tournament, round=2).count()
     assert html.count('<article class="paper-sheet">') == tables
+    # Each staff sheet carries its own table's link as a QR code.
+    assert html.count('class="sheet-qr"') == tables
+    links = Link.objects.filter(tournament=tournament, kind=LinkKind.TABLE)
+    assert links.count() >= tables
+    assert (
+        f"Table {match.table}: scan to score"
+        in staff.get(reverse("scoring:match-print", args=[match.pk])).content.decode()
+    )
     assert (
         staff.get(reverse("scoring:round-print", args=[SLUG]) + "?round=x").status_code
         == 404

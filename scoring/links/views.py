@@ -1,0 +1,401 @@
+"""Pages of table and team links (docs/links.md): what a link opens, with no account,
+its QR code and web-app manifest; and the organizer's Links tab with renewal and the
+printable cards.
+
+A link's page finds its link by the key in the address on every request, so a
+renewed key stops at once. The table's page is the score page (sheets/views.py,
+`score_response`) with the link as the actor; the team's page checks in, confirms
+and raises disputes through the same services as a captain's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournament import services as tournament_services
+from tournament.domain.errors import RuleError
+from tournament.domain.types import Role
+from tournament.links import services
+from tournament.links.auth import LinkHolder, link_refusal
+from tournament.links.selectors import link_find, link_list
+from tournament.models import Link, LinkKind
+from tournament.views import page_action, visible_tournament
+
+from ..domain.rules import MatchStatus
+from ..sheets import day
+from ..sheets import services as sheet_services
+from ..sheets.forms import ConfirmForm, DisputeForm
+from ..sheets.selectors import match_get_visible, sheet_read
+from ..sheets.views import ScoreAt, offline_context, preview_response, score_response
+from .qr import qr_inline, qr_svg
+from .selectors import link_side, match_reached, table_reach, tables_needed, team_sheets
+
+# What a score page needs to open without a network (the service worker keeps it).
+OFFLINE_ASSETS = (
+    "css/site.css",
+    "vendor/htmx-2.0.11.min.js",
+    "js/print.js",
+    "js/offline.js",
+    "img/icon.svg",
+)
+NO_LINK = (
+    "This link does not work: the organizer renewed it, or it is mistyped. Ask the "
+    "organizer's desk for your table's or team's card."
+)
+
+
+def _link(key: str, kind: LinkKind | None = None) -> Link:
+    link = link_find(key)
+    if link is None or (kind is not None and link.kind != kind):
+        raise Http404(NO_LINK)
+    return link
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """A link's pages hold its key: never kept by a shared cache, never sent to
+    another site."""
+    response["Cache-Control"] = "private, no-cache"
+    response["Referrer-Policy"] = "same-origin"  # the key never leaves the site
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+# What a link opens
+# ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def link_page(request: HttpRequest, key: str) -> HttpResponse:
+    """A table's link opens the sheet its table plays now; a team's, the team's page."""
+    link = _link(key)
+    if link.kind == LinkKind.TEAM:
+        return _private(_team_page(request, link))
+    reach = table_reach(link)
+    match = reach.current
+    if request.method == "POST" or (match is not None and not match.locked):
+        if match is None or match.locked:
+            messages.error(request, "This sheet is no longer open at this table.")
+            return redirect("scoring:link", key=key)
+        return _private(_table_score(request, link, match, reach, home=True))
+    return _private(
+        render(
+            request,
+            "scoring/link_table.html",
+            {
+                "link": link,
+                "tournament": link.tournament,
+                "reach": reach,
+                "match": match,
+                "view": sheet_read(match=match) if match else None,
+                "poll": settings.DESK_POLL_SECONDS,
+            },
+        )
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def link_sheet_page(request: HttpRequest, key: str, pk: int) -> HttpResponse:
+    """One sheet a table's link reaches: its current one or an earlier unconfirmed
+    one. Any other sheet is refused, naming what the link reaches."""
+    link = _link(key, LinkKind.TABLE)
+    reach = table_reach(link)
+    match = next((m for m in reach.matches if m.pk == pk), None)
+    if match is None:
+        raise PermissionDenied(link_refusal(link))
+    if match.locked:
+        messages.info(request, "This sheet is confirmed and locked.")
+        return redirect("scoring:link", key=key)
+    return _private(_table_score(request, link, match, reach, home=False))
+
+
+def _table_score(request, link, match, reach, *, home: bool) -> HttpResponse:
+    here = reverse("scoring:link-sheet", kwargs={"key": link.key, "pk": match.pk})
+    at = ScoreAt(
+        score_url=here,
+        preview_url=reverse(
+            "scoring:link-preview", kwargs={"key": link.key, "pk": match.pk}
+        ),
+        back=reverse("scoring:link", kwargs={"key": link.key}) if home else here,
+        template="scoring/link_score.html",
+        actor=LinkHolder(link),
+        extra={
+            "link": link,
+            "reach": reach,
+            "manifest_url": reverse("scoring:link-manifest", kwargs={"key": link.key}),
+            "offline": offline_context(match, link_key=link.key),
+        },
+    )
+    return score_response(request, match, frozenset(), at)
+
+
+@require_GET
+def link_preview(request: HttpRequest, key: str, pk: int) -> HttpResponse:
+    link = _link(key, LinkKind.TABLE)
+    match = match_reached(link, pk)
+    if match is None:
+        raise PermissionDenied(link_refusal(link))
+    return _private(preview_response(request, match))
+
+
+def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
+    """Check the team in, confirm its sheets, raise disputes: a captain's powers for
+    this team, and nothing else."""
+    holder = LinkHolder(link)
+    team = link.team
+    assert team is not None  # noqa: S101 - a team link names its team
+    back = reverse("scoring:link", kwargs={"key": link.key})
+    if request.method == "POST":
+        answer = page_action(request, lambda: _team_act(request, link, holder), back)
+        if answer is not None:
+            return answer
+    sheets = []
+    for match in team_sheets(link):
+        view = (
+            sheet_read(match=match) if match.status == MatchStatus.COMPLETED else None
+        )
+        sides = link_side(link, match)
+        sheets.append(
+            {
+                "match": match,
+                "side": next(iter(sides)).value if sides else "",
+                "opponent": match.team_b
+                if match.team_a_id == team.pk
+                else match.team_a,
+                "can_confirm": bool(
+                    view and view.confirmable_by(roles=frozenset(), sides=sides)
+                ),
+                "confirmed": bool(view and any(view.confirmed(s) for s in sides)),
+            }
+        )
+    return render(
+        request,
+        "scoring/link_team.html",
+        {
+            "link": link,
+            "tournament": link.tournament,
+            "team": team,
+            "sheets": sheets,
+            "dispute_form": DisputeForm(),
+            "check_in_open": link.tournament.check_in_required
+            and team.checked_in_at is None,
+        },
+    )
+
+
+def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
+    action = request.POST.get("action")
+    if action == "check_in":
+        tournament_services.team_check_in(team=link.team, user=holder)
+        return f"{link.team.name} is checked in."
+    raw = request.POST.get("match", "")
+    match = match_reached(link, int(raw)) if raw.isdigit() and len(raw) < 19 else None
+    if match is None:
+        raise RuleError("unknown_match", link_refusal(link))
+    sides = link_side(link, match)
+    if action == "confirm":
+        form = ConfirmForm(request.POST)
+        if not form.is_valid():
+            raise RuleError("invalid", "The page is out of date; reload it.")
+        done = sheet_services.score_sheet_confirm(
+            match_id=match.pk,
+            user=holder,
+            version=form.cleaned_data["version"],
+            roles=frozenset(),
+            sides=sides,
+        )
+        return (
+            f"Table {match.table}: the sheet is confirmed and locked."
+            if done.locked
+            else f"Table {match.table}: your confirmation is recorded; the other "
+            "team's is next."
+        )
+    if action == "dispute":
+        form = DisputeForm(request.POST)
+        if not form.is_valid():
+            raise RuleError("invalid", next(iter(form.errors.values()))[0])
+        dispute = day.score_sheet_dispute_raise(
+            match_id=match.pk,
+            user=holder,
+            roles=frozenset(),
+            sides=sides,
+            **form.cleaned_data,
+        )
+        return (
+            f"Your dispute on table {match.table} is recorded (number {dispute.pk}); "
+            "an organizer rules on it."
+        )
+    raise RuleError("invalid", "Choose what to do.")
+
+
+# A link's QR code and web-app manifest
+# ----------------------------------------------------------------------------------
+
+
+@require_GET
+def link_qr(request: HttpRequest, key: str) -> HttpResponse:
+    """The link's QR code as SVG: what the cards and paper sheets print."""
+    link = _link(key)
+    url = request.build_absolute_uri(reverse("scoring:link", kwargs={"key": link.key}))
+    svg = qr_svg(url)
+    return _private(HttpResponse(svg, content_type="image/svg+xml"))
+
+
+@require_GET
+def link_manifest(request: HttpRequest, key: str) -> HttpResponse:
+    """The table's score page as an installable web app that opens at its link."""
+    link = _link(key, LinkKind.TABLE)
+    start = reverse("scoring:link", kwargs={"key": link.key})
+    return _private(_manifest(f"{link.tournament.name} · table {link.table}", start))
+
+
+@require_GET
+def score_manifest(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer's page of a sheet as an installable web app."""
+    found = match_get_visible(user=request.user, pk=pk)
+    if found is None:
+        raise Http404("No such match")
+    match = found[0]
+    start = reverse("scoring:score", kwargs={"pk": pk})
+    name = f"{match.tournament.name} · table {match.table}"
+    return _private(_manifest(name, start))
+
+
+def _manifest(name: str, start: str) -> HttpResponse:
+    body = {
+        "name": name,
+        "short_name": name[:12],
+        "start_url": start,
+        "scope": start,
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#1f4e78",
+        "icons": [
+            {"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return HttpResponse(json.dumps(body), content_type="application/manifest+json")
+
+
+@never_cache
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The score pages' service worker (static/js/offline.js registers it): served
+    from the site's root so that it may keep the score pages for offline use, and
+    rendered so that it names the static files as collected (with their hashes)."""
+    assets = [static(name) for name in OFFLINE_ASSETS]
+    version = hashlib.sha256("\n".join(assets).encode()).hexdigest()[:16]
+    response = render(
+        request,
+        "scoring/sw.js",
+        {"assets": json.dumps(assets), "version": version},
+        content_type="application/javascript",
+    )
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+# The organizer's Links tab and cards
+# ----------------------------------------------------------------------------------
+
+
+def _organizer(request: HttpRequest, slug: str):
+    tournament, roles = visible_tournament(request, slug)
+    if Role.ORGANIZER not in roles:
+        raise PermissionDenied("Only the tournament's organizers see its links.")
+    return tournament
+
+
+@require_http_methods(["GET", "POST"])
+def links_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every table's and team's link with its QR code; renew one; print the cards."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament = _organizer(request, slug)
+    services.links_ensure(tournament=tournament, tables=tables_needed(tournament))
+    if request.method == "POST":
+        answer = page_action(
+            request,
+            lambda: _renew(request, tournament),
+            reverse("scoring:links", args=[slug]),
+        )
+        if answer is not None:
+            return answer
+    tables, teams = link_list(tournament=tournament)
+    return _private(
+        render(
+            request,
+            "scoring/links.html",
+            {
+                "tournament": tournament,
+                "roles": frozenset({Role.ORGANIZER}),
+                "tables": tables,
+                "teams": teams,
+            },
+        )
+    )
+
+
+def _renew(request: HttpRequest, tournament) -> str:
+    raw = request.POST.get("link", "")
+    kind, _, number = raw.partition("-")
+    if kind not in LinkKind.values or not number.isdigit() or len(number) > 18:
+        raise RuleError("invalid", "Choose the link to renew.")
+    if kind == LinkKind.TABLE:
+        link = services.link_renew(
+            tournament=tournament, user=request.user, table=int(number)
+        )
+    else:
+        link = services.link_renew(
+            tournament=tournament, user=request.user, team=int(number)
+        )
+    return (
+        f"The {link.label} is renewed: the old one no longer works. Print its card "
+        "again."
+    )
+
+
+@require_GET
+def link_cards_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Printable cards: one per table (`?kind=table`) or per team (`?kind=team`),
+    each with the tournament, the table or team, its QR code and what to do."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament = _organizer(request, slug)
+    services.links_ensure(tournament=tournament, tables=tables_needed(tournament))
+    tables, teams = link_list(tournament=tournament)
+    kind = request.GET.get("kind", LinkKind.TABLE)
+    links = teams if kind == LinkKind.TEAM else tables
+    cards = [
+        {
+            "link": k,
+            "qr": qr_inline(url),
+            "url": url,
+        }
+        for k, url in (
+            (k, request.build_absolute_uri(reverse("scoring:link", args=[k.key])))
+            for k in links
+        )
+    ]
+    return _private(
+        render(
+            request,
+            "scoring/link_cards.html",
+            {
+                "tournament": tournament,
+                "cards": cards,
+                "kind": LinkKind.TEAM if kind == LinkKind.TEAM else LinkKind.TABLE,
+            },
+        )
+    )

@@ -1,0 +1,518 @@
+// Score entry that survives a dropped connection (docs/links.md).
+//
+// A deal or penalty saved while the phone is offline, or while earlier entries
+// still wait, goes into a queue kept in the browser (IndexedDB) with its own
+// Idempotency-Key, and is sent to the API in order when the network is back. The
+// server answers a repeated key with what the first request made, so nothing is
+// doubled. When the sheet changed meanwhile on another device (409 stale_version),
+// the sheet is read again: an entry that clashes with it waits, shown beside the
+// sheet's version, until the scorer chooses; nothing is overwritten silently.
+// Awards and totals are the server's: this file scores nothing.
+(() => {
+  "use strict";
+
+  const root = document.getElementById("offline");
+  if (!root || !window.indexedDB) return;
+  const MATCH = Number(root.dataset.match);
+  const API = root.dataset.api; // /api/v1/matches/<id>/
+  const LINK_KEY = root.dataset.linkKey;
+  const SCORE_URL = root.dataset.scoreUrl;
+  const SAVED = "fiftysix-saved-" + MATCH;
+  const PAGE_CACHE = "fiftysix-pages";
+  const RETRY_MS = 15000;
+  const DEAL_FIELDS = ["number", "declarer", "value", "trump", "level", "taken"];
+  const TRUMPS = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", no_trump: "NT" };
+  const LEVELS = { none: "", doubled: " doubled", redoubled: " redoubled" };
+
+  // The queue: one object store, entries in the order they were made
+  // ----------------------------------------------------------------------------
+
+  let opened = null;
+  function database() {
+    if (!opened) {
+      opened = new Promise((resolve, reject) => {
+        const request = indexedDB.open("fiftysix-queue", 1);
+        request.onupgradeneeded = () => {
+          const store = request.result.createObjectStore("entries", { keyPath: "id", autoIncrement: true });
+          store.createIndex("match", "match");
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    }
+    return opened;
+  }
+
+  function transact(mode, work) {
+    return database().then((db) => new Promise((resolve, reject) => {
+      const tx = db.transaction("entries", mode);
+      const request = work(tx.objectStore("entries"));
+      tx.oncomplete = () => resolve(request ? request.result : undefined);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    }));
+  }
+
+  const entries = () =>
+    transact("readonly", (store) => store.index("match").getAll(MATCH))
+      .then((rows) => rows.sort((a, b) => a.id - b.id));
+  const store = (entry) => transact("readwrite", (s) => s.put(entry));
+  const drop = (id) => transact("readwrite", (s) => s.delete(id));
+
+  // Entries from the page's forms
+  // ----------------------------------------------------------------------------
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  const whole = (text) => (text === "" || text == null ? null : Number(text));
+
+  function valuesOf(form) {
+    const out = {};
+    for (const [name, value] of new FormData(form)) out[name] = value;
+    return out;
+  }
+
+  function pageDeals() {
+    const app = document.getElementById("score-app");
+    try {
+      return JSON.parse((app && app.dataset.deals) || "[]");
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function entryOf(form) {
+    const v = valuesOf(form);
+    const seen = pageDeals();
+    if (v.action === "deal") {
+      const body = {
+        number: whole(v.number), declarer: v.declarer || "", value: whole(v.value),
+        trump: v.trump || "", level: v.level || "none", taken: whole(v.taken),
+      };
+      const missing = DEAL_FIELDS.filter((f) => body[f] === null || body[f] === "");
+      if (missing.length) return { missing };
+      const replacing = whole(v.replacing);
+      return {
+        kind: replacing ? "deal-replace" : "deal", number: body.number, body,
+        base: whole(v.version), seen,
+        original: replacing ? JSON.parse(form.dataset.original || "null") : null,
+      };
+    }
+    if (v.action === "penalty") {
+      const body = {
+        deal: whole(v["penalty-deal"]), offender: v["penalty-offender"] || "",
+        kind: v["penalty-kind"] || "", note: v["penalty-note"] || "",
+      };
+      if (v["penalty-points"]) body.points = whole(v["penalty-points"]);
+      if (body.deal === null || !body.offender || !body.kind) return { missing: ["deal", "offender", "kind"] };
+      return { kind: "penalty", body, base: whole(v["penalty-version"]), seen };
+    }
+    return null;
+  }
+
+  function describe(entry) {
+    const b = entry.body;
+    if (entry.kind === "penalty") return `Penalty in deal ${b.deal}: ${b.kind.replace(/_/g, " ")} by ${b.offender}`;
+    const what = entry.kind === "deal-replace" ? `Change to deal ${b.number}` : `Deal ${b.number}`;
+    return `${what}: ${dealText(b)}`;
+  }
+
+  function dealText(d) {
+    return `${d.declarer} bid ${d.value} ${TRUMPS[d.trump] || d.trump}${LEVELS[d.level] || ""}, took ${d.taken}`;
+  }
+
+  function asDeal(row) { // [number, declarer, value, trump, level, taken] or a dict
+    if (!row) return null;
+    if (Array.isArray(row)) return Object.fromEntries(DEAL_FIELDS.map((f, i) => [f, row[i]]));
+    return Object.fromEntries(DEAL_FIELDS.map((f) => [f, row[f]]));
+  }
+
+  const sameDeal = (a, b) => !!a && !!b && DEAL_FIELDS.every((f) => String(a[f]) === String(b[f]));
+
+  // The next deal's number after those on the sheet and those waiting: bookkeeping,
+  // not a rule (the server refuses a number the match does not have).
+  async function nextNumber() {
+    const numbers = pageDeals().map((row) => row[0]);
+    for (const e of await entries()) if (e.kind === "deal") numbers.push(e.body.number);
+    return numbers.length ? Math.max(...numbers) + 1 : 1;
+  }
+
+  async function prepareForm() {
+    const form = document.getElementById("deal-form");
+    if (!form) return;
+    const v = valuesOf(form);
+    if (whole(v.replacing)) {
+      // An edit: what the deal was when the scorer opened it, to tell later
+      // whether another device changed it meanwhile.
+      form.dataset.original = JSON.stringify(asDeal(DEAL_FIELDS.map((f) => v[f])));
+      return;
+    }
+    const waiting = (await entries()).some((e) => e.kind === "deal");
+    if (waiting && form.elements.number) form.elements.number.value = await nextNumber();
+  }
+
+  async function clearForm(form, entry) {
+    if (entry.kind === "penalty") {
+      form.reset();
+      const details = form.closest("details");
+      if (details) details.open = false;
+      return;
+    }
+    if (entry.kind === "deal-replace") return;
+    for (const name of ["value", "taken"]) if (form.elements[name]) form.elements[name].value = "";
+    for (const name of ["declarer", "trump"]) {
+      for (const input of form.querySelectorAll(`input[name="${name}"]`)) input.checked = false;
+    }
+    const plain = form.querySelector('input[name="level"][value="none"]');
+    if (plain) plain.checked = true;
+    form.elements.number.value = await nextNumber();
+    const preview = document.getElementById("preview");
+    if (preview) preview.textContent = "The award is worked out by the server when the deal reaches it.";
+    form.elements.number.focus();
+  }
+
+  async function enqueue(form, key) {
+    const entry = entryOf(form);
+    if (!entry) return;
+    if (entry.missing) {
+      say("Fill in every field of the deal before saving: " + entry.missing.join(", ") + ".", true);
+      return;
+    }
+    Object.assign(entry, { match: MATCH, key: key || newKey(), state: "waiting", made: Date.now() });
+    await store(entry);
+    await clearForm(form, entry);
+    say(`${describe(entry)}: kept on this phone, waiting to send.`);
+    await show();
+    flush();
+  }
+
+  // Sending
+  // ----------------------------------------------------------------------------
+
+  function headers(key) {
+    const out = { "Content-Type": "application/json", Accept: "application/json" };
+    if (key) out["Idempotency-Key"] = key;
+    if (LINK_KEY) {
+      out.Authorization = "Link " + LINK_KEY;
+    } else {
+      try {
+        out["X-CSRFToken"] = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+      } catch (error) { /* a page without the token: the server refuses and says so */ }
+    }
+    return out;
+  }
+
+  function messageOf(data) {
+    if (!data || typeof data !== "object") return "The server refused it.";
+    if (data.detail) return data.detail;
+    return Object.entries(data).map(([field, problems]) =>
+      `${field}: ${Array.isArray(problems) ? problems.join(" ") : JSON.stringify(problems)}`).join("; ");
+  }
+
+  async function send(entry, version) {
+    const address = entry.kind === "penalty" ? API + "penalties/"
+      : entry.kind === "deal" ? API + "deals/" : `${API}deals/${entry.body.number}/`;
+    let response;
+    try {
+      response = await fetch(address, {
+        method: entry.kind === "deal-replace" ? "PUT" : "POST",
+        headers: headers(entry.key),
+        credentials: "same-origin",
+        body: JSON.stringify({ ...entry.body, version }),
+      });
+    } catch (error) {
+      return { network: true };
+    }
+    let data = null;
+    try { data = await response.json(); } catch (error) { data = null; }
+    if (response.ok) return { ok: true, version: data && typeof data.version === "number" ? data.version : null };
+    if (response.status === 409 && data && data.code === "stale_version") return { stale: true };
+    if (response.status >= 500 || response.status === 429 || response.status === 408) return { network: true };
+    return { refused: true, message: messageOf(data) };
+  }
+
+  async function readSheet() {
+    try {
+      const response = await fetch(API, { headers: headers(""), credentials: "same-origin" });
+      return response.ok ? await response.json() : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  // What a stale entry meets on the sheet now: "done" (the sheet has it already),
+  // "send" (nothing of the sheet's is in its way) or "clash".
+  function judge(entry, sheet) {
+    if (entry.kind === "penalty") return { verdict: "send" };
+    const theirs = asDeal(sheet.deals.find((d) => d.number === entry.body.number));
+    if (sameDeal(theirs, entry.body)) return { verdict: "done", theirs };
+    if (entry.kind === "deal") return theirs ? { verdict: "clash", theirs } : { verdict: "send" };
+    return sameDeal(theirs, entry.original) ? { verdict: "send" } : { verdict: "clash", theirs };
+  }
+
+  // The deals another device added, changed or deleted after this page's copy.
+  function changesSince(seen, sheet) {
+    const before = new Map((seen || []).map((row) => [row[0], asDeal(row)]));
+    const now = new Map(sheet.deals.map((d) => [d.number, asDeal(d)]));
+    const lines = [];
+    for (const [n, d] of now) {
+      if (!before.has(n)) lines.push(`deal ${n} added (${dealText(d)})`);
+      else if (!sameDeal(before.get(n), d)) lines.push(`deal ${n} changed to ${dealText(d)}`);
+    }
+    for (const n of before.keys()) if (!now.has(n)) lines.push(`deal ${n} deleted`);
+    return lines;
+  }
+
+  let flushing = false;
+  async function flush() {
+    if (flushing || !navigator.onLine) return;
+    flushing = true;
+    let sent = 0;
+    try {
+      const after = {}; // base version → the version after this phone's own sends
+      for (const entry of await entries()) {
+        if (entry.state !== "waiting") break; // in order: the rest waits behind it
+        let result = await send(entry, after[entry.base] ?? entry.base);
+        if (result.stale) {
+          const sheet = await readSheet();
+          if (!sheet) break;
+          const { verdict, theirs } = judge(entry, sheet);
+          const changes = changesSince(entry.seen, sheet);
+          if (verdict === "done") {
+            await drop(entry.id);
+            sent += 1;
+            continue;
+          }
+          if (verdict === "clash") {
+            Object.assign(entry, { state: "clash", theirs, changes });
+            await store(entry);
+            break;
+          }
+          if (changes.length) notice(`While this phone was offline, another device changed the sheet: ${changes.join("; ")}. ${describe(entry)} did not clash with it and was sent after it; nothing was overwritten.`);
+          after[entry.base] = sheet.version;
+          result = await send(entry, sheet.version);
+        }
+        if (result.ok) {
+          if (result.version !== null) after[entry.base] = result.version;
+          await drop(entry.id);
+          sent += 1;
+          saved();
+          continue;
+        }
+        if (result.network || result.stale) break; // again later
+        Object.assign(entry, { state: "refused", message: result.message });
+        await store(entry);
+        break;
+      }
+    } finally {
+      flushing = false;
+    }
+    if (sent) await reloadSheet();
+    await show();
+  }
+
+  async function reloadSheet() {
+    if (window.htmx) {
+      await window.htmx.ajax("GET", SCORE_URL, { target: "#score-app", swap: "outerHTML" });
+    }
+    keepPage();
+  }
+
+  function keepPage() {
+    // The copy of this page that opens without a network.
+    if (!window.caches) return;
+    caches.open(PAGE_CACHE)
+      .then((cache) => fetch(location.pathname, { credentials: "same-origin" })
+        .then((response) => (response.ok && !response.redirected ? cache.put(location.pathname, response) : null)))
+      .catch(() => {});
+  }
+
+  // What the scorer sees
+  // ----------------------------------------------------------------------------
+
+  function saved() {
+    localStorage.setItem(SAVED, String(Date.now()));
+  }
+
+  function say(text, bad) {
+    const app = document.getElementById("score-app");
+    if (!app) return;
+    let flash = app.querySelector(":scope > .flash");
+    if (!flash) {
+      flash = document.createElement("p");
+      flash.setAttribute("role", "status");
+      app.prepend(flash);
+    }
+    flash.className = bad ? "flash error" : "flash";
+    flash.textContent = text;
+  }
+
+  function notice(text) {
+    const box = document.getElementById("conflicts");
+    const p = document.createElement("p");
+    p.className = "notice changed";
+    p.textContent = text;
+    box.prepend(p);
+  }
+
+  function button(label, act) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "small";
+    b.textContent = label;
+    b.addEventListener("click", act);
+    return b;
+  }
+
+  async function resolve(entry, choice) {
+    if (choice === "drop") {
+      await drop(entry.id);
+    } else {
+      // Sent again on top of the sheet as it is now, under a new key: a new request.
+      const sheet = await readSheet();
+      if (!sheet) {
+        say("The server cannot be reached: choose again when this phone is back online.", true);
+        return;
+      }
+      const retry = { ...entry, state: "waiting", key: newKey(), base: sheet.version };
+      retry.seen = sheet.deals.map((d) => DEAL_FIELDS.map((f) => d[f]));
+      for (const stale of ["theirs", "changes", "message", "now"]) delete retry[stale];
+      if (choice === "next") {
+        const numbers = sheet.deals.map((d) => d.number);
+        retry.body = { ...entry.body, number: numbers.length ? Math.max(...numbers) + 1 : 1 };
+        retry.kind = "deal";
+      } else if (choice === "same") {
+        retry.kind = "deal";
+      } else if (choice === "replace") {
+        retry.kind = "deal-replace";
+        retry.original = entry.theirs;
+      } else if (choice === "again") {
+        retry.key = entry.key; // the same request: its key guards against a double
+      }
+      await store(retry);
+    }
+    await show();
+    flush();
+  }
+
+  async function show() {
+    const rows = await entries();
+    const list = document.getElementById("queue");
+    const box = document.getElementById("conflicts");
+    list.replaceChildren();
+    for (const old of box.querySelectorAll(".conflict")) old.remove();
+    for (const entry of rows) {
+      if (entry.state === "clash") {
+        const panel = document.createElement("div");
+        panel.className = "conflict";
+        panel.setAttribute("role", "alert");
+        const h = document.createElement("p");
+        h.innerHTML = "<b>Not sent: the sheet changed on another device.</b>";
+        const theirs = document.createElement("p");
+        theirs.textContent = entry.theirs
+          ? `On the sheet now, deal ${entry.body.number}: ${dealText(entry.theirs)}.`
+          : `On the sheet now, deal ${entry.body.number} is deleted.`;
+        const mine = document.createElement("p");
+        mine.textContent = `Yours, kept on this phone: ${dealText(entry.body)}.`;
+        panel.append(h, theirs, mine);
+        if (entry.changes && entry.changes.length) {
+          const all = document.createElement("p");
+          all.className = "muted";
+          all.textContent = "Every change from the other device: " + entry.changes.join("; ") + ".";
+          panel.append(all);
+        }
+        if (entry.kind === "deal") panel.append(button("Save mine as the next deal", () => resolve(entry, "next")));
+        if (entry.theirs) panel.append(button(`Replace deal ${entry.body.number} with mine`, () => resolve(entry, "replace")));
+        else panel.append(button(`Enter mine as deal ${entry.body.number}`, () => resolve(entry, "same")));
+        panel.append(button("Keep the sheet's, drop mine", () => resolve(entry, "drop")));
+        box.append(panel);
+        continue;
+      }
+      const item = document.createElement("li");
+      item.className = entry.state === "refused" ? "refused" : "waiting";
+      item.textContent = entry.state === "refused"
+        ? `${describe(entry)}: refused by the server: ${entry.message} `
+        : `${describe(entry)}: waiting to send`;
+      if (entry.state === "refused") {
+        item.append(button("Try again", () => resolve(entry, "again")), button("Drop it", () => resolve(entry, "drop")));
+      }
+      list.append(item);
+    }
+    const line = document.getElementById("net-status");
+    const waiting = rows.length;
+    line.classList.toggle("offline", !navigator.onLine);
+    line.querySelector(".net").textContent = navigator.onLine
+      ? "Online"
+      : "Offline: entries are kept on this phone and sent when the network is back";
+    line.querySelector(".waiting").textContent = waiting === 0
+      ? "nothing waiting to send"
+      : `${waiting} ${waiting === 1 ? "entry" : "entries"} waiting to send`;
+    const at = Number(localStorage.getItem(SAVED) || 0);
+    line.querySelector(".saved").textContent = at
+      ? `last saved ${new Date(at).toLocaleTimeString()}`
+      : "nothing saved from this device yet";
+    root.dataset.waiting = String(waiting);
+  }
+
+  // Wiring
+  // ----------------------------------------------------------------------------
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.closest("#score-app")) return;
+    const action = form.elements.action && form.elements.action.value;
+    if (action !== "deal" && action !== "penalty") {
+      if (!navigator.onLine) {
+        event.preventDefault();
+        event.stopPropagation();
+        say("Deleting and the toss need the network: do it again when this phone is back online.", true);
+      }
+      return;
+    }
+    form.dataset.key = newKey(); // htmx sends it (htmx:configRequest below)
+    if (navigator.onLine && root.dataset.waiting === "0") return;
+    // Offline, or behind entries still waiting: into the queue, in order.
+    event.preventDefault();
+    event.stopPropagation();
+    enqueue(form, form.dataset.key);
+  }, true);
+
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    const form = event.detail.elt;
+    if (form instanceof HTMLFormElement && form.dataset.key && event.detail.verb === "post") {
+      event.detail.headers["Idempotency-Key"] = form.dataset.key;
+    }
+  });
+
+  document.body.addEventListener("htmx:sendError", (event) => {
+    // The connection failed under the request: it may or may not have arrived, and
+    // its key makes sending it again safe.
+    const form = event.detail.elt;
+    if (form instanceof HTMLFormElement && form.closest("#score-app")) {
+      const action = form.elements.action && form.elements.action.value;
+      if (action === "deal" || action === "penalty") enqueue(form, form.dataset.key);
+    }
+  });
+
+  document.body.addEventListener("sheetSaved", () => { saved(); show(); keepPage(); });
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "score-app") prepareForm();
+  });
+  document.body.addEventListener("htmx:afterSettle", () => prepareForm());
+  window.addEventListener("online", () => { show(); flush(); });
+  window.addEventListener("offline", () => show());
+  setInterval(() => { if (root.dataset.waiting !== "0") flush(); }, RETRY_MS);
+
+  if ("serviceWorker" in navigator && root.dataset.sw) {
+    navigator.serviceWorker.register(root.dataset.sw, { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
+      .then(() => { if (navigator.onLine) keepPage(); })
+      .catch(() => {}); // without it the page still queues; it just cannot reopen offline
+  }
+  root.dataset.waiting = "0";
+  show().then(prepareForm).then(flush);
+})();

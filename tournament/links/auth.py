@@ -1,0 +1,91 @@
+"""Who holds a link: `LinkHolder`, an anonymous visitor who carries a link, for the
+API (`Authorization: Link <key>`) and the link's own pages (the key in the address).
+
+A holder is anonymous everywhere: it has no role, no permission and no login, so
+every page and endpoint that does not name links refuses it as it refuses a
+stranger. Only the views that accept a kind of link (`link_kinds`) let it in, and
+then only where its reach goes (docs/links.md); the history names it by its label.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+
+from ..models import Link, LinkKind
+from .selectors import link_find
+
+KEYWORD = "Link"
+REFUSED = (
+    "This link does not work: it was renewed by the organizer, or the key is "
+    "mistyped. Ask the organizer for the table's or team's card."
+)
+
+
+class LinkHolder(AnonymousUser):
+    """An anonymous visitor carrying `link`; named by it in the history."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+
+    @property
+    def username(self) -> str:  # type: ignore[override]
+        return self.link.label
+
+    def get_username(self) -> str:
+        return self.link.label
+
+    def __str__(self) -> str:
+        return self.link.label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LinkHolder) and other.link.pk == self.link.pk
+
+    def __hash__(self) -> int:
+        return hash(("link", self.link.pk))
+
+
+def request_link(request) -> Link | None:
+    """The link an API request carries, if any."""
+    auth = getattr(request, "auth", None)
+    return auth if isinstance(auth, Link) else None
+
+
+def link_refusal(link: Link) -> str:
+    """Why a link cannot do what it was asked: what it reaches instead."""
+    if link.kind == LinkKind.TABLE:
+        return (
+            f"A table link enters only the sheets played at table {link.table} "
+            "(this round's, and earlier ones not yet confirmed); nothing else."
+        )
+    name = link.team.name if link.team else "its team"
+    return (
+        f"A team link only checks {name} in, confirms {name}'s sheets and raises "
+        "disputes on them; nothing else."
+    )
+
+
+class LinkAuthentication(BaseAuthentication):
+    """`Authorization: Link <key>`: the key of a table or team link, for scripts."""
+
+    def authenticate(self, request):
+        words = get_authorization_header(request).split()
+        if not words or words[0].lower() != KEYWORD.lower().encode():
+            return None
+        if len(words) != 2:
+            raise exceptions.AuthenticationFailed(
+                "Send the link's key as 'Authorization: Link <key>', with no spaces "
+                "in the key."
+            )
+        try:
+            key = words[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed(REFUSED) from None
+        link = link_find(key)
+        if link is None:
+            raise exceptions.AuthenticationFailed(REFUSED)
+        return LinkHolder(link), link
+
+    def authenticate_header(self, request) -> str:
+        return KEYWORD
