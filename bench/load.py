@@ -11,6 +11,12 @@ A 100-team league is drawn and released. Then, all at once, over HTTP:
   the deal number. A 409 stale_version is handled as a real client would: read the
   sheet, and if the deal is not there, send it again with the new version. At the
   end of a match a scorer may add a kallakali, and both captains confirm.
+- Every third scorer has no account: it uses its table's link (`Authorization: Link
+  <key>`, docs/links.md) and loses the network for a while now and then (1 deal in
+  10 starts an outage of 2 to 6 deals). What it enters meanwhile waits in its queue,
+  each deal with its Idempotency-Key, and is sent in order when the network is
+  back, as static/js/offline.js does: with the version after its own sends, and on
+  a 409 stale_version the sheet is read and the deal sent again unless it is there.
 - 5 referees add out-of-turn penalties to sheets being played, racing the scorers
   (so versions do go stale), with keys and lost answers too.
 - 10 spectators read the standings (API and page) and match sheets, non-stop.
@@ -59,6 +65,8 @@ TINY = ["--scorers", "4", "--referees", "1", "--spectators", "2", "--workers", "
 SLUG = "load-open"
 TEAMS = 100
 ROUNDS = 2  # each scorer's matches: round 1 and round 2 at its table
+LINK_EVERY = 3  # every third scorer scores by its table's link, and goes offline
+OUTAGE_START = 0.1  # a link scorer's chance, at each deal, that the network drops
 
 
 def _setup(scorers: int, referees: int) -> dict:
@@ -72,7 +80,8 @@ def _setup(scorers: int, referees: int) -> dict:
 
     from scoring.league import services
     from scoring.models import Match
-    from tournament.models import Membership, Section, Team, Tournament
+    from tournament.links.services import links_ensure
+    from tournament.models import Link, Membership, Section, Team, Tournament
 
     users = get_user_model().objects
     organizer = users.create_user("load-organizer")
@@ -101,6 +110,12 @@ def _setup(scorers: int, referees: int) -> dict:
             )
     services.league_draw_generate(tournament=tournament, user=organizer, seed=56)
     services.league_rounds_release_all(tournament=tournament, user=organizer)
+    links_ensure(tournament=tournament, tables=TEAMS // 2)
+    table_keys = dict(
+        Link.objects.filter(tournament=tournament, kind="table").values_list(
+            "table", "key"
+        )
+    )
 
     def token(name: str, role: str) -> str:
         user = users.create_user(name)
@@ -125,7 +140,12 @@ def _setup(scorers: int, referees: int) -> dict:
         raise ValueError(f"only {len(tables)} tables for {scorers} scorers")
     return {
         "scorers": [
-            {"token": token(f"scorer-{i}", "scorer"), "matches": by_table[tables[i]]}
+            {"link": table_keys[tables[i]], "matches": by_table[tables[i]]}
+            if i % LINK_EVERY == 1
+            else {
+                "token": token(f"scorer-{i}", "scorer"),
+                "matches": by_table[tables[i]],
+            }
             for i in range(scorers)
         ],
         "referees": [token(f"referee-{i}", "scorer") for i in range(referees)],
@@ -136,14 +156,19 @@ def _setup(scorers: int, referees: int) -> dict:
 class Client:
     """One phone: plain HTTP/1.1 requests, a latency sample per kind of request."""
 
-    def __init__(self, stats: Stats, token: str | None = None) -> None:
+    def __init__(
+        self, stats: Stats, token: str | None = None, link: str | None = None
+    ) -> None:
         self.stats = stats
         self.token = token
+        self.link = link  # a table link's key, instead of a token
 
     def call(self, kind: str, method: str, path: str, body=None, key=None):
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
+        elif self.link:
+            headers["Authorization"] = f"Link {self.link}"
         if key:
             headers["Idempotency-Key"] = key
         started = time.perf_counter()
@@ -267,10 +292,21 @@ def _penalty(client: Client, ledger: Ledger, mid: int, body: dict, lost, rng) ->
         ledger.penalty(mid, answer)
 
 
+def _there(deal: dict):
+    def found(sheet: dict) -> bool:
+        return any(all(d[k] == deal[k] for k in DEAL_KEYS) for d in sheet["deals"])
+
+    return found
+
+
 def _scorer(plan: dict, index: int, stats: Stats, ledger: Ledger, lost: float):
     rng = random.Random(index)
-    client = Client(stats, plan["token"])
-    keyed = index % 2 == 0  # half the phones send keys, half rely on deal numbers
+    by_link = "link" in plan
+    client = Client(stats, plan.get("token"), plan.get("link"))
+    # Half the phones with an account send keys, half rely on deal numbers; the
+    # offline queue of a link's page always keys its entries.
+    keyed = by_link or index % 2 == 0
+    kind = "record a deal by link" if by_link else "record a deal"
     for match in plan["matches"]:
         mid = match["id"]
         path = f"/api/v1/matches/{mid}/"
@@ -278,27 +314,35 @@ def _scorer(plan: dict, index: int, stats: Stats, ledger: Ledger, lost: float):
         version = sheet["version"]
         with ledger.lock:
             ledger.playing.add(mid)
-        for deal in _deals(mid):
-
-            def there(sheet, deal=deal):
-                return any(
-                    all(d[k] == deal[k] for k in DEAL_KEYS) for d in sheet["deals"]
+        offline_for = 0  # deals still to enter before the network is back
+        queue: list[dict] = []
+        deals = _deals(mid)
+        for n, deal in enumerate(deals):
+            if by_link and not offline_for and rng.random() < OUTAGE_START:
+                offline_for = rng.randint(2, 6)
+                stats.event("link scorer: the network dropped")
+            if offline_for:
+                queue.append(deal)  # kept on the phone, waiting to send
+                offline_for -= 1
+                if offline_for and n < len(deals) - 1:
+                    continue
+                stats.event(f"link scorer: back online, {len(queue)} deals queued")
+            sending, queue = queue or [deal], []
+            for entry in sending:
+                answer = _write(
+                    client,
+                    kind,
+                    path + "deals/",
+                    {**entry, "version": version},
+                    keyed=keyed,
+                    lost=lost,
+                    rng=rng,
+                    done_when=_there(entry),
                 )
-
-            answer = _write(
-                client,
-                "record a deal",
-                path + "deals/",
-                {**deal, "version": version},
-                keyed=keyed,
-                lost=lost,
-                rng=rng,
-                done_when=there,
-            )
-            if answer is None:
-                stats.error("record a deal", f"match {mid} deal {deal['number']} lost")
-                break
-            version = answer["version"]
+                if answer is None:
+                    stats.error(kind, f"match {mid} deal {entry['number']} lost")
+                    break
+                version = answer["version"]
         if rng.random() < 0.2:
             number = rng.randint(1, 18)
             body = {"deal": number, "offender": rng.choice("AB"), "kind": "kallakali"}

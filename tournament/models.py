@@ -620,7 +620,7 @@ class Link(models.Model):
     renewed_by = someone()
 
     class Meta:
-        ordering = ["tournament", "kind", "table", "team"]
+        ordering = ["tournament_id", "kind", "table", "team_id"]
         constraints = [
             models.UniqueConstraint(fields=["key_digest"], name="link_key_once"),
             models.CheckConstraint(

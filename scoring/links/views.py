@@ -31,7 +31,7 @@ from tournament.links import services
 from tournament.links.auth import LinkHolder, link_refusal
 from tournament.links.selectors import link_find, link_list
 from tournament.models import Link, LinkKind
-from tournament.views import page_action, visible_tournament
+from tournament.views import htmx_request, page_action, visible_tournament
 
 from ..domain.rules import MatchStatus
 from ..sheets import day
@@ -84,7 +84,13 @@ def link_page(request: HttpRequest, key: str) -> HttpResponse:
         return _private(_team_page(request, link))
     reach = table_reach(link)
     match = reach.current
-    if request.method == "POST" or (match is not None and not match.locked):
+    opened = match is not None and not match.locked
+    if opened and request.method == "GET" and htmx_request(request):
+        # The waiting page's poll: a new sheet is open here, so load it whole.
+        answer = HttpResponse(status=204)
+        answer["HX-Refresh"] = "true"
+        return _private(answer)
+    if request.method == "POST" or opened:
         if match is None or match.locked:
             messages.error(request, "This sheet is no longer open at this table.")
             return redirect("scoring:link", key=key)
@@ -117,7 +123,8 @@ def link_sheet_page(request: HttpRequest, key: str, pk: int) -> HttpResponse:
     if match.locked:
         messages.info(request, "This sheet is confirmed and locked.")
         return redirect("scoring:link", key=key)
-    return _private(_table_score(request, link, match, reach, home=False))
+    current = reach.current is not None and reach.current.pk == match.pk
+    return _private(_table_score(request, link, match, reach, home=current))
 
 
 def _table_score(request, link, match, reach, *, home: bool) -> HttpResponse:

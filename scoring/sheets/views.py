@@ -147,6 +147,11 @@ class _ScoreDesk:
             return False
         try:
             done = handler()
+        except locking.Replayed:
+            # The same entry sent again (the offline queue after a lost answer):
+            # it is on the sheet once.
+            self.message = "This entry was saved already; it is on the sheet once."
+            return True
         except ConflictError as error:
             if error.code == "stale_version":
                 self._reload_keeping_input(action)

@@ -18,6 +18,8 @@ from tests.conftest import as_user
 from tests.factories import UserFactory, member
 from tests.scoring.apis.test_sheet import fill, url
 from tournament.domain.types import Role
+from tournament.links.services import links_ensure
+from tournament.models import Link
 from tournament.people.services import invitation_create
 
 PROBE = (
@@ -109,7 +111,21 @@ def test_the_pages_need_nothing_the_policy_forbids(client, api, match, scorer):
         f"/t/{t.slug}/registration/",
         "/accounts/password/",
     ]
-    anyone = [f"/invitations/{key}/", "/accounts/password/reset/"]
+    staff += [
+        f"/t/{t.slug}/links/",
+        f"/t/{t.slug}/links/cards/",
+        f"/t/{t.slug}/links/cards/?kind=team",
+        f"/t/{t.slug}/print/?round={match.round}",
+    ]
+    links_ensure(tournament=t, tables=match.table)
+    table_key = Link.objects.get(tournament=t, table=match.table).key
+    team_key = Link.objects.get(team=match.team_a).key
+    anyone = [
+        f"/invitations/{key}/",
+        "/accounts/password/reset/",
+        f"/l/{table_key}/",
+        f"/l/{team_key}/",
+    ]
     for who, paths in ((scorer, pages), (organizer, staff), (None, anyone)):
         if who is None:
             client.logout()

@@ -87,6 +87,8 @@ LEFT_OUT = {
     "tournament.sheetcopy": "a cache of the backups, rebuilt when missing",
     "tournament.invitation": "a link that gives a role: pending ones are secrets, "
     "used ones are spent",
+    "tournament.link": "a table's or team's key is a secret: a restored tournament "
+    "makes new links, and its cards are printed again",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",
     "auth.permission": "rebuilt by migrate",

@@ -76,7 +76,7 @@ def link_renew(
         raise RuleError(
             "required", "name either a table or a team, not both", field="table"
         )
-    found = Link.objects.select_for_update().filter(tournament=tournament)
+    found = Link.objects.select_for_update(of=("self",)).filter(tournament=tournament)
     if table is not None:
         link = found.filter(kind=LinkKind.TABLE, table=table).first()
         if link is None:

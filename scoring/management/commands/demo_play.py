@@ -1,6 +1,8 @@
 from django.core.management.base import BaseCommand
 
 from scoring.demo import demo_league_play
+from scoring.links.selectors import tables_needed
+from tournament.links.services import table_links
 
 
 class Command(BaseCommand):
@@ -11,6 +13,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         tournament, played = demo_league_play()
+        if tables_needed(tournament):
+            link = table_links(tournament=tournament, tables={1})[1]
+            self.stdout.write(
+                f"Table 1's link, no login needed (docs/links.md): /l/{link.key}/ ; "
+                f"every link and its QR code: /t/{tournament.slug}/links/"
+            )
         if not played:
             self.stdout.write(f"The league of {tournament.name} is drawn already.")
             return

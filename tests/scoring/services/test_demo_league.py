@@ -1,7 +1,10 @@
 """The demo league of fixtures/ plays through the services, and its standings show
 a league in play: three rounds confirmed, one part played, four drafts."""
 
+import re
+
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from scoring.demo import demo_league_play
@@ -56,3 +59,21 @@ def test_the_demo_desk_and_screen_show_the_league_in_play():
         assert f"<strong>{count}</strong> {state}" in desk
     screen = Client().get(f"/t/{tournament.slug}/screen/").content.decode()
     assert "League round 4" in screen and "Lunch is served" in screen
+
+
+def test_the_demo_prints_table_1s_link_and_it_opens_round_4(capsys):
+    """`make run` prints table 1's link: it opens round 4's sheet of table 1 with no
+    login, as the README says."""
+    demo_load()
+    call_command("demo_play")
+    printed = capsys.readouterr().out
+    found = re.search(
+        r"Table 1's link, no login needed \(docs/links.md\): (/l/\S+/)", printed
+    )
+    assert found, printed
+    page = Client().get(found.group(1))
+    assert page.status_code == 200
+    match = Match.objects.get(tournament__slug="championship-2026", round=4, table=1)
+    html = page.content.decode()
+    assert match.team_a.name in html and match.team_b.name in html
+    assert "round 4" in html

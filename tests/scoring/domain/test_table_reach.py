@@ -1,0 +1,99 @@
+"""What a table's link reaches (scoring/domain/desk.py, `table_reach`;
+docs/links.md): the sheet of the latest released round at that table, and its earlier
+sheets still open; every status, and hypothesis over any pattern of rounds."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.domain.desk import (
+    OPEN_STATUSES,
+    TableSheet,
+    latest_round,
+    round_order,
+    table_reach,
+)
+from scoring.domain.rules import MatchStatus
+
+L, K = "league", "knockout"
+
+
+def test_nothing_before_a_round_is_released():
+    assert table_reach([], [TableSheet(1, L, 1, MatchStatus.SCHEDULED)]) == (None, [])
+
+
+def test_the_knockout_comes_after_every_league_round():
+    assert latest_round([(L, 8), (K, 1), (L, 3)]) == (K, 1)
+    assert latest_round([(L, 2), (L, 10)]) == (L, 10)
+    assert round_order((L, 99)) < round_order((K, 1))
+
+
+@pytest.mark.parametrize("status", list(MatchStatus))
+def test_every_status_of_an_earlier_sheet(status):
+    earlier = TableSheet(1, L, 1, status)
+    now = TableSheet(2, L, 2, MatchStatus.SCHEDULED)
+    current, open_ = table_reach([(L, 1), (L, 2)], [earlier, now])
+    assert current == now
+    assert open_ == ([earlier] if status in OPEN_STATUSES else [])
+
+
+@pytest.mark.parametrize("status", list(MatchStatus))
+def test_the_current_sheet_is_opened_whatever_its_status_but_void(status):
+    now = TableSheet(2, L, 2, status)
+    current, _ = table_reach([(L, 2)], [now])
+    assert current == (None if status == MatchStatus.VOID else now)
+
+
+def test_a_table_without_a_match_in_the_latest_round():
+    earlier = TableSheet(1, L, 1, MatchStatus.COMPLETED)
+    assert table_reach([(L, 1), (K, 1)], [earlier]) == (None, [earlier])
+
+
+def test_a_round_not_released_reaches_nothing():
+    released = TableSheet(1, L, 1, MatchStatus.IN_PROGRESS)
+    draft = TableSheet(2, L, 2, MatchStatus.SCHEDULED)
+    assert table_reach([(L, 1)], [released, draft]) == (released, [])
+
+
+ROUNDS = st.tuples(st.sampled_from([L, K]), st.integers(1, 6))
+
+
+@given(
+    released=st.lists(ROUNDS, max_size=8, unique=True),
+    sheets=st.lists(
+        st.tuples(ROUNDS, st.sampled_from(list(MatchStatus))), max_size=10
+    ).map(
+        lambda rows: [
+            TableSheet(n, stage, number, status)
+            for n, ((stage, number), status) in enumerate(rows)
+        ]
+    ),
+)
+def test_a_link_reaches_released_sheets_only_and_in_playing_order(released, sheets):
+    current, earlier = table_reach(released, sheets)
+    latest = latest_round(released)
+    reached = [s for s in (current, *earlier) if s is not None]
+    assert len({s.key for s in reached}) == len(reached)
+    for sheet in reached:
+        assert (sheet.stage, sheet.number) in released
+    if current is not None:
+        assert (current.stage, current.number) == latest
+    for sheet in earlier:
+        assert sheet.status in OPEN_STATUSES
+        assert round_order((sheet.stage, sheet.number)) < round_order(latest)
+    assert earlier == sorted(
+        earlier, key=lambda s: (round_order((s.stage, s.number)), s.key)
+    )
+    # Nothing open and released before the latest round is left out.
+    if latest is not None:
+        missed = [
+            s
+            for s in sheets
+            if s.status in OPEN_STATUSES
+            and (s.stage, s.number) in released
+            and round_order((s.stage, s.number)) < round_order(latest)
+            and s not in earlier
+        ]
+        assert missed == []

@@ -1,0 +1,271 @@
+"""Table and team links on the pages, without a browser (docs/links.md): what a link
+opens, its plain forms (no JavaScript), the organizer's Links tab and cards, and
+queries that do not grow with the sheet or the tournament."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoring.models import Deal, Dispute, Match
+from scoring.sheets import services
+from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tests.scoring.league import deals_for, play_quickly
+from tournament.domain.types import Role
+from tournament.links.services import links_ensure
+from tournament.models import Link, LinkKind, Team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cup():
+    tournament = TournamentFactory(
+        slug="cards", league_deals=4, published=True, check_in_required=True
+    )
+    north = SectionFactory(tournament=tournament, name="North")
+    south = SectionFactory(tournament=tournament, name="South")
+    teams = [
+        TeamFactory(section=(north, south)[n % 2], name=f"Team {n}") for n in range(6)
+    ]
+    organizer = member(tournament, Role.ORGANIZER, "org")
+    matches = [
+        services.match_create(
+            tournament=tournament,
+            user=organizer,
+            team_a=teams[2 * t].pk,
+            team_b=teams[2 * t + 1].pk,
+            round=1,
+            table=t + 1,
+        )
+        for t in range(3)
+    ]
+    links_ensure(tournament=tournament, tables=3)
+    return tournament, organizer, teams, matches
+
+
+def _key(tournament, table=None, team=None) -> str:
+    if table is not None:
+        return Link.objects.get(
+            tournament=tournament, kind=LinkKind.TABLE, table=table
+        ).key
+    return Link.objects.get(kind=LinkKind.TEAM, team=team).key
+
+
+def _deal_form(number: int, body: dict, version: int) -> dict:
+    return {
+        "action": "deal",
+        "number": str(number),
+        "declarer": body["declarer"],
+        "value": str(body["value"]),
+        "trump": body["trump"],
+        "level": body["level"],
+        "taken": str(body["taken"]),
+        "version": str(version),
+    }
+
+
+def test_a_table_link_page_scores_by_plain_forms(cup, client):
+    tournament, _, _, (match, *_) = cup
+    key = _key(tournament, table=1)
+    page = client.get(f"/l/{key}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="deal-form"' in html and f'action="/l/{key}/sheets/{match.pk}/"' in html
+    assert f'href="/l/{key}/manifest.webmanifest"' in html
+    assert 'src="/static/js/offline.js"' in html
+    assert page["Cache-Control"] == "private, no-cache"
+    body = deals_for(7, 0)[0]
+    done = client.post(
+        f"/l/{key}/sheets/{match.pk}/",
+        _deal_form(1, body, match.version),
+        HTTP_IDEMPOTENCY_KEY="entry-1",
+    )
+    assert done.status_code == 302 and done["Location"] == f"/l/{key}/"
+    # The same entry again (a queue's retry): on the sheet once.
+    again = client.post(
+        f"/l/{key}/sheets/{match.pk}/",
+        _deal_form(1, body, match.version),
+        HTTP_IDEMPOTENCY_KEY="entry-1",
+    )
+    assert again.status_code == 302
+    assert Deal.objects.filter(match=match).count() == 1
+    change = match.changes.get(action="deal_add")
+    assert (change.actor_name, change.actor_id) == ("table 1 link", None)
+    # The history on the match page names the link, too.
+    assert "table 1 link" in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_a_penalty_sent_twice_is_saved_once(cup, client):
+    tournament, organizer, _, (match, *_) = cup
+    play_quickly(match.pk, organizer, 3, 0, deals=1)
+    match.refresh_from_db()
+    key = _key(tournament, table=1)
+    form = {
+        "action": "penalty",
+        "penalty-deal": "1",
+        "penalty-offender": "B",
+        "penalty-kind": "kallakali",
+        "penalty-version": str(match.version),
+    }
+    for _ in range(2):
+        sent = client.post(
+            f"/l/{key}/sheets/{match.pk}/", form, HTTP_IDEMPOTENCY_KEY="penalty-1"
+        )
+        assert sent.status_code == 302
+    assert match.deals.get().penalties.count() == 1
+
+
+def test_a_table_waits_for_its_next_sheet(cup, client):
+    tournament, organizer, teams, matches = cup
+    for match in matches:
+        play_quickly(match.pk, organizer, 9, 6, deals=4)
+        services.score_sheet_confirm(
+            match_id=match.pk,
+            user=organizer,
+            version=Match.objects.get(pk=match.pk).version,
+            roles=frozenset({Role.ORGANIZER}),
+            sides=frozenset(),
+        )
+    key = _key(tournament, table=2)
+    page = client.get(f"/l/{key}/").content.decode()
+    assert "confirmed and locked" in page
+    assert 'id="deal-form"' not in page
+    poll = client.get(f"/l/{key}/", HTTP_HX_REQUEST="true")
+    assert poll.status_code == 200 and "HX-Refresh" not in poll
+    services.match_create(
+        tournament=tournament,
+        user=organizer,
+        team_a=teams[0].pk,
+        team_b=teams[3].pk,
+        round=2,
+        table=2,
+    )
+    poll = client.get(f"/l/{key}/", HTTP_HX_REQUEST="true")
+    assert poll.status_code == 204 and poll["HX-Refresh"] == "true"
+    # Table 3 plays nothing in round 2.
+    idle = client.get(f"/l/{_key(tournament, table=3)}/").content.decode()
+    assert "No match is played at table 3" in idle
+
+
+def test_the_wrong_sheet_and_a_wrong_key_are_refused(cup, client):
+    tournament, _, _, (first, second, _) = cup
+    key = _key(tournament, table=1)
+    refused = client.get(f"/l/{key}/sheets/{second.pk}/")
+    assert refused.status_code == 403
+    assert "table 1" in refused.content.decode()
+    posted = client.post(
+        f"/l/{key}/sheets/{second.pk}/", _deal_form(1, deals_for(7, 0)[0], 1)
+    )
+    assert posted.status_code == 403
+    assert client.get(f"/l/{key}/sheets/{second.pk}/preview/").status_code == 403
+    assert Deal.objects.filter(match=second).count() == 0
+    assert client.get("/l/not-a-key/").status_code == 404
+    assert client.get(f"/l/{key}x/").status_code == 404
+    team_key = _key(tournament, team=first.team_a)
+    assert client.get(f"/l/{team_key}/sheets/{first.pk}/").status_code == 404
+
+
+def test_a_team_link_page_checks_in_confirms_and_disputes(cup, client):
+    tournament, organizer, teams, (match, *_) = cup
+    key = _key(tournament, team=teams[1])  # team B of table 1
+    page = client.get(f"/l/{key}/").content.decode()
+    assert "Check Team 1 in" in page
+    assert client.post(f"/l/{key}/", {"action": "check_in"}).status_code == 302
+    assert Team.objects.get(pk=teams[1].pk).checked_in_at is not None
+    play_quickly(match.pk, organizer, 9, 6, deals=4)
+    match.refresh_from_db()
+    assert (
+        'aria-label="Confirm the sheet of table 1, round 1"'
+        in client.get(f"/l/{key}/").content.decode()
+    )
+    done = client.post(
+        f"/l/{key}/",
+        {"action": "confirm", "match": str(match.pk), "version": str(match.version)},
+        follow=True,
+    )
+    assert "your confirmation is recorded" in done.content.decode()
+    match.refresh_from_db()
+    assert (
+        match.confirmed_b_version == match.version and match.confirmed_a_version is None
+    )
+    empty = client.post(
+        f"/l/{key}/",
+        {"action": "dispute", "match": str(match.pk), "text": ""},
+        follow=True,
+    )
+    assert "Say what is disputed." in empty.content.decode()
+    raised = client.post(
+        f"/l/{key}/",
+        {"action": "dispute", "match": str(match.pk), "deal": "2", "text": "ours"},
+        follow=True,
+    )
+    assert "Your dispute on table 1 is recorded" in raised.content.decode()
+    dispute = Dispute.objects.get(match=match)
+    assert dispute.raised_by_name == "Team 1 team link"
+    # Another table's sheet is not the team's.
+    other = Match.objects.get(tournament=tournament, table=2)
+    refused = client.post(
+        f"/l/{key}/",
+        {"action": "confirm", "match": str(other.pk), "version": "1"},
+        follow=True,
+    )
+    assert "A team link only checks Team 1 in" in refused.content.decode()
+
+
+def test_the_links_tab_renews_and_prints_cards(cup):
+    tournament, organizer, teams, _ = cup
+    client = Client()
+    client.force_login(organizer)
+    tab = client.get("/t/cards/links/").content.decode()
+    old = _key(tournament, table=2)
+    assert f"/l/{old}/" in tab
+    assert tab.count('name="link" value="table-') == 3
+    assert tab.count('name="link" value="team-') == 6
+    renewed = client.post("/t/cards/links/", {"link": "table-2"}, follow=True)
+    assert "The table 2 link is renewed" in renewed.content.decode()
+    assert _key(tournament, table=2) != old
+    assert client.get(f"/l/{old}/").status_code == 404
+    bad = client.post("/t/cards/links/", {"link": "table-x"}, follow=True)
+    assert "Choose the link to renew." in bad.content.decode()
+    cards = client.get("/t/cards/links/cards/").content.decode()
+    assert cards.count('<article class="card">') == 3
+    assert len(re.findall(r"<svg [^>]*class=\"segno\"", cards)) == 3
+    assert "Table 2" in cards and _key(tournament, table=2) in cards
+    team_cards = client.get("/t/cards/links/cards/?kind=team").content.decode()
+    assert team_cards.count('<article class="card">') == 6
+    assert all(t.name in team_cards for t in teams)
+
+
+def test_link_pages_read_a_fixed_number_of_queries(
+    cup, client, django_assert_max_num_queries
+):
+    tournament, organizer, teams, (match, *_) = cup
+    key = _key(tournament, table=1)
+    counts = []
+    for deals in (0, 4):
+        if deals:
+            play_quickly(match.pk, organizer, 9, 6, deals=deals)
+        with django_assert_max_num_queries(9) as captured:
+            assert client.get(f"/l/{key}/").status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
+    team_key = _key(tournament, team=teams[0])
+    services.match_create(
+        tournament=tournament,
+        user=organizer,
+        team_a=teams[0].pk,
+        team_b=teams[3].pk,
+        round=2,
+        table=1,
+    )
+    with django_assert_max_num_queries(8):
+        assert client.get(f"/l/{team_key}/").status_code == 200
+    staff = Client()
+    staff.force_login(organizer)
+    with django_assert_max_num_queries(12):
+        assert staff.get("/t/cards/links/").status_code == 200
+    with django_assert_max_num_queries(12):
+        assert staff.get("/t/cards/links/cards/").status_code == 200
