@@ -2,6 +2,8 @@
 page by taps (Debian's chromium through Playwright; the `browser` fixture is in
 tests/conftest.py)."""
 
+from pathlib import Path
+
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 900}
 
@@ -35,3 +37,12 @@ def fill_deal(page, declarer, value, trump, level, taken):
 def save_deal(page, number):
     page.click("#deal-form button.save")
     page.locator(f"#deal-{number}").wait_for()
+
+
+SCREENS = Path(__file__).resolve().parents[1] / "artifacts" / "screens"
+
+
+def shoot(page, name: str) -> None:
+    """A full-page screenshot kept in artifacts/screens/ (not committed), to look at."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)

@@ -1,6 +1,7 @@
 """The OpenAPI schema generator (its own module: drf-spectacular imports DRF's generics,
 which import the pagination class named in settings)."""
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
@@ -14,6 +15,24 @@ IDEMPOTENCY = OpenApiParameter(
     "retry of one request: a request already done is not done again; it is answered "
     "with 200 and `Idempotent-Replayed: true`.",
 )
+
+
+class LinkAuthenticationScheme(OpenApiAuthenticationExtension):
+    """`Authorization: Link <key>` in the schema (docs/links.md); registered when
+    this module is imported, as the schema class is."""
+
+    target_class = "tournament.links.auth.LinkAuthentication"
+    name = "linkAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Link <key>`: the key of a table's or a team's link. It "
+            "reaches only that table's sheets, or that team's check-in, "
+            "confirmations and disputes.",
+        }
 
 
 class Schema(AutoSchema):

@@ -79,6 +79,19 @@ def _levels(match: Match) -> dict[str, str]:
 # ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ScoreAt:
+    """Where one score page lives and who writes through it: the signed-in scorer's
+    page, or a table link's (scoring/links/views.py)."""
+
+    score_url: str  # where its forms post, and htmx reads the sheet again
+    preview_url: str
+    back: str  # where a plain POST returns
+    template: str = "scoring/score.html"
+    actor: object = None  # the request's user unless given
+    extra: dict = dataclasses.field(default_factory=dict)  # more for the full page
+
+
 class _ScoreDesk:
     """The entry page's forms for one sheet, and a handler per action."""
 
@@ -89,13 +102,11 @@ class _ScoreDesk:
         roles: frozenset[Role],
         *,
         bind: bool = True,
-        actor=None,
+        at: ScoreAt,
     ):
-        self.request, self.match, self.roles = request, match, roles
+        self.request, self.match, self.roles, self.at = request, match, roles, at
         # Who the history names: the signed-in scorer, or a table's link.
-        self.actor = actor if actor is not None else request.user
-        self.score_url = reverse("scoring:score", kwargs={"pk": match.pk})
-        self.preview_url = reverse("scoring:score-preview", kwargs={"pk": match.pk})
+        self.actor = at.actor if at.actor is not None else request.user
         self.view = sheet_read(match=match)
         self.message = ""
         self.stale = False
@@ -295,8 +306,8 @@ class _ScoreDesk:
             "deals_json": json.dumps(
                 [[getattr(d, f) for f in DEAL_FIELDS] for d in self.view.deals]
             ),
-            "score_url": self.score_url,
-            "preview_url": self.preview_url,
+            "score_url": self.at.score_url,
+            "preview_url": self.at.preview_url,
             "match": self.match,
             "view": self.view,
             "tournament": self.match.tournament,
@@ -310,19 +321,6 @@ class _ScoreDesk:
         }
 
 
-@dataclass(frozen=True)
-class ScoreAt:
-    """Where one score page lives and who writes through it: the signed-in scorer's
-    page, or a table link's (scoring/links/views.py)."""
-
-    score_url: str  # where its forms post, and htmx reads the sheet again
-    preview_url: str
-    back: str  # where a plain POST returns
-    template: str = "scoring/score.html"
-    actor: object = None  # the request's user unless given
-    extra: dict = dataclasses.field(default_factory=dict)  # more for the full page
-
-
 def score_response(
     request: HttpRequest, match: Match, roles: frozenset[Role], at: ScoreAt
 ) -> HttpResponse:
@@ -330,8 +328,7 @@ def score_response(
     sheet swapped by htmx or the page again after a plain POST. An Idempotency-Key
     sent with a POST (the offline queue's, static/js/offline.js) is honoured as the
     API honours it."""
-    desk = _ScoreDesk(request, match, roles, actor=at.actor)
-    desk.score_url, desk.preview_url = at.score_url, at.preview_url
+    desk = _ScoreDesk(request, match, roles, at=at)
     htmx = htmx_request(request)
     status = 200
     if request.method == "POST":
@@ -346,8 +343,7 @@ def score_response(
                 "tournament", "team_a__section", "team_b__section"
             ).get(pk=match.pk)
             done = desk.message
-            desk = _ScoreDesk(request, match, roles, bind=False, actor=at.actor)
-            desk.score_url, desk.preview_url = at.score_url, at.preview_url
+            desk = _ScoreDesk(request, match, roles, bind=False, at=at)
             desk.message = done
         else:
             status = 409 if desk.stale else 400

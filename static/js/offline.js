@@ -494,7 +494,13 @@
     const form = event.detail.elt;
     if (form instanceof HTMLFormElement && form.closest("#score-app")) {
       const action = form.elements.action && form.elements.action.value;
-      if (action === "deal" || action === "penalty") enqueue(form, form.dataset.key);
+      if (action === "deal" || action === "penalty") {
+        enqueue(form, form.dataset.key);
+        return;
+      }
+    }
+    if (event.detail.elt && event.detail.elt.id !== "preview") {
+      say("That needs the network (opening a deal to change it, deleting, the toss): try again when this phone is back online.", true);
     }
   });
 

@@ -9,7 +9,7 @@ import pytest
 
 from scoring.models import Deal, SheetChange
 from scoring.sheets import services
-from tests.browser import PHONE, fill_deal
+from tests.browser import DESK, PHONE, fill_deal, log_in, shoot
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.league import deals_for
 from tournament.domain.types import Role
@@ -104,6 +104,7 @@ def test_a_table_link_scores_a_whole_match_and_nothing_else(browser, live_server
     assert "table 1 link" in actors
     assert "nothing waiting to send" in page.inner_text("#net-status")
     assert "last saved" in page.inner_text("#net-status")
+    shoot(page, "link-table-phone")
 
     # The same key on table 2's sheet is refused, and the API agrees.
     refused = page.goto(f"{live_server.url}/l/{key}/sheets/{there.pk}/")
@@ -127,11 +128,21 @@ def test_a_table_link_scores_a_whole_match_and_nothing_else(browser, live_server
     captain = _phone(browser).new_page()
     captain.goto(f"{live_server.url}/l/{team_key}/")
     assert teams[0].name in captain.inner_text("h1")
+    shoot(captain, "link-team-phone")
     captain.click("button[aria-label^='Confirm the sheet of table 1']")
     captain.locator(".messages").get_by_text("your confirmation is recorded").wait_for()
     here.refresh_from_db()
     assert here.confirmed_a_version == here.version
     assert here.changes.filter(actor_name=f"{teams[0].name} team link").exists()
+
+    # The organizer's Links tab and the cards it prints.
+    desk = log_in(browser, live_server, organizer, viewport=DESK)
+    desk.goto(f"{live_server.url}/t/link-cup/links/")
+    assert desk.locator("table.links").first.locator("tbody tr").count() == 2
+    shoot(desk, "links-tab")
+    desk.goto(f"{live_server.url}/t/link-cup/links/cards/")
+    assert desk.locator("article.card svg").count() == 2
+    shoot(desk, "link-cards")
 
 
 def test_deals_entered_offline_are_sent_once_and_in_order(browser, live_server):
@@ -158,6 +169,7 @@ def test_deals_entered_offline_are_sent_once_and_in_order(browser, live_server):
         _save(page, waiting=n)
     assert "5 entries waiting to send" in page.inner_text("#net-status")
     assert page.locator("#queue li.waiting").count() == 5
+    shoot(page, "link-offline-queue")
     assert Deal.objects.filter(match=match).count() == 0
 
     # Reloaded without a network: the service worker's copy, the queue kept.
@@ -220,6 +232,7 @@ def test_a_change_from_another_device_is_shown_and_nothing_is_lost(
     text = clash.inner_text()
     assert "On the sheet now, deal 1: B bid 28 ♥, took 30" in text
     assert "Yours, kept on this phone: A bid 30 ♠, took 34" in text
+    shoot(page, "link-conflict")
     deal = Deal.objects.get(match=match, number=1)
     assert (deal.declarer, deal.value) == ("B", 28)  # not overwritten
     assert page.locator("#queue li").count() == 0  # held in the conflict, not lost

@@ -9,19 +9,16 @@ Every new page is screenshotted on a phone and on a desk (artifacts/screens/, no
 committed; looked at by hand when a layout changes).
 """
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth.models import Permission
 
 from scoring.models import Match
-from tests.browser import DESK, PHONE, fill_deal, log_in, save_deal
+from tests.browser import DESK, PHONE, fill_deal, log_in, save_deal, shoot
 from tests.factories import UserFactory
 from tests.spreadsheets import team_list_xlsx
 from tournament.models import Membership, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SCREENS = Path(__file__).resolve().parents[3] / "artifacts" / "screens"
 HALL = {"width": 1920, "height": 1080}
 TEAMS = [
     ["Edison Aces", "Anil Nair", "Edison", "NJ", "USA", "Biju", "Cyril"],
@@ -29,11 +26,6 @@ TEAMS = [
     ["Fremont Jacks", "Cherian Jose", "Fremont", "CA", "USA", "Faisal", "Gopi"],
     ["San Jose Nines", "Dinesh Menon", "San Jose", "CA", "USA", "Hari", "Ivan"],
 ]
-
-
-def shoot(page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 
 def test_a_tournament_run_from_its_pages(browser, live_server, steps, tmp_path):
