@@ -272,12 +272,15 @@
     if (flushing || !navigator.onLine) return;
     flushing = true;
     let sent = 0;
+    let moved = false; // the sheet changed elsewhere: show the server's
+
     try {
       const after = {}; // base version → the version after this phone's own sends
       for (const entry of await entries()) {
         if (entry.state !== "waiting") break; // in order: the rest waits behind it
         let result = await send(entry, after[entry.base] ?? entry.base);
         if (result.stale) {
+          moved = true;
           const sheet = await readSheet();
           if (!sheet) break;
           const { verdict, theirs } = judge(entry, sheet);
@@ -311,7 +314,7 @@
     } finally {
       flushing = false;
     }
-    if (sent) await reloadSheet();
+    if (sent || moved) await reloadSheet();
     await show();
   }
 
@@ -444,13 +447,15 @@
     }
     const line = document.getElementById("net-status");
     const waiting = rows.length;
+    const held = rows.filter((e) => e.state !== "waiting").length;
     line.classList.toggle("offline", !navigator.onLine);
     line.querySelector(".net").textContent = navigator.onLine
       ? "Online"
       : "Offline: entries are kept on this phone and sent when the network is back";
     line.querySelector(".waiting").textContent = waiting === 0
       ? "nothing waiting to send"
-      : `${waiting} ${waiting === 1 ? "entry" : "entries"} waiting to send`;
+      : `${waiting} ${waiting === 1 ? "entry" : "entries"} waiting to send`
+        + (held ? ` (${held} held for your choice below)` : "");
     const at = Number(localStorage.getItem(SAVED) || 0);
     line.querySelector(".saved").textContent = at
       ? `last saved ${new Date(at).toLocaleTimeString()}`

@@ -230,3 +230,46 @@ def finish_hand_league(api, league) -> None:
     assert answer.status_code == 201, answer.json()
     confirm(api, live)
     api.force_authenticate(user=None)
+
+
+def tables_in_play(slug: str, *, tables: int, deals: int, **settings):
+    """A published tournament of 2 x `tables` teams ("Team 0", "Team 1", ...) in two
+    sections, round 1 set up by hand at tables 1 to `tables`, and its links
+    (docs/links.md): the tournament, its organizer, teams and matches."""
+    from tournament.links.services import links_ensure
+
+    tournament = TournamentFactory(
+        slug=slug, league_deals=deals, published=True, **settings
+    )
+    sections = [
+        SectionFactory(tournament=tournament, name=name) for name in ("North", "South")
+    ]
+    teams = [
+        TeamFactory(section=sections[n % 2], name=f"Team {n}")
+        for n in range(2 * tables)
+    ]
+    organizer = member(tournament, Role.ORGANIZER, "org")
+    matches = [
+        sheets_services.match_create(
+            tournament=tournament,
+            user=organizer,
+            team_a=teams[2 * t].pk,
+            team_b=teams[2 * t + 1].pk,
+            round=1,
+            table=t + 1,
+        )
+        for t in range(tables)
+    ]
+    links_ensure(tournament=tournament, tables=tables)
+    return tournament, organizer, teams, matches
+
+
+def link_key(tournament, *, table: int | None = None, team=None) -> str:
+    """The key of a table's link, or of a team's."""
+    from tournament.models import Link, LinkKind
+
+    if table is not None:
+        return Link.objects.get(
+            tournament=tournament, kind=LinkKind.TABLE, table=table
+        ).key
+    return Link.objects.get(kind=LinkKind.TEAM, team=team).key

@@ -11,47 +11,20 @@ from django.test import Client
 
 from scoring.models import Deal, Dispute, Match
 from scoring.sheets import services
-from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
-from tests.scoring.league import deals_for, play_quickly
+from tests.scoring.league import deals_for, link_key, play_quickly, tables_in_play
 from tournament.domain.types import Role
-from tournament.links.services import links_ensure
-from tournament.models import Link, LinkKind, Team
+from tournament.models import Team
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def cup():
-    tournament = TournamentFactory(
-        slug="cards", league_deals=4, published=True, check_in_required=True
-    )
-    north = SectionFactory(tournament=tournament, name="North")
-    south = SectionFactory(tournament=tournament, name="South")
-    teams = [
-        TeamFactory(section=(north, south)[n % 2], name=f"Team {n}") for n in range(6)
-    ]
-    organizer = member(tournament, Role.ORGANIZER, "org")
-    matches = [
-        services.match_create(
-            tournament=tournament,
-            user=organizer,
-            team_a=teams[2 * t].pk,
-            team_b=teams[2 * t + 1].pk,
-            round=1,
-            table=t + 1,
-        )
-        for t in range(3)
-    ]
-    links_ensure(tournament=tournament, tables=3)
-    return tournament, organizer, teams, matches
+    return tables_in_play("cards", tables=3, deals=4, check_in_required=True)
 
 
 def _key(tournament, table=None, team=None) -> str:
-    if table is not None:
-        return Link.objects.get(
-            tournament=tournament, kind=LinkKind.TABLE, table=table
-        ).key
-    return Link.objects.get(kind=LinkKind.TEAM, team=team).key
+    return link_key(tournament, table=table, team=team)
 
 
 def _deal_form(number: int, body: dict, version: int) -> dict:

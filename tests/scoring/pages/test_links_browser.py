@@ -10,41 +10,41 @@ import pytest
 from scoring.models import Deal, SheetChange
 from scoring.sheets import services
 from tests.browser import DESK, PHONE, fill_deal, log_in, shoot
-from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
-from tests.scoring.league import deals_for
-from tournament.domain.types import Role
-from tournament.links.services import link_renew, links_ensure
+from tests.scoring.league import deals_for, link_key, tables_in_play
+from tournament.links.services import link_renew
 from tournament.models import Link, LinkKind
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _tournament(deals: int):
-    tournament = TournamentFactory(slug="link-cup", league_deals=deals, published=True)
-    sections = [
-        SectionFactory(tournament=tournament, name=name) for name in ("North", "South")
-    ]
-    teams = [
-        TeamFactory(section=sections[n % 2], name=f"Team {n}") for n in range(1, 5)
-    ]
-    organizer = member(tournament, Role.ORGANIZER, "org")
-    matches = [
-        services.match_create(
-            tournament=tournament,
-            user=organizer,
-            team_a=teams[2 * t].pk,
-            team_b=teams[2 * t + 1].pk,
-            round=1,
-            table=t + 1,
-        )
-        for t in range(2)
-    ]
-    links_ensure(tournament=tournament, tables=2)
-    return tournament, organizer, teams, matches
+    return tables_in_play("link-cup", tables=2, deals=deals)
 
 
 def _key(tournament, table: int) -> str:
-    return Link.objects.get(tournament=tournament, kind=LinkKind.TABLE, table=table).key
+    return link_key(tournament, table=table)
+
+
+def _fill(page, body: dict) -> None:
+    fill_deal(
+        page,
+        body["declarer"],
+        body["value"],
+        body["trump"],
+        body["level"],
+        body["taken"],
+    )
+
+
+def _offline_phone(browser, live_server, key):
+    """A phone on table `key`'s page, ready to work offline, then offline."""
+    context = _phone(browser)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/l/{key}/")
+    _ready_offline(page)
+    context.set_offline(True)
+    page.locator("#net-status .net").get_by_text("Offline").wait_for()
+    return context, page
 
 
 def _phone(browser):
@@ -86,14 +86,7 @@ def test_a_table_link_scores_a_whole_match_and_nothing_else(browser, live_server
     assert "table 1" in page.inner_text(".crumbs")
     assert page.locator("a:has-text('Log in')").count() == 1  # no one is signed in
     for number, body in enumerate(deals_for(9, 6, 4), start=1):
-        fill_deal(
-            page,
-            body["declarer"],
-            body["value"],
-            body["trump"],
-            body["level"],
-            body["taken"],
-        )
+        _fill(page, body)
         page.click("#deal-form button.save")
         page.locator(f"#deal-{number}").wait_for()
     here.refresh_from_db()
@@ -147,25 +140,11 @@ def test_a_table_link_scores_a_whole_match_and_nothing_else(browser, live_server
 
 def test_deals_entered_offline_are_sent_once_and_in_order(browser, live_server):
     tournament, _, _, (match, _) = _tournament(deals=6)
-    key = _key(tournament, 1)
-    context = _phone(browser)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/l/{key}/")
-    _ready_offline(page)
-
-    context.set_offline(True)
-    page.locator("#net-status .net").get_by_text("Offline").wait_for()
+    context, page = _offline_phone(browser, live_server, _key(tournament, 1))
     bodies = deals_for(12, 8, 5)
     for n, body in enumerate(bodies, start=1):
         assert page.input_value("#id_number") == str(n)
-        fill_deal(
-            page,
-            body["declarer"],
-            body["value"],
-            body["trump"],
-            body["level"],
-            body["taken"],
-        )
+        _fill(page, body)
         _save(page, waiting=n)
     assert "5 entries waiting to send" in page.inner_text("#net-status")
     assert page.locator("#queue li.waiting").count() == 5
@@ -202,14 +181,7 @@ def test_a_change_from_another_device_is_shown_and_nothing_is_lost(
     browser, live_server
 ):
     tournament, organizer, _, (match, _) = _tournament(deals=6)
-    key = _key(tournament, 1)
-    context = _phone(browser)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/l/{key}/")
-    _ready_offline(page)
-
-    context.set_offline(True)
-    page.locator("#net-status .net").get_by_text("Offline").wait_for()
+    context, page = _offline_phone(browser, live_server, _key(tournament, 1))
     fill_deal(page, "A", 30, "spades", "none", 34)
     _save(page, waiting=1)
 
@@ -232,6 +204,9 @@ def test_a_change_from_another_device_is_shown_and_nothing_is_lost(
     text = clash.inner_text()
     assert "On the sheet now, deal 1: B bid 28 ♥, took 30" in text
     assert "Yours, kept on this phone: A bid 30 ♠, took 34" in text
+    # Below it, the sheet as the server has it now.
+    page.locator("#deal-1").wait_for()
+    assert "28" in page.inner_text("#deal-1")
     shoot(page, "link-conflict")
     deal = Deal.objects.get(match=match, number=1)
     assert (deal.declarer, deal.value) == ("B", 28)  # not overwritten
