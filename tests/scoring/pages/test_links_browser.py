@@ -10,7 +10,9 @@ import pytest
 from scoring.models import Deal, SheetChange
 from scoring.sheets import services
 from tests.browser import DESK, PHONE, fill_deal, log_in, shoot
+from tests.factories import member
 from tests.scoring.league import deals_for, link_key, tables_in_play
+from tournament.domain.types import Role
 from tournament.links.services import link_renew
 from tournament.models import Link, LinkKind
 
@@ -225,3 +227,34 @@ def test_a_change_from_another_device_is_shown_and_nothing_is_lost(
     assert page.locator("#conflicts .conflict").count() == 0
     match.refresh_from_db()
     assert match.changes.filter(action="deal_add").count() == 2
+
+
+def test_a_signed_in_scorers_page_queues_offline_too(browser, live_server):
+    tournament, _, _, (match, _) = _tournament(deals=6)
+    scorer = member(tournament, Role.SCORER, "volunteer")
+    page = log_in(browser, live_server, scorer)
+    page.goto(f"{live_server.url}/matches/{match.pk}/score/")
+    _ready_offline(page)
+    page.context.set_offline(True)
+    page.locator("#net-status .net").get_by_text("Offline").wait_for()
+    _fill(
+        page,
+        {
+            "declarer": "B",
+            "value": 40,
+            "trump": "no_trump",
+            "level": "none",
+            "taken": 44,
+        },
+    )
+    _save(page, waiting=1)
+    page.context.set_offline(False)
+    page.locator("#deal-1").wait_for(timeout=20000)
+    deal = Deal.objects.get(match=match, number=1)
+    assert (deal.declarer, deal.value, deal.trump, deal.taken) == (
+        "B",
+        40,
+        "no_trump",
+        44,
+    )
+    assert deal.entered_by == scorer  # sent with the session and its CSRF token
