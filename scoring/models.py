@@ -234,6 +234,12 @@ class Deal(models.Model):
     trump = models.CharField(max_length=10, choices=_choices(Trump))
     level = models.CharField(max_length=10, choices=_choices(Level))
     taken = models.PositiveSmallIntegerField()
+    bidder = models.CharField(
+        max_length=80,
+        blank=True,
+        default="",
+        help_text="The declaring team's player who won the auction, if recorded.",
+    )
     # What the deal gives, recomputed on every write of the sheet.
     made = models.BooleanField()
     award_to = models.CharField(max_length=1)
@@ -304,6 +310,8 @@ class Deal(models.Model):
             "award_to": self.award_to,
             "award": self.award,
             "awarded_by": self.awarded_by,
+            # Only when recorded: the history of sheets before bidders stays as it was.
+            **({"bidder": self.bidder} if self.bidder else {}),
         }
 
     @property

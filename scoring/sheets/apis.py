@@ -145,6 +145,10 @@ class DealOutput(serializers.Serializer):
     trump = serializers.ChoiceField(choices=_choices(Trump))
     level = serializers.ChoiceField(choices=_choices(Level))
     taken = serializers.IntegerField()
+    bidder = serializers.CharField(
+        allow_null=True,
+        help_text="The declaring team's player who won the auction, when recorded.",
+    )
     made = serializers.BooleanField()
     award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
     award = serializers.IntegerField()
@@ -281,6 +285,7 @@ def username_of(user) -> str | None:
 def deal_data(deal: Deal, running: tuple[int, int]) -> dict[str, Any]:
     return {
         **deal.record(),
+        "bidder": deal.bidder or None,
         "awarded_by": deal.awarded_by or None,
         "running_a": running[0],
         "running_b": running[1],
@@ -449,6 +454,14 @@ class DealInput(serializers.Serializer):
     )
     taken = serializers.IntegerField(
         help_text="Points the declaring team took in tricks, 0 to 56."
+    )
+    bidder = serializers.CharField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Optional: the declaring team's player who won the auction, one of "
+        "the players of that team in this match (its roster).",
     )
     version = serializers.IntegerField(
         help_text="The sheet's version you read; a stale one gets 409."

@@ -50,14 +50,32 @@ class DealForm(forms.Form):
     taken = _number(
         "Declarer took", "the points the declarer took, 0 to 56", min=0, max=56
     )
+    bidder = forms.ChoiceField(
+        label="Bidder (optional)",
+        required=False,
+        widget=forms.RadioSelect,
+        help_text="The declaring team's player who won the auction.",
+    )
     version = forms.IntegerField(widget=forms.HiddenInput)
     replacing = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(
-        self, *args, sides: list[tuple[str, str]], levels: dict[str, str], **kw
+        self,
+        *args,
+        sides: list[tuple[str, str]],
+        levels: dict[str, str],
+        roster: dict[str, list[str]] | None = None,
+        **kw,
     ):
         super().__init__(*args, **kw)
         self.fields["declarer"].choices = sides
+        # Each player of the match once, with his team's letter; the service checks
+        # that he played for the declaring team.
+        self.fields["bidder"].choices = [("", "Not recorded")] + [
+            (name, f"{side} · {name}")
+            for side, names in sorted((roster or {}).items())
+            for name in names
+        ]
         self.fields["level"].choices = [
             (v, levels.get(v, label)) for v, label in LEVELS
         ]

@@ -28,6 +28,7 @@ from tournament.domain.errors import (
 )
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
+from tournament.selectors import match_roster
 from tournament.tasks import sheet_copy_keep
 
 from ..domain import rules, tiebreak
@@ -224,6 +225,29 @@ def match_delete(*, match: Match, user) -> None:
 # ----------------------------------------------------------------------------------
 
 
+def bidder_check(match: Match, declarer: str, bidder: str) -> str:
+    """The bidder as the roster spells him: one of the declaring team's players in
+    this match (after substitutions, rules.md §9); "" when not recorded."""
+    bidder = " ".join(bidder.split())
+    if not bidder:
+        return ""
+    roster = match_roster(
+        team_a=match.team_a_id,
+        team_b=match.team_b_id,
+        stage=match.stage,
+        round=match.round,
+    )[Side(declarer).value]
+    for name in roster:
+        if name.casefold() == bidder.casefold():
+            return name
+    raise RuleError(
+        "bidder_not_declarer",
+        f"{bidder} did not play for the declaring team {declarer} in this match; the "
+        f"bidder is one of {', '.join(roster) or 'its players'}, or leave it empty.",
+        field="bidder",
+    )
+
+
 def deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
     allowed = match.deals_scheduled
     if match.stage == Stage.KNOCKOUT and allowed is not None:
@@ -253,10 +277,12 @@ def score_sheet_deal_record(
             for d in rows[0][0]
         )
 
+    bidder = values.pop("bidder", "") or ""
     match = sheet_open(
         match_id=match_id, version=version, action="add a deal", done=done
     )
     checked = deal_check(match, values)
+    bidder = bidder_check(match, checked.declarer.value, bidder)
     deals, penalties = rows[0]
     if any(d.number == checked.number for d in deals):
         raise ConflictError(
@@ -271,7 +297,9 @@ def score_sheet_deal_record(
             "match_over",
             "the match is over: a team has no tables left (rules.md §8).",
         )
-    deal = Deal(match=match, entered_by=user if user.is_authenticated else None)
+    deal = Deal(
+        match=match, bidder=bidder, entered_by=user if user.is_authenticated else None
+    )
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
     deals.append(deal)
@@ -299,12 +327,15 @@ def score_sheet_deal_replace(
     *, match_id: int, number: int, user, version: int | None, **values: Any
 ) -> tuple[Deal, Match]:
     """Replace what deal `number` records; its penalties stay with it."""
+    bidder = values.pop("bidder", "") or ""
     match = sheet_open(match_id=match_id, version=version, action="change a deal")
     checked = deal_check(match, {"number": number, **values})
+    bidder = bidder_check(match, checked.declarer.value, bidder)
     deal, deals, penalties = _deal_locked(match, number)
     before = deal.record()
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
+    deal.bidder = bidder
     deal.entered_by = user if user.is_authenticated else None
     deal.save()
     rescore(match, deals, penalties)

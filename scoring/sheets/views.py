@@ -108,6 +108,12 @@ class _ScoreDesk:
         # Who the history names: the signed-in scorer, or a table's link.
         self.actor = at.actor if at.actor is not None else request.user
         self.view = sheet_read(match=match)
+        self.roster = match_roster(
+            team_a=match.team_a_id,
+            team_b=match.team_b_id,
+            stage=match.stage,
+            round=match.round,
+        )
         self.message = ""
         self.stale = False
         posted = (
@@ -138,11 +144,23 @@ class _ScoreDesk:
             if deal is not None:
                 initial |= {
                     f: getattr(deal, f)
-                    for f in ("number", "declarer", "value", "trump", "level", "taken")
+                    for f in (
+                        "number",
+                        "declarer",
+                        "value",
+                        "trump",
+                        "level",
+                        "taken",
+                        "bidder",
+                    )
                 }
                 initial["replacing"] = deal.number
         return DealForm(
-            data, sides=_sides(self.match), levels=_levels(self.match), initial=initial
+            data,
+            sides=_sides(self.match),
+            levels=_levels(self.match),
+            roster=self.roster,
+            initial=initial,
         )
 
     def handle(self, action: str) -> bool:
@@ -350,7 +368,7 @@ def score_response(
     template = "scoring/_score_app.html" if htmx else at.template
     context = desk.context()
     if not htmx:
-        context.update(day_context(match, roles, frozenset()))
+        context.update(day_context(match, roles, frozenset(), desk.roster))
         context.update(at.extra)
     # htmx swaps the answer in even when refused: the errors are the answer.
     response = render(request, template, context, status=200 if htmx else status)
@@ -570,11 +588,14 @@ def _ruling(request, match, roles, sides) -> str:
 DAY_ACTIONS = {"forfeit": _forfeit, "dispute": _dispute, "rule": _ruling}
 
 
-def day_context(match: Match, roles: frozenset[Role], sides) -> dict:
-    """What the match and score pages show and offer of the tournament day."""
+def day_context(match: Match, roles: frozenset[Role], sides, roster=None) -> dict:
+    """What the match and score pages show and offer of the tournament day (the
+    roster read again unless the page has it)."""
     organizer = Role.ORGANIZER in roles
     return {
-        "roster": match_roster(
+        "roster": roster
+        if roster is not None
+        else match_roster(
             team_a=match.team_a_id,
             team_b=match.team_b_id,
             stage=match.stage,
