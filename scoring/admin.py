@@ -42,6 +42,7 @@ class DealInline(ReadOnlyInline):
         "trump",
         "level",
         "taken",
+        "bidder",
         "award_to",
         "award",
     ]

@@ -142,18 +142,7 @@ class _ScoreDesk:
         if edit and edit.isdigit():
             deal = next((d for d in self.view.deals if d.number == int(edit)), None)
             if deal is not None:
-                initial |= {
-                    f: getattr(deal, f)
-                    for f in (
-                        "number",
-                        "declarer",
-                        "value",
-                        "trump",
-                        "level",
-                        "taken",
-                        "bidder",
-                    )
-                }
+                initial |= {f: getattr(deal, f) for f in (*DEAL_FIELDS, "bidder")}
                 initial["replacing"] = deal.number
         return DealForm(
             data,
