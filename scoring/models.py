@@ -11,6 +11,7 @@ from django.db.models import F, Q
 
 from tournament.models import Team, Tournament, someone
 
+from .domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from .domain.forfeits import Absent
 from .domain.rules import (
     AWARD_PENALTY,
@@ -240,6 +241,13 @@ class Deal(models.Model):
         default="",
         help_text="The declaring team's player who won the auction, if recorded.",
     )
+    auction = models.CharField(
+        max_length=AUCTION_TEXT_MAX,
+        blank=True,
+        default="",
+        help_text="The auction in the notation of docs/auction.md, if recorded; it "
+        "ends on the deal's contract.",
+    )
     # What the deal gives, recomputed on every write of the sheet.
     made = models.BooleanField()
     award_to = models.CharField(max_length=1)
@@ -312,6 +320,7 @@ class Deal(models.Model):
             "awarded_by": self.awarded_by,
             # Only when recorded: the history of sheets before bidders stays as it was.
             **({"bidder": self.bidder} if self.bidder else {}),
+            **({"auction": self.auction} if self.auction else {}),
         }
 
     @property

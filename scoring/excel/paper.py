@@ -53,7 +53,12 @@ DEAL_HEADERS = (
     "Award",
     "Total A",
     "Total B",
+    "Bidder",
+    "Auction",
 )
+# Optional columns, found by their header: a sheet printed before they were added
+# reads as before, and leaves what the site holds in them alone.
+OPTIONAL_HEADERS = ("Bidder", "Auction")
 PENALTY_HEADERS = ("Deal", "Offender", "Kind", "Points", "Note")
 PENALTY_ROWS = 8
 TABLES_FORMAT_ROWS = 40  # the tables format has no scheduled deals (rules.md §8)
@@ -201,7 +206,8 @@ def _score_sheet_write(
         7,
         1,
         "Declarer, Offender: A or B. Trump: C D H S or NT. Level: blank, X "
-        "(doubled) or XX (redoubled). Award and totals are computed: leave them.",
+        "(doubled) or XX (redoubled). Award and totals are computed: leave them. "
+        "Bidder and Auction are optional (the auction: A: 28S 30H P P P P P).",
     ).font = Font(italic=True)
 
     header_row = 9
@@ -228,6 +234,8 @@ def _score_sheet_write(
                 d.award,
                 d.total_a,
                 d.total_b,
+                d.bidder,
+                d.auction,
             ]
         for i, value in enumerate(values, start=1):
             put(ws, r, i, value if value != "" else None)
@@ -235,7 +243,7 @@ def _score_sheet_write(
             ws.cell(row=r, column=i).border = _BOX
         ws.cell(row=r, column=1).fill = _KEY_FILL
         if line.tiebreak:
-            put(ws, r, 11, "tie-break only")
+            put(ws, r, len(DEAL_HEADERS) + 1, "tie-break only")
     last = first + rows - 1
 
     declarers = DataValidation(type="list", formula1='"A,B"', allow_blank=True)
@@ -286,7 +294,7 @@ def _score_sheet_write(
     put(ws, sign, 4, "Captain B").font = Font(bold=True)
     put(ws, sign, 7, "Scorer").font = Font(bold=True)
     for letter, width in zip(
-        "ABCDEFGHIJK", (10, 10, 8, 10, 11, 8, 9, 8, 9, 9, 14), strict=True
+        "ABCDEFGHIJKLM", (10, 10, 8, 10, 11, 8, 9, 8, 9, 9, 16, 30, 14), strict=True
     ):
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = f"A{first}"
@@ -296,7 +304,7 @@ def _score_sheet_write(
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.print_area = f"A1:K{sign}"
+    ws.print_area = f"A1:M{sign}"
 
 
 PrintedSheet = tuple[MatchHeading, Sequence[DealLine], Sequence["PrintedPenalty"]]
@@ -339,6 +347,8 @@ class FileDeal:
     trump: object
     level: object
     taken: object
+    bidder: str | None = None  # None: the sheet has no Bidder column (keep the site's)
+    auction: str | None = None  # None: no Auction column
 
 
 @dataclass(frozen=True)
@@ -483,6 +493,17 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
             )
         )
         raise FileRefused(problems)
+    header = [_text(v).casefold() for v in rows[deal_header]]
+    optional = {
+        name: header.index(name.casefold())
+        for name in OPTIONAL_HEADERS
+        if name.casefold() in header
+    }
+
+    def extra(values: tuple[Any, ...], name: str) -> str | None:
+        column = optional.get(name)
+        return None if column is None else _text(values[column])
+
     toss_at = _find(rows, "Toss won by")
     toss_winner = _text(_beside(rows, toss_at)).upper() if toss_at else ""
     first_dealer = _text(_beside(rows, _find(rows, "First dealer"))).upper()
@@ -490,7 +511,7 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
     deals: list[FileDeal] = []
     r = deal_header + 1
     while r < len(rows):
-        values = (*rows[r], *([None] * len(DEAL_HEADERS)))
+        values = (*rows[r], *([None] * len(header)))
         if _text(values[0]).casefold() == "deal":
             break  # the penalties' header
         filled = [_text(v) for v in values[1:6]]
@@ -504,6 +525,8 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
                     trump=_trump(values[3]),
                     level=_level(values[4]),
                     taken=_number(values[5]),
+                    bidder=extra(values, "Bidder"),
+                    auction=extra(values, "Auction"),
                 )
             )
         r += 1

@@ -324,7 +324,7 @@ def _sheet_blocks(matches: list[Match], progress) -> Iterator[workbook.SheetBloc
     # in memory at a time.
     deals = (
         Deal.objects.filter(match__tournament_id=matches[0].tournament_id)
-        .only(*DEAL_VALUE_FIELDS, "match_id")
+        .only(*DEAL_VALUE_FIELDS, "bidder", "auction", "match_id")
         .order_by("-match__stage", "match__round", "match__table", "match_id", "number")
         .iterator(chunk_size=4000)
     )
@@ -377,6 +377,8 @@ def _deal_line(
         received_b=row.received_b,
         total_a=row.total_a,
         total_b=row.total_b,
+        bidder=deal.bidder,
+        auction=deal.auction,
         penalties=[
             workbook.PenaltyLine(
                 kind=p.kind,

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..sheets import services as sheets
 from ..sheets.locking import DEAL_FIELDS, changes_from, sheet_rows
-from ..sheets.services import deal_check
+from ..sheets.services import deal_check, deal_extras
 from . import paper
 from .selectors import (
     tournament_workbook,
@@ -192,11 +192,22 @@ def _problem(
     return [paper.FileProblem(sheet.worksheet, row, where, message)]
 
 
+@dataclass(frozen=True)
+class _Wanted:
+    """A deal as the file has it, checked: its row, the deal, and the bidder and
+    auction (None where the sheet has no such column: the site's are kept)."""
+
+    row: int
+    deal: rules.Deal
+    bidder: str | None
+    auction: str | None
+
+
 def _file_deals(
     sheet: paper.FileSheet, match: Match
-) -> tuple[dict[int, tuple[int, rules.Deal]], list[paper.FileProblem]]:
-    """The file's deals checked one row at a time: {number: (row, deal)}."""
-    found: dict[int, tuple[int, rules.Deal]] = {}
+) -> tuple[dict[int, _Wanted], list[paper.FileProblem]]:
+    """The file's deals checked one row at a time: {number: wanted}."""
+    found: dict[int, _Wanted] = {}
     problems: list[paper.FileProblem] = []
     for line in sheet.deals:
         values = {
@@ -209,6 +220,9 @@ def _file_deals(
         }
         try:
             deal = deal_check(match, values)
+            bidder, auction = deal_extras(
+                match, deal, line.bidder or "", line.auction or ""
+            )
         except (RuleError, RuleErrors) as error:
             problems += _problem(sheet, line.row, error)
             continue
@@ -218,12 +232,17 @@ def _file_deals(
                     sheet.worksheet,
                     line.row,
                     "number",
-                    f"deal {deal.number} is also on row {found[deal.number][0]}: a "
+                    f"deal {deal.number} is also on row {found[deal.number].row}: a "
                     "deal is entered once.",
                 )
             )
             continue
-        found[deal.number] = (line.row, deal)
+        found[deal.number] = _Wanted(
+            line.row,
+            deal,
+            None if line.bidder is None else bidder,
+            None if line.auction is None else auction,
+        )
     return found, problems
 
 
@@ -337,12 +356,25 @@ def _sheet_import(
         else:
             add_penalties.append((row, key))
     drop = sorted((n for n in have if n not in wanted), reverse=True)
+
+    def extras(n: int) -> dict[str, str]:
+        """The bidder and auction deal n is to have: the file's, or where the
+        sheet has no such column, what the site holds."""
+        w, held = wanted[n], have.get(n)
+        return {
+            name: got if got is not None else getattr(held, name, "")
+            for name, got in (("bidder", w.bidder), ("auction", w.auction))
+        }
+
     change = [
         n
         for n in sorted(wanted)
         if n in have
-        and tuple(getattr(have[n], f) for f in DEAL_FIELDS)
-        != tuple(getattr(wanted[n][1], f) for f in DEAL_FIELDS)
+        and (
+            tuple(getattr(have[n], f) for f in DEAL_FIELDS)
+            != tuple(getattr(wanted[n].deal, f) for f in DEAL_FIELDS)
+            or extras(n) != {"bidder": have[n].bidder, "auction": have[n].auction}
+        )
     ]
     add = [n for n in sorted(wanted) if n not in have]
     have_toss = (match.toss_winner, match.first_dealer)
@@ -380,7 +412,7 @@ def _sheet_import(
         with changes_from("file", origin):
             call(*args, match_id=match.pk, user=user, version=None, **kwargs)
 
-    row_of = {n: row for n, (row, _) in wanted.items()}
+    row_of = {n: w.row for n, w in wanted.items()}
     try:
         for penalty in drop_penalties:
             step(None, sheets.score_sheet_penalty_delete, penalty_id=penalty.pk)
@@ -391,8 +423,16 @@ def _sheet_import(
             step(None, sheets.score_sheet_deal_delete, number=n)
             done.deleted += 1
         for n in change:
-            values = {f: getattr(wanted[n][1], f) for f in DEAL_FIELDS if f != "number"}
-            step(row_of[n], sheets.score_sheet_deal_replace, number=n, **values)
+            values = {
+                f: getattr(wanted[n].deal, f) for f in DEAL_FIELDS if f != "number"
+            }
+            step(
+                row_of[n],
+                sheets.score_sheet_deal_replace,
+                number=n,
+                **values,
+                **extras(n),
+            )
             done.replaced += 1
         sudden = (
             tiebreak.deciding_deal(match.deals_scheduled)
@@ -408,8 +448,8 @@ def _sheet_import(
                     first_dealer=toss[1],
                 )
                 done.toss = True
-            values = {f: getattr(wanted[n][1], f) for f in DEAL_FIELDS}
-            step(row_of[n], sheets.score_sheet_deal_record, **values)
+            values = {f: getattr(wanted[n].deal, f) for f in DEAL_FIELDS}
+            step(row_of[n], sheets.score_sheet_deal_record, **values, **extras(n))
             done.added += 1
         if toss_changes and not done.toss:
             step(

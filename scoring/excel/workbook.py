@@ -265,6 +265,8 @@ SCORE_SHEET_COLUMNS = (
     Column("Points", 7, "int"),
     Column("Warning", 9, "yes_no"),
     Column("Note", 30),
+    Column("Bidder", 18),
+    Column("Auction", 36),
 )
 
 # The tournament day (rules.md §9): every check-in absence, withdrawal, substitution,
@@ -359,6 +361,8 @@ class DealLine:
     total_a: int
     total_b: int
     penalties: Sequence[PenaltyLine] = field(default_factory=tuple)
+    bidder: str = ""
+    auction: str = ""
 
 
 def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
@@ -366,7 +370,7 @@ def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
     for b in blocks:
         head = [b.stage, b.round, b.table, b.match, b.team_a, b.team_b, b.status]
         if not b.deals:
-            yield [*head, "no deals", *([None] * 19)]
+            yield [*head, "no deals", *([None] * 21)]
         for d in b.deals:
             yield [
                 *head,
@@ -390,6 +394,8 @@ def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
                 None,
                 None,
                 None,
+                d.bidder or None,
+                d.auction or None,
             ]
             for p in d.penalties:
                 yield [
@@ -409,4 +415,6 @@ def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
                     p.points,
                     p.warning,
                     p.note,
+                    None,
+                    None,
                 ]

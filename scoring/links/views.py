@@ -48,6 +48,7 @@ OFFLINE_ASSETS = (
     "vendor/htmx-2.0.11.min.js",
     "js/print.js",
     "js/offline.js",
+    "js/auction.js",
     "img/icon.svg",
 )
 NO_LINK = (

@@ -30,6 +30,7 @@ from tournament.models import LinkKind
 from tournament.selectors import match_roster
 
 from ..domain import tiebreak
+from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from ..domain.forfeits import Absent
 from ..domain.rules import Level, PenaltyKind, Side, Stage, Trump
 from ..links.selectors import link_side, match_reached
@@ -148,6 +149,11 @@ class DealOutput(serializers.Serializer):
     bidder = serializers.CharField(
         allow_null=True,
         help_text="The declaring team's player who won the auction, when recorded.",
+    )
+    auction = serializers.CharField(
+        allow_null=True,
+        help_text="The auction that ended on this contract, in the notation of "
+        "docs/auction.md, when recorded.",
     )
     made = serializers.BooleanField()
     award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
@@ -286,6 +292,7 @@ def deal_data(deal: Deal, running: tuple[int, int]) -> dict[str, Any]:
     return {
         **deal.record(),
         "bidder": deal.bidder or None,
+        "auction": deal.auction or None,
         "awarded_by": deal.awarded_by or None,
         "running_a": running[0],
         "running_b": running[1],
@@ -462,6 +469,15 @@ class DealInput(serializers.Serializer):
         default="",
         help_text="Optional: the declaring team's player who won the auction, one of "
         "the players of that team in this match (its roster).",
+    )
+    auction = serializers.CharField(
+        max_length=AUCTION_TEXT_MAX,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Optional: the auction, e.g. 'A: 28S 30H P P X P P P P P' (the lead "
+        "player's team, then every call; docs/auction.md). It must end on the deal's "
+        "declarer, value, trump and level.",
     )
     version = serializers.IntegerField(
         help_text="The sheet's version you read; a stale one gets 409."

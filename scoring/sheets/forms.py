@@ -5,6 +5,7 @@ services', whose messages the pages show next to the field they name.
 
 from django import forms
 
+from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from ..domain.forfeits import absent_choices
 from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
 
@@ -55,6 +56,20 @@ class DealForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
         help_text="The declaring team's player who won the auction.",
+    )
+    auction = forms.CharField(
+        label="Auction (optional)",
+        required=False,
+        max_length=AUCTION_TEXT_MAX,
+        help_text="The lead player's team, then every call: A: 28S 30H P P X P P P P P",
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "placeholder": "A: 28S P P P P P",
+            }
+        ),
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
     replacing = forms.IntegerField(required=False, widget=forms.HiddenInput)

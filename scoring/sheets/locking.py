@@ -139,7 +139,7 @@ def sheet_open(
 _TOURNAMENT_FIELDS = tuple(
     f.attname
     for f in Tournament._meta.concrete_fields
-    if f.attname in ("id", "name", "slug", "ruleset")
+    if f.attname in ("id", "name", "slug", "ruleset", "players_per_team")
 )
 _MATCH_SQL = f"""
 SELECT m.*, a.name AS team_a_name, b.name AS team_b_name,

@@ -32,6 +32,7 @@ from tournament.selectors import match_roster
 from tournament.tasks import sheet_copy_keep
 
 from ..domain import rules, tiebreak
+from ..domain.auction import auction_check, auction_parse
 from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
 from ..models import (
     Deal,
@@ -248,6 +249,42 @@ def bidder_check(match: Match, declarer: str, bidder: str) -> str:
     )
 
 
+def auction_of(match: Match, deal: rules.Deal, text: str) -> str:
+    """The auction as the notation writes it (docs/auction.md), checked to end on
+    the deal's contract at a table of this tournament's size; "" when not recorded."""
+    text = " ".join(text.split())
+    if not text:
+        return ""
+    auction_check(
+        text,
+        declarer=deal.declarer,
+        value=deal.value,
+        trump=deal.trump,
+        level=deal.level,
+        players=2 * match.tournament.players_per_team,
+    )
+    return str(auction_parse(text))
+
+
+def deal_extras(
+    match: Match, deal: rules.Deal, bidder: str, auction: str
+) -> tuple[str, str]:
+    """The bidder and the auction of a deal, both checked; every problem at once."""
+    found: dict[str, str] = {}
+    errors: list[RuleError] = []
+    for name, check in (
+        ("bidder", lambda: bidder_check(match, deal.declarer.value, bidder)),
+        ("auction", lambda: auction_of(match, deal, auction)),
+    ):
+        try:
+            found[name] = check()
+        except RuleError as error:
+            errors.append(error)
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+    return found["bidder"], found["auction"]
+
+
 def deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
     allowed = match.deals_scheduled
     if match.stage == Stage.KNOCKOUT and allowed is not None:
@@ -278,11 +315,12 @@ def score_sheet_deal_record(
         )
 
     bidder = values.pop("bidder", "") or ""
+    auction = values.pop("auction", "") or ""
     match = sheet_open(
         match_id=match_id, version=version, action="add a deal", done=done
     )
     checked = deal_check(match, values)
-    bidder = bidder_check(match, checked.declarer.value, bidder)
+    bidder, auction = deal_extras(match, checked, bidder, auction)
     deals, penalties = rows[0]
     if any(d.number == checked.number for d in deals):
         raise ConflictError(
@@ -298,7 +336,10 @@ def score_sheet_deal_record(
             "the match is over: a team has no tables left (rules.md §8).",
         )
     deal = Deal(
-        match=match, bidder=bidder, entered_by=user if user.is_authenticated else None
+        match=match,
+        bidder=bidder,
+        auction=auction,
+        entered_by=user if user.is_authenticated else None,
     )
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
@@ -328,14 +369,15 @@ def score_sheet_deal_replace(
 ) -> tuple[Deal, Match]:
     """Replace what deal `number` records; its penalties stay with it."""
     bidder = values.pop("bidder", "") or ""
+    auction = values.pop("auction", "") or ""
     match = sheet_open(match_id=match_id, version=version, action="change a deal")
     checked = deal_check(match, {"number": number, **values})
-    bidder = bidder_check(match, checked.declarer.value, bidder)
+    bidder, auction = deal_extras(match, checked, bidder, auction)
     deal, deals, penalties = _deal_locked(match, number)
     before = deal.record()
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
-    deal.bidder = bidder
+    deal.bidder, deal.auction = bidder, auction
     deal.entered_by = user if user.is_authenticated else None
     deal.save()
     rescore(match, deals, penalties)

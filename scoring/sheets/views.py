@@ -142,7 +142,9 @@ class _ScoreDesk:
         if edit and edit.isdigit():
             deal = next((d for d in self.view.deals if d.number == int(edit)), None)
             if deal is not None:
-                initial |= {f: getattr(deal, f) for f in (*DEAL_FIELDS, "bidder")}
+                initial |= {
+                    f: getattr(deal, f) for f in (*DEAL_FIELDS, "bidder", "auction")
+                }
                 initial["replacing"] = deal.number
         return DealForm(
             data,
@@ -322,10 +324,19 @@ class _ScoreDesk:
             "deal_form": self.deal_form,
             "penalty_form": self.penalty_form,
             "toss_form": self.toss_form,
+            "auction_pad": AUCTION_PAD,
             "message": self.message,
             "stale": self.stale,
             "editable": True,
         }
+
+
+# The calls the auction's tap pad adds (static/js/auction.js); numbers join the
+# digits before them and a trump letter the number before it (docs/auction.md).
+AUCTION_PAD = (
+    "A:", "B:", *"0123456789", "C", "D", "H", "S", "N", "P", "X", "XX",
+    "R40", "R48", "R56",
+)  # fmt: skip
 
 
 def score_response(

@@ -92,7 +92,7 @@
       const body = {
         number: whole(v.number), declarer: v.declarer || "", value: whole(v.value),
         trump: v.trump || "", level: v.level || "none", taken: whole(v.taken),
-        bidder: v.bidder || "",
+        bidder: v.bidder || "", auction: v.auction || "",
       };
       const missing = DEAL_FIELDS.filter((f) => body[f] === null || body[f] === "");
       if (missing.length) return { missing };

@@ -99,7 +99,7 @@ def test_a_knockout_sheet_has_the_tiebreak_rows_and_the_toss():
     assert ws["A6"].value == "Toss won by"
     numbers = [ws.cell(row=r, column=1).value for r in range(10, 19)]
     assert numbers == [1, 2, 3, 4, 5, 6, 7, 8, 9]
-    assert [ws.cell(row=r, column=11).value for r in (15, 16)] == [
+    assert [ws.cell(row=r, column=13).value for r in (15, 16)] == [
         None,
         "tie-break only",
     ]
