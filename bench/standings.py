@@ -8,6 +8,8 @@ penalties). Then, in one child process per database, the median time of
 - the standings API (`GET /api/v1/tournaments/<slug>/standings/`), and a poll of it
   with the answer's ETag that finds nothing changed (304);
 - the standings page (`GET /t/<slug>/standings/`), whole and as its htmx poll;
+- the statistics API (`GET /api/v1/tournaments/<slug>/statistics/`, issue 21: every
+  bidder's and team's contracts, the penalties, the records) and the page;
 
 through Django's test client (the whole view: URL, auth, queries, ranking, JSON or
 template), printed as milliseconds and as ratios to the baselines.
@@ -70,6 +72,11 @@ def _measure(repeat: int) -> dict:
     assert body["progress"]["decided"] == matches, "a match is not counted"
     etag = answer["ETag"]
     page = f"/t/{SLUG}/standings/"
+    statistics = f"/api/v1/tournaments/{SLUG}/statistics/"
+    body = client.get(statistics).json()
+    assert len(body["teams"]) == teams, "a team is missing from the statistics"
+    assert body["deals"] == deals, "a deal is not counted"
+    assert body["bidders_recorded"] > deals // 2, "the bench's bidders are missing"
     return {
         "vendor": connection.vendor,
         "count_ms": median_ms(count, repeat),
@@ -79,6 +86,10 @@ def _measure(repeat: int) -> dict:
         "api_304_ms": median_ms(lambda: get(api, 304, HTTP_IF_NONE_MATCH=etag), repeat),
         "page_ms": median_ms(lambda: get(page), repeat),
         "poll_ms": median_ms(lambda: get(page, HTTP_HX_REQUEST="true"), repeat),
+        "statistics_ms": median_ms(lambda: get(statistics), repeat),
+        "statistics_page_ms": median_ms(
+            lambda: get(f"/t/{SLUG}/statistics/"), repeat
+        ),
         "count_again_ms": median_ms(count, repeat),
     }
 
@@ -113,6 +124,8 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
             ("api_304_ms", "standings API, unchanged: 304"),
             ("page_ms", "standings page"),
             ("poll_ms", "standings page, htmx poll"),
+            ("statistics_ms", "statistics API"),
+            ("statistics_page_ms", "statistics page"),
         ):
             print(
                 f"    {name:<32} {r[key]:7.2f} ms   {r[key] / base:9.1f}x"
@@ -123,6 +136,15 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
                 "standings.api",
                 f"standings of {b['teams']} teams (API)",
                 r["api_ms"],
+                "ms",
+                "one SUM … GROUP BY",
+                r["aggregate_ms"],
+                db.where,
+            ),
+            Figure(
+                "statistics.api",
+                f"statistics of {b['teams']} teams (API)",
+                r["statistics_ms"],
                 "ms",
                 "one SUM … GROUP BY",
                 r["aggregate_ms"],

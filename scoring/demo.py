@@ -5,7 +5,10 @@ completed and not confirmed, sheets in progress), the rest still drafts.
 
 The deals are random but reproducible (`deal_seed` of fixtures/demo-league.json):
 bids mostly 28 to 40, now and then higher, doubled now and then, a declarer taking
-around what was bid; a few out-of-turn offences and a kallakali.
+around what was bid; a few out-of-turn offences and a kallakali. Most deals name
+their bidder (a player of the declaring team) and about one in four its auction, so
+the statistics pages show something real; those come from a second generator seeded
+by the match and deal, so the deals stay what they were.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from django.db import transaction
 
 from tournament.domain.types import Role
 from tournament.models import Membership, Tournament
+from tournament.selectors import match_roster
 
 from .desk import services as desk_services
+from .domain.auction import LETTER_OF
 from .domain.rules import Level, Side, Trump
 from .league import services as league_services
 from .models import Match
@@ -43,12 +48,45 @@ def random_deal(rng: random.Random, number: int) -> dict:
     }
 
 
+def demo_auction(deal: dict, players: int) -> str:
+    """A short legal auction ending on the deal's contract (docs/auction.md): the
+    declaring team leads and bids it; a double, and a redouble, come straight after."""
+    others = " ".join(["P"] * (players - 1))
+    bid = f"{deal['value']}{LETTER_OF[Trump(deal['trump'])]}"
+    ending = {
+        Level.NONE.value: others,
+        Level.DOUBLED.value: f"X {others}",
+        Level.REDOUBLED.value: "X XX",
+    }[deal["level"]]
+    return f"{deal['declarer']}: {bid} {ending}"
+
+
+def with_bidder(deal: dict, match: Match, roster: dict[str, list[str]]) -> dict:
+    """The deal with its bidder most of the time, and its auction now and then."""
+    pick = random.Random(match.pk * 1000 + deal["number"])  # noqa: S311 - demo data
+    extra = {}
+    names = roster.get(deal["declarer"], [])
+    if names and pick.random() < 0.85:
+        extra["bidder"] = pick.choice(names)
+    if pick.random() < 0.25:
+        players = 2 * match.tournament.players_per_team
+        extra["auction"] = demo_auction(deal, players)
+    return {**deal, **extra}
+
+
 def play_randomly(match: Match, user, rng: random.Random, deals: int) -> Match:
     """Deals 1..`deals` at random, now and then penalties; the match after them."""
     version = match.version
+    roster = match_roster(
+        team_a=match.team_a_id,
+        team_b=match.team_b_id,
+        stage=match.stage,
+        round=match.round,
+    )
     for number in range(1, deals + 1):
+        deal = with_bidder(random_deal(rng, number), match, roster)
         _, match = sheets_services.score_sheet_deal_record(
-            match_id=match.pk, user=user, version=version, **random_deal(rng, number)
+            match_id=match.pk, user=user, version=version, **deal
         )
         version = match.version
     if rng.random() < 0.3:  # out of turn twice: a warning, then a point
@@ -112,7 +150,11 @@ def demo_league_play(*, path: Path = DEMO_LEAGUE) -> tuple[Tournament, bool]:
         )
     rng = random.Random(spec["deal_seed"])  # noqa: S311 - demo deals, reproducible
     deals = tournament.league_deals
-    matches = Match.objects.filter(tournament=tournament).order_by("round", "table")
+    matches = (
+        Match.objects.filter(tournament=tournament)
+        .select_related("tournament")
+        .order_by("round", "table")
+    )
     for match in matches.filter(round__lte=spec["confirmed_rounds"]):
         confirm_as_organizer(
             play_randomly(match, scorer.user, rng, deals), organizer.user

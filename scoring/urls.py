@@ -7,6 +7,7 @@ from .excel import views as excel_views
 from .league import views as league_views
 from .links import views as links_views
 from .sheets import views as sheets_views
+from .statistics import views as statistics_views
 
 app_name = "scoring"
 
@@ -18,6 +19,16 @@ urlpatterns = [
     path("t/<slug:slug>/where/", desk_views.where_page, name="where"),
     path("t/<slug:slug>/standings/", league_views.standings_page, name="standings"),
     path("t/<slug:slug>/teams/<id:pk>/", league_views.team_page, name="team"),
+    path(
+        "t/<slug:slug>/statistics/",
+        statistics_views.statistics_page,
+        name="statistics",
+    ),
+    path(
+        "t/<slug:slug>/teams/<id:pk>/players/<path:name>/",
+        statistics_views.player_page,
+        name="player",
+    ),
     path("matches/<id:pk>/", sheets_views.match_page, name="match"),
     path("matches/<id:pk>/score/", sheets_views.score_page, name="score"),
     path(

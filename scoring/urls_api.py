@@ -7,6 +7,7 @@ from .league import apis as league_apis
 from .links import apis as links_apis
 from .sheets import apis as sheets_apis
 from .sheets import day_apis
+from .statistics import apis as statistics_apis
 
 app_name = "scoring-api"
 
@@ -45,6 +46,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/standings/",
         league_apis.StandingsApi.as_view(),
         name="standings",
+    ),
+    path(
+        "tournaments/<slug:slug>/statistics/",
+        statistics_apis.StatisticsApi.as_view(),
+        name="statistics",
     ),
     path(
         "tournaments/<slug:slug>/standings/lots/",

@@ -149,6 +149,7 @@ def world(db):
             "spare": spare.pk,
             "team": kings.pk,
             "aces": aces.pk,
+            "aces_captain": aces.captain_name,
             "jacks": jacks.pk,
             "member": users["scorer"].memberships.get().pk,
             "backup": backup_take(tournament=t, reason="test").pk,
@@ -296,6 +297,7 @@ API = [
     Case("round-release", "post", {**T, "number": "1"}, organizer(409)),
     Case("standings", "get", T, everyone()),
     Case("standings-lots", "post", T, organizer(409)),
+    Case("statistics", "get", T, everyone()),
     Case("match-detail", "get", SHEET, everyone()),
     Case("match-detail", "delete", {"pk": "empty"}, organizer(204)),
     Case(
@@ -499,6 +501,14 @@ PAGES = [
     Case("scoring:where", "get", T, everyone(), page=True, query="?q=Kin"),
     Case("scoring:standings", "get", T, everyone(), page=True),
     Case("scoring:team", "get", {**T, "pk": "aces"}, everyone(), page=True),
+    Case("scoring:statistics", "get", T, everyone(), page=True),
+    Case(
+        "scoring:player",
+        "get",
+        {**T, "pk": "aces", "name": "aces_captain"},
+        everyone(),
+        page=True,
+    ),
     Case("scoring:match", "get", SHEET, everyone(), page=True),
     Case("scoring:score", "get", SHEET, staff(), page=True),
     # Fragments that htmx fetches answer 403, not a login page, when signed out.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import groupby
+from typing import Any
 
 from django.db.models import F
 from django.utils import timezone
@@ -17,11 +18,13 @@ from tournament.selectors import rosters_get
 
 from ..domain import rules, tiebreak
 from ..domain import standings as ranking
+from ..domain import statistics as stats
 from ..domain.rules import MatchStatus, Stage
 from ..league.selectors import draw_current, standings_get
 from ..models import Deal, Dispute, Match, Penalty, SheetAction, SheetChange
 from ..sheets.selectors import DEAL_VALUE_FIELDS, SheetView, sheet_settle
 from ..signals import export_bracket
+from ..statistics.selectors import holder_where, statistics_get
 from . import paper, workbook
 
 # The tournament workbook (docs/exports.md)
@@ -448,8 +451,68 @@ def tournament_workbook_sheets(
         ),
         _day_sheet(tournament, matches),
         _roster_sheet(matches),
+        _statistics_sheet(tournament),
     ]
     return title, sheets
+
+
+def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
+    found, names = statistics_get(tournament=tournament)
+
+    def figures(f: stats.Figures) -> list[Any]:
+        return [
+            f.declared,
+            f.made,
+            f.defeated,
+            f.made_percent,
+            f.average_value,
+            f.doubled_made,
+            f.redoubled_made,
+            f.bid_56,
+            f.made_56,
+        ]
+
+    def rows() -> Iterator[list[Any]]:
+        for p in found.players:
+            yield ["player", names.team(p.team), p.player, *figures(p.figures)] + [
+                None
+            ] * 10
+        for t in sorted(found.teams, key=lambda t: names.team(t.team).casefold()):
+            yield [
+                "team",
+                names.team(t.team),
+                None,
+                *figures(t.figures),
+                t.kallakali_caught,
+                t.kallakali_suffered,
+                t.penalties_against,
+                ", ".join(f"{k} {n}" for k, n in t.penalties_against_by_kind.items()),
+                t.biggest_win.margin if t.biggest_win else None,
+                t.highest_total.total if t.highest_total else None,
+                t.longest_run.length if t.longest_run else None,
+                None,
+                None,
+                None,
+            ]
+        for r in found.records:
+            for h in r.holders:
+                yield [
+                    "record",
+                    names.team(h.team),
+                    h.player or None,
+                    *([None] * 16),
+                    r.title,
+                    r.value,
+                    holder_where(h, names) or None,
+                ]
+
+    return workbook.TableSheet(
+        "Statistics",
+        workbook.STATISTICS_COLUMNS,
+        rows(),
+        note=f"{found.deals} deals counted, {found.bidders_recorded} with their "
+        "bidder; void and forfeited sheets left out.",
+    )
 
 
 # Paper score sheets (docs/exports.md)

@@ -297,6 +297,33 @@ ROSTER_COLUMNS = (
     Column("Match id", 9, "int"),
 )
 
+# Who bid what (docs/statistics.md): a line per bidder, then per team, then per
+# record holder.
+STATISTICS_COLUMNS = (
+    Column("Line", 8),
+    Column("Team", 26),
+    Column("Player", 22),
+    Column("Declared", 9, "int"),
+    Column("Made", 7, "int"),
+    Column("Defeated", 9, "int"),
+    Column("Made %", 8, "decimal"),
+    Column("Average value", 9, "decimal"),
+    Column("Doubled made", 9, "int"),
+    Column("Redoubled made", 10, "int"),
+    Column("56 bid", 7, "int"),
+    Column("56 made", 8, "int"),
+    Column("Kallakali caught", 10, "int"),
+    Column("Kallakali suffered", 10, "int"),
+    Column("Penalties against", 10, "int"),
+    Column("Penalties by kind", 30),
+    Column("Biggest win", 9, "int"),
+    Column("Highest total", 9, "int"),
+    Column("Longest run", 9, "int"),
+    Column("Record", 30),
+    Column("Value", 7, "int"),
+    Column("Where", 40),
+)
+
 BRACKET_COLUMNS = (
     Column("Round", 22),
     Column("Match", 7, "int"),

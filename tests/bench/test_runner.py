@@ -27,6 +27,7 @@ def test_every_goal_of_docs_performance_is_read():
         "deal.bare",
         "standings.api",
         "standings.poll",
+        "statistics.api",
         "workbook.time",
         "workbook.memory",
         "seeding",

@@ -78,6 +78,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
         "Bracket",
         "Tournament day",
         "Rosters",
+        "Statistics",
     ]
 
     # Every sheet: a title naming the tournament, the export time as a date, the
@@ -287,7 +288,7 @@ def test_the_export_reads_in_a_constant_number_of_queries(api):
     as_user(api, organizer)
     many = _query_count(api, "/api/v1/tournaments/large-cup/export.xlsx")
     assert few == many
-    assert many <= 25
+    assert many <= 30  # the Statistics sheet reads five (docs/statistics.md)
 
 
 def _wait_done(api, job: dict) -> dict:

@@ -1,0 +1,484 @@
+"""The statistics of a tournament: who bid what and how it went, per player and per
+team, and the tournament's records (docs/statistics.md).
+
+What it computes: from tallies that SQL sums per declaring team and bidder, each
+player's and team's contracts declared, made and defeated, the made percentage, the
+average contract value, doubled and redoubled contracts made, 56 contracts bid and
+made; from the penalties SQL counts, kallakali caught and suffered and penalties
+against by kind; from the decided matches, each team's biggest win and highest match
+total; from the deals in the order they were played, each team's longest run of
+made contracts; and the records over all of them, with every holder of a tie.
+
+What it does not: read the database, or decide which sheets count (the selector
+leaves out void and forfeited sheets and rounds not released, docs/statistics.md).
+Whether a contract was made is the rules engine's (rules.py: a deal given away by a
+penalty counts as made when the defenders offended and as defeated when the
+declarer did, 000 §3.10); this module counts what the sheet stores.
+
+Vocabulary: a *tally* is what SQL summed for one team and one bidder ("" for the
+team's deals whose bidder was not recorded); *figures* are what is shown of a tally;
+a *mark* is one team's result in one decided match; a *run* is an unbroken line of
+a team's contracts made, in the order the deals were played; a *record* is the best
+figure of the tournament and who holds it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+
+from .rules import CHART, PenaltyKind
+
+# The contract values' bands of the scoring chart (000 §1.3): 28-39, 40-47, 48-55, 56.
+BANDS: tuple[tuple[int, int], ...] = tuple((low, high) for low, high, _, _ in CHART)
+NO_BANDS = (0,) * len(BANDS)
+
+HOLDERS_MAX = 10  # a record names at most this many tied holders
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Contracts declared by one team with one bidder, as SQL sums them."""
+
+    team: int
+    bidder: str = ""  # "" : the deals of the team without a recorded bidder
+    declared: int = 0
+    made: int = 0
+    value_sum: int = 0
+    doubled: int = 0
+    doubled_made: int = 0
+    redoubled: int = 0
+    redoubled_made: int = 0
+    bid_56: int = 0
+    made_56: int = 0
+    band_declared: tuple[int, ...] = NO_BANDS  # by BANDS
+    band_made: tuple[int, ...] = NO_BANDS
+
+    def plus(self, other: Tally) -> Tally:
+        """Both tallies' counts, under this one's team and bidder."""
+        counts: dict = {}
+        for f in fields(self):
+            if f.name in ("team", "bidder"):
+                continue
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            counts[f.name] = (
+                tuple(a + b for a, b in zip(mine, theirs, strict=True))
+                if isinstance(mine, tuple)
+                else mine + theirs
+            )
+        return Tally(self.team, self.bidder, **counts)
+
+
+@dataclass(frozen=True)
+class Figures:
+    declared: int
+    made: int
+    defeated: int
+    made_percent: float | None  # None: nothing declared
+    average_value: float | None
+    doubled: int
+    doubled_made: int
+    redoubled: int
+    redoubled_made: int
+    bid_56: int
+    made_56: int
+    bands: tuple[Band, ...]
+
+
+@dataclass(frozen=True)
+class Band:
+    """Contracts of one band of values: declared and made."""
+
+    low: int
+    high: int
+    declared: int
+    made: int
+
+    @property
+    def made_percent(self) -> float | None:
+        return round(100 * self.made / self.declared, 1) if self.declared else None
+
+    @property
+    def label(self) -> str:
+        return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
+
+
+def figures_of(tally: Tally) -> Figures:
+    """What is shown of a tally: its counts, the contracts defeated, the made
+    percentage (one decimal) and the average contract value (two decimals)."""
+    declared = tally.declared
+    if not 0 <= tally.made <= declared:
+        raise AssertionError(f"{tally.made} made of {declared} declared")
+    return Figures(
+        declared=declared,
+        made=tally.made,
+        defeated=declared - tally.made,
+        made_percent=round(100 * tally.made / declared, 1) if declared else None,
+        average_value=round(tally.value_sum / declared, 2) if declared else None,
+        doubled=tally.doubled,
+        doubled_made=tally.doubled_made,
+        redoubled=tally.redoubled,
+        redoubled_made=tally.redoubled_made,
+        bid_56=tally.bid_56,
+        made_56=tally.made_56,
+        bands=tuple(
+            Band(low, high, d, m)
+            for (low, high), d, m in zip(
+                BANDS, tally.band_declared, tally.band_made, strict=True
+            )
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class PenaltyCount:
+    """Penalties of one kind a team incurred against one opponent, as SQL counts
+    them (warnings included: each is a time the team offended)."""
+
+    offender: int  # a team
+    opponent: int  # the other team of the match
+    kind: PenaltyKind
+    count: int
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A decided match as its sheet stores it."""
+
+    match: int
+    stage: str
+    round: int
+    table: int
+    team_a: int
+    team_b: int
+    total_a: int
+    total_b: int
+    winner: str  # "A", "B" or "" (a tie)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One team's result in one decided match."""
+
+    match: int
+    stage: str
+    round: int
+    table: int
+    team: int
+    opponent: int
+    total: int
+    opponent_total: int
+    won: bool
+
+    @property
+    def margin(self) -> int:
+        return self.total - self.opponent_total
+
+
+def marks_of(score: MatchScore) -> tuple[Mark, Mark]:
+    where = (score.match, score.stage, score.round, score.table)
+    return (
+        Mark(
+            *where,
+            score.team_a,
+            score.team_b,
+            score.total_a,
+            score.total_b,
+            score.winner == "A",
+        ),
+        Mark(
+            *where,
+            score.team_b,
+            score.team_a,
+            score.total_b,
+            score.total_a,
+            score.winner == "B",
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class DealAt:
+    """Where a deal was played."""
+
+    match: int
+    stage: str
+    round: int
+    table: int
+    number: int
+
+
+@dataclass(frozen=True)
+class Run:
+    team: int
+    length: int
+    first: DealAt
+    last: DealAt
+
+
+def made_runs(deals: Iterable[tuple[int, bool, DealAt]]) -> dict[int, Run]:
+    """Each team's longest run of contracts made: `deals` are (declaring team, made,
+    where) in the order they were played (stage, round, deal number). A team's
+    defeated contract ends its run; the other team's deals between do not. Of equal
+    runs, the first reached is kept."""
+    best: dict[int, Run] = {}
+    current: dict[int, tuple[int, DealAt]] = {}
+    for team, made, at in deals:
+        if not made:
+            current.pop(team, None)
+            continue
+        length, first = current.get(team, (0, at))
+        current[team] = (length + 1, first)
+        if length + 1 > (best[team].length if team in best else 0):
+            best[team] = Run(team, length + 1, first, at)
+    return best
+
+
+@dataclass(frozen=True)
+class PlayerStatistics:
+    team: int
+    player: str
+    figures: Figures
+
+
+@dataclass(frozen=True)
+class TeamStatistics:
+    team: int
+    figures: Figures
+    kallakali_caught: int  # kallakali this team proved against its opponents
+    kallakali_suffered: int  # this team was caught
+    penalties_against: int  # times this team offended
+    penalties_against_by_kind: Mapping[str, int]
+    biggest_win: Mark | None
+    highest_total: Mark | None
+    longest_run: Run | None
+
+
+class RecordKind(StrEnum):
+    HIGHEST_MATCH_TOTAL = "highest_match_total"
+    BIGGEST_MARGIN = "biggest_margin"
+    MOST_56_MADE = "most_56_made"  # by a player
+    MOST_56_MADE_TEAM = "most_56_made_team"
+    LONGEST_RUN = "longest_run"
+
+
+RECORD_TITLES = {
+    RecordKind.HIGHEST_MATCH_TOTAL: "Highest match total",
+    RecordKind.BIGGEST_MARGIN: "Biggest winning margin",
+    RecordKind.MOST_56_MADE: "Most 56 contracts made by a player",
+    RecordKind.MOST_56_MADE_TEAM: "Most 56 contracts made by a team",
+    RecordKind.LONGEST_RUN: "Longest run of contracts made",
+}
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a record, and where: a match (a mark), a run of deals, or the
+    whole tournament (a player's or a team's count)."""
+
+    team: int
+    player: str = ""
+    mark: Mark | None = None
+    run: Run | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    kind: RecordKind
+    value: int
+    holders: tuple[Holder, ...]  # every tied holder, up to HOLDERS_MAX
+    tied: int  # how many hold it in all
+
+    @property
+    def title(self) -> str:
+        return RECORD_TITLES[self.kind]
+
+
+@dataclass(frozen=True)
+class Statistics:
+    players: tuple[PlayerStatistics, ...]
+    teams: tuple[TeamStatistics, ...]
+    records: tuple[Record, ...]
+    deals: int  # deals counted
+    bidders_recorded: int  # of them, with their bidder
+    overall: Figures  # every counted contract
+
+
+def _record(
+    kind: RecordKind, candidates: Iterable[tuple[int, Holder]]
+) -> Record | None:
+    """The best value of `candidates` and all who reach it; None when nobody has
+    more than 0."""
+    best, holders = 0, []
+    for value, holder in candidates:
+        if value > best:
+            best, holders = value, [holder]
+        elif value == best and best > 0:
+            holders.append(holder)
+    if best <= 0:
+        return None
+    return Record(kind, best, tuple(holders[:HOLDERS_MAX]), len(holders))
+
+
+def _best(marks: Iterable[Mark], key) -> Mark | None:  # type: ignore[no-untyped-def]
+    """The mark with the highest key; of equals, the first played."""
+    found = None
+    for mark in marks:
+        if found is None or (key(mark), -_order(mark)) > (key(found), -_order(found)):
+            found = mark
+    return found
+
+
+_STAGE_ORDER = {"league": 0, "knockout": 1}
+
+
+def _order(mark: Mark) -> int:
+    return (_STAGE_ORDER.get(mark.stage, 2) * 1000 + mark.round) * 1000 + mark.table
+
+
+def statistics_compute(
+    *,
+    tallies: Iterable[Tally],
+    penalties: Iterable[PenaltyCount],
+    scores: Iterable[MatchScore],
+    runs: Mapping[int, Run],
+    teams: Sequence[int],
+) -> Statistics:
+    """The statistics of a tournament from its tallies, penalty counts, decided
+    matches and runs; `teams` are every team of the tournament (those that declared
+    nothing have their row of zeros)."""
+    by_team: dict[int, Tally] = {team: Tally(team) for team in teams}
+    players: list[PlayerStatistics] = []
+    deals = recorded = 0
+    overall = Tally(0)
+    for tally in tallies:
+        by_team[tally.team] = by_team.get(tally.team, Tally(tally.team)).plus(tally)
+        overall = overall.plus(tally)
+        deals += tally.declared
+        if tally.bidder:
+            recorded += tally.declared
+            players.append(
+                PlayerStatistics(tally.team, tally.bidder, figures_of(tally))
+            )
+
+    caught: dict[int, int] = defaultdict(int)
+    suffered: dict[int, int] = defaultdict(int)
+    against: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for p in penalties:
+        against[p.offender][p.kind.value] += p.count
+        if p.kind is PenaltyKind.KALLAKALI:
+            suffered[p.offender] += p.count
+            caught[p.opponent] += p.count
+
+    marks_by_team: dict[int, list[Mark]] = defaultdict(list)
+    for score in scores:
+        for mark in marks_of(score):
+            marks_by_team[mark.team].append(mark)
+
+    team_rows = []
+    for team in sorted(by_team):
+        marks = marks_by_team.get(team, [])
+        kinds = against.get(team, {})
+        team_rows.append(
+            TeamStatistics(
+                team=team,
+                figures=figures_of(by_team[team]),
+                kallakali_caught=caught.get(team, 0),
+                kallakali_suffered=suffered.get(team, 0),
+                penalties_against=sum(kinds.values()),
+                penalties_against_by_kind={
+                    k.value: kinds[k.value] for k in PenaltyKind if kinds.get(k.value)
+                },
+                biggest_win=_best((m for m in marks if m.won), lambda m: m.margin),
+                highest_total=_best(marks, lambda m: m.total),
+                longest_run=runs.get(team),
+            )
+        )
+
+    all_marks = sorted(
+        (m for ms in marks_by_team.values() for m in ms),
+        key=lambda m: (_order(m), m.team),
+    )
+    records = [
+        _record(
+            RecordKind.HIGHEST_MATCH_TOTAL,
+            ((m.total, Holder(m.team, mark=m)) for m in all_marks),
+        ),
+        _record(
+            RecordKind.BIGGEST_MARGIN,
+            ((m.margin, Holder(m.team, mark=m)) for m in all_marks if m.won),
+        ),
+        _record(
+            RecordKind.MOST_56_MADE,
+            (
+                (p.figures.made_56, Holder(p.team, player=p.player))
+                for p in sorted(players, key=lambda p: (p.team, p.player))
+            ),
+        ),
+        _record(
+            RecordKind.MOST_56_MADE_TEAM,
+            ((t.figures.made_56, Holder(t.team)) for t in team_rows),
+        ),
+        _record(
+            RecordKind.LONGEST_RUN,
+            (
+                (run.length, Holder(run.team, run=run))
+                for run in sorted(runs.values(), key=lambda r: (r.team,))
+            ),
+        ),
+    ]
+    players.sort(key=lambda p: (-p.figures.declared, -p.figures.made, p.team, p.player))
+    return Statistics(
+        players=tuple(players),
+        teams=tuple(team_rows),
+        records=tuple(r for r in records if r is not None),
+        deals=deals,
+        bidders_recorded=recorded,
+        overall=figures_of(overall),
+    )
+
+
+# Sorting the tables (the page sorts by a column without JavaScript)
+# ----------------------------------------------------------------------------------
+
+
+class SortKey(StrEnum):
+    NAME = "name"
+    DECLARED = "declared"
+    MADE = "made"
+    DEFEATED = "defeated"
+    MADE_PERCENT = "made_percent"
+    AVERAGE_VALUE = "average_value"
+    DOUBLED_MADE = "doubled_made"
+    REDOUBLED_MADE = "redoubled_made"
+    MADE_56 = "made_56"
+
+
+@dataclass(frozen=True)
+class Sorting:
+    key: SortKey = SortKey.DECLARED
+    descending: bool = True
+    tiebreak: tuple[SortKey, ...] = field(
+        default=(SortKey.DECLARED, SortKey.MADE, SortKey.NAME)
+    )
+
+
+def rows_sorted(rows: Iterable, sorting: Sorting, name_of) -> list:  # type: ignore[no-untyped-def]
+    """Player or team rows by one column, then by contracts declared, made and
+    name; a row without the figure (nothing declared) goes last either way."""
+
+    def value(row, key: SortKey):  # type: ignore[no-untyped-def]
+        if key is SortKey.NAME:
+            return name_of(row).casefold()
+        return getattr(row.figures, key.value)
+
+    rows = list(rows)
+    # Stable sorts, the least significant first.
+    for key in reversed(sorting.tiebreak):
+        rows.sort(key=lambda r, k=key: value(r, k), reverse=key is not SortKey.NAME)
+    present = [r for r in rows if value(r, sorting.key) is not None]
+    absent = [r for r in rows if value(r, sorting.key) is None]
+    present.sort(key=lambda r: value(r, sorting.key), reverse=sorting.descending)
+    return present + absent

@@ -1,0 +1,240 @@
+"""The statistics API (API.md "Statistics", docs/statistics.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+
+from ..domain import statistics as stats
+from ..domain.rules import PenaltyKind
+from .selectors import Names, statistics_get
+
+
+class ValueBandOutput(serializers.Serializer):
+    low = serializers.IntegerField()
+    high = serializers.IntegerField()
+    declared = serializers.IntegerField()
+    made = serializers.IntegerField()
+
+
+class ContractFiguresOutput(serializers.Serializer):
+    declared = serializers.IntegerField(help_text="Contracts declared.")
+    made = serializers.IntegerField()
+    defeated = serializers.IntegerField()
+    made_percent = serializers.FloatField(
+        allow_null=True, help_text="Made of declared, in per cent; null: none."
+    )
+    average_value = serializers.FloatField(
+        allow_null=True, help_text="The average contract value; null: none declared."
+    )
+    doubled = serializers.IntegerField()
+    doubled_made = serializers.IntegerField()
+    redoubled = serializers.IntegerField()
+    redoubled_made = serializers.IntegerField()
+    bid_56 = serializers.IntegerField(help_text="Contracts of 56 declared.")
+    made_56 = serializers.IntegerField(help_text="Contracts of 56 made.")
+    by_value = ValueBandOutput(
+        many=True,
+        help_text="By the scoring chart's bands of values: 28-39, 40-47, 48-55, 56.",
+    )
+
+
+class BidderOutput(ContractFiguresOutput):
+    team = serializers.IntegerField()
+    team_name = serializers.CharField()
+    player = serializers.CharField(help_text="The bidder as the deals record him.")
+
+
+class RecordWhereOutput(serializers.Serializer):
+    match = serializers.IntegerField()
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+
+
+class MatchMarkOutput(RecordWhereOutput):
+    total = serializers.IntegerField()
+    opponent = serializers.IntegerField()
+    opponent_name = serializers.CharField()
+    opponent_total = serializers.IntegerField()
+    margin = serializers.IntegerField()
+
+
+class RunDealOutput(RecordWhereOutput):
+    deal = serializers.IntegerField()
+
+
+class MadeRunOutput(serializers.Serializer):
+    length = serializers.IntegerField()
+    first = RunDealOutput()
+    last = RunDealOutput()
+
+
+class TeamStatisticsOutput(ContractFiguresOutput):
+    team = serializers.IntegerField()
+    team_name = serializers.CharField()
+    kallakali_caught = serializers.IntegerField(
+        help_text="Kallakali this team proved against its opponents."
+    )
+    kallakali_suffered = serializers.IntegerField(help_text="This team was caught.")
+    penalties_against = serializers.IntegerField(
+        help_text="Times this team offended (warnings included)."
+    )
+    penalties_against_by_kind = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="By kind: " + ", ".join(k.value for k in PenaltyKind) + ".",
+    )
+    biggest_win = MatchMarkOutput(allow_null=True)
+    highest_total = MatchMarkOutput(allow_null=True)
+    longest_run = MadeRunOutput(allow_null=True)
+
+
+class RecordHolderOutput(serializers.Serializer):
+    team = serializers.IntegerField()
+    team_name = serializers.CharField()
+    player = serializers.CharField(allow_null=True)
+    match = MatchMarkOutput(allow_null=True)
+    run = MadeRunOutput(allow_null=True)
+
+
+class StatisticsRecordOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[(k.value, k.value) for k in stats.RecordKind]
+    )
+    title = serializers.CharField()
+    value = serializers.IntegerField()
+    holders = RecordHolderOutput(many=True)
+    tied = serializers.IntegerField(help_text="How many hold it (holders: up to 10).")
+
+
+class StatisticsOutput(serializers.Serializer):
+    deals = serializers.IntegerField(help_text="Deals counted.")
+    overall = ContractFiguresOutput(help_text="Every counted contract.")
+    bidders_recorded = serializers.IntegerField(
+        help_text="Of them, deals whose bidder was recorded."
+    )
+    players = BidderOutput(many=True)
+    teams = TeamStatisticsOutput(many=True)
+    records = StatisticsRecordOutput(many=True)
+
+
+def figures_data(figures: stats.Figures) -> dict[str, Any]:
+    return {
+        "declared": figures.declared,
+        "made": figures.made,
+        "defeated": figures.defeated,
+        "made_percent": figures.made_percent,
+        "average_value": figures.average_value,
+        "doubled": figures.doubled,
+        "doubled_made": figures.doubled_made,
+        "redoubled": figures.redoubled,
+        "redoubled_made": figures.redoubled_made,
+        "bid_56": figures.bid_56,
+        "made_56": figures.made_56,
+        "by_value": [
+            {"low": b.low, "high": b.high, "declared": b.declared, "made": b.made}
+            for b in figures.bands
+        ],
+    }
+
+
+def mark_data(mark: stats.Mark | None, names: Names) -> dict[str, Any] | None:
+    if mark is None:
+        return None
+    return {
+        "match": mark.match,
+        "stage": mark.stage,
+        "round": mark.round,
+        "table": mark.table,
+        "total": mark.total,
+        "opponent": mark.opponent,
+        "opponent_name": names.team(mark.opponent),
+        "opponent_total": mark.opponent_total,
+        "margin": mark.margin,
+    }
+
+
+def _at(at: stats.DealAt) -> dict[str, Any]:
+    return {
+        "match": at.match,
+        "stage": at.stage,
+        "round": at.round,
+        "table": at.table,
+        "deal": at.number,
+    }
+
+
+def run_data(run: stats.Run | None) -> dict[str, Any] | None:
+    if run is None:
+        return None
+    return {"length": run.length, "first": _at(run.first), "last": _at(run.last)}
+
+
+def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
+    return {
+        "deals": found.deals,
+        "overall": figures_data(found.overall),
+        "bidders_recorded": found.bidders_recorded,
+        "players": [
+            {
+                "team": p.team,
+                "team_name": names.team(p.team),
+                "player": p.player,
+                **figures_data(p.figures),
+            }
+            for p in found.players
+        ],
+        "teams": [
+            {
+                "team": t.team,
+                "team_name": names.team(t.team),
+                **figures_data(t.figures),
+                "kallakali_caught": t.kallakali_caught,
+                "kallakali_suffered": t.kallakali_suffered,
+                "penalties_against": t.penalties_against,
+                "penalties_against_by_kind": dict(t.penalties_against_by_kind),
+                "biggest_win": mark_data(t.biggest_win, names),
+                "highest_total": mark_data(t.highest_total, names),
+                "longest_run": run_data(t.longest_run),
+            }
+            for t in sorted(found.teams, key=lambda t: names.team(t.team).casefold())
+        ],
+        "records": [
+            {
+                "kind": r.kind.value,
+                "title": r.title,
+                "value": r.value,
+                "holders": [
+                    {
+                        "team": h.team,
+                        "team_name": names.team(h.team),
+                        "player": h.player or None,
+                        "match": mark_data(h.mark, names),
+                        "run": run_data(h.run),
+                    }
+                    for h in r.holders
+                ],
+                "tied": r.tied,
+            }
+            for r in found.records
+        ],
+    }
+
+
+class StatisticsApi(TournamentScopedMixin, APIView):
+    """Who bid what and how it went: every bidder's and team's contracts, the
+    penalties against each team, and the tournament's records (docs/statistics.md).
+    Void and forfeited sheets and unreleased rounds are left out."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(responses={200: StatisticsOutput})
+    def get(self, request, slug):
+        found, names = statistics_get(tournament=self.tournament)
+        return Response(statistics_data(found, names))

@@ -1,0 +1,233 @@
+"""Statistics, checked by hand on a small tournament (docs/statistics.md): one match of
+six deals played with bidders, a kallakali and a warning, one forfeited match left
+out; through the API, the pages and the workbook."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.sheets import day, services
+from tests.conftest import as_user
+from tests.factories import TeamFactory
+from tests.scoring.conftest import deal_body
+from tests.scoring.excel import table, workbook
+from tests.scoring.league import sized_league
+
+pytestmark = pytest.mark.django_db
+
+# (declarer, value, trump, level, taken, bidder: (team, player) or None)
+DEALS = [
+    ("A", 40, "clubs", "none", 40, (0, 0)),  # made: A 2
+    ("A", 56, "spades", "none", 56, (0, 0)),  # made: A 4
+    ("B", 30, "hearts", "doubled", 20, (1, 0)),  # defeated: A 2+1
+    ("B", 28, "no_trump", "none", 30, None),  # given to B by A's kallakali: B 1+3
+    ("A", 48, "diamonds", "redoubled", 50, (0, 1)),  # made: A 3+2
+    ("A", 32, "clubs", "none", 10, (0, 0)),  # defeated: B 2
+]
+
+
+@pytest.fixture
+def played(api, tournament, team, away_team, organizer, sections):
+    """Edison Aces (A) 14 – 6 Chicago Jacks (B) over six deals; a forfeit besides."""
+    match = services.match_create(
+        tournament=tournament,
+        user=organizer,
+        team_a=team.pk,
+        team_b=away_team.pk,
+        round=1,
+        table=1,
+        deals_scheduled=6,
+    )
+    players = [
+        list(t.players.order_by("position").values_list("name", flat=True))
+        for t in (team, away_team)
+    ]
+    for n, (declarer, value, trump, level, taken, bidder) in enumerate(DEALS, 1):
+        services.score_sheet_deal_record(
+            match_id=match.pk,
+            user=organizer,
+            version=None,
+            bidder=players[bidder[0]][bidder[1]] if bidder else "",
+            **deal_body(n, declarer, value, trump, level, taken),
+        )
+    for deal, offender, kind in ((4, "A", "kallakali"), (1, "B", "out_of_turn")):
+        services.score_sheet_penalty_record(
+            match_id=match.pk,
+            user=organizer,
+            version=None,
+            deal=deal,
+            offender=offender,
+            kind=kind,
+            points=None,
+            note="",
+            by_organizer=True,
+        )
+    match.refresh_from_db()
+    assert (match.total_a, match.total_b, match.status) == (14, 6, "completed")
+    # A forfeit counts nowhere in the statistics (rules.md §9).
+    third = TeamFactory(section=sections["chicago"], name="Boston Kings")
+    forfeit = services.match_create(
+        tournament=tournament,
+        user=organizer,
+        team_a=team.pk,
+        team_b=third.pk,
+        round=2,
+        table=1,
+    )
+    day.score_sheet_forfeit(
+        match_id=forfeit.pk, user=organizer, absent="B", reason="no show", version=None
+    )
+    as_user(api, organizer)
+    return match, players
+
+
+def _figures(row):
+    keys = ("declared", "made", "defeated", "made_percent", "average_value")
+    return tuple(row[k] for k in keys)
+
+
+def test_the_statistics_of_a_small_tournament_by_hand(api, played, tournament):
+    match, players = played
+    (aces_1, aces_2, _), (jacks_1, _, _) = players
+    api.logout()  # public
+    body = api.get(f"/api/v1/tournaments/{tournament.slug}/statistics/").json()
+    assert (body["deals"], body["bidders_recorded"]) == (6, 5)
+
+    by_player = {p["player"]: p for p in body["players"]}
+    assert set(by_player) == {aces_1, aces_2, jacks_1}
+    assert _figures(by_player[aces_1]) == (3, 2, 1, 66.7, 42.67)
+    assert (by_player[aces_1]["bid_56"], by_player[aces_1]["made_56"]) == (1, 1)
+    assert _figures(by_player[aces_2]) == (1, 1, 0, 100.0, 48.0)
+    assert by_player[aces_2]["redoubled_made"] == 1
+    assert _figures(by_player[jacks_1]) == (1, 0, 1, 0.0, 30.0)
+    assert (by_player[jacks_1]["doubled"], by_player[jacks_1]["doubled_made"]) == (1, 0)
+    assert by_player[aces_1]["team_name"] == "Edison Aces"
+    # 40, 56, 32 by the first Aces player: one in each of three bands of the chart.
+    assert [(b["declared"], b["made"]) for b in by_player[aces_1]["by_value"]] == [
+        (1, 0),
+        (1, 1),
+        (0, 0),
+        (1, 1),
+    ]
+
+    teams = {t["team_name"]: t for t in body["teams"]}
+    aces, jacks, kings = (
+        teams["Edison Aces"],
+        teams["Chicago Jacks"],
+        teams["Boston Kings"],
+    )
+    assert _figures(aces) == (4, 3, 1, 75.0, 44.0)
+    # Deal 4 was given to the Jacks by the Aces' kallakali: it counts as made.
+    assert _figures(jacks) == (2, 1, 1, 50.0, 29.0)
+    assert _figures(kings) == (0, 0, 0, None, None)
+    assert (aces["kallakali_caught"], aces["kallakali_suffered"]) == (0, 1)
+    assert (jacks["kallakali_caught"], jacks["kallakali_suffered"]) == (1, 0)
+    assert (aces["penalties_against"], aces["penalties_against_by_kind"]) == (
+        1,
+        {"kallakali": 1},
+    )
+    assert (jacks["penalties_against"], jacks["penalties_against_by_kind"]) == (
+        1,
+        {"out_of_turn": 1},
+    )
+    assert aces["biggest_win"]["margin"] == 8 and aces["biggest_win"]["total"] == 14
+    assert aces["biggest_win"]["match"] == match.pk  # not the forfeit
+    assert jacks["biggest_win"] is None and jacks["highest_total"]["total"] == 6
+    assert kings["highest_total"] is None
+    # Aces made deals 1, 2 and 5 (3 and 4 were the Jacks'), then lost deal 6.
+    run = aces["longest_run"]
+    assert (run["length"], run["first"]["deal"], run["last"]["deal"]) == (3, 1, 5)
+    assert jacks["longest_run"]["length"] == 1
+
+    records = {r["kind"]: r for r in body["records"]}
+    assert set(records) == {
+        "highest_match_total",
+        "biggest_margin",
+        "most_56_made",
+        "most_56_made_team",
+        "longest_run",
+    }
+    assert records["highest_match_total"]["value"] == 14
+    assert records["biggest_margin"]["value"] == 8
+    assert [h["team_name"] for h in records["biggest_margin"]["holders"]] == [
+        "Edison Aces"
+    ]
+    assert records["biggest_margin"]["holders"][0]["match"]["opponent_name"] == (
+        "Chicago Jacks"
+    )
+    assert [h["player"] for h in records["most_56_made"]["holders"]] == [aces_1]
+    assert records["longest_run"]["value"] == 3
+
+
+@pytest.mark.parametrize(("sections", "per_section"), [(2, 3), (4, 6)])
+def test_statistics_cost_the_same_queries_at_any_size(
+    api, client, django_assert_num_queries, sections, per_section
+):
+    """The API, the page and a player's page: the teams' names and the four
+    aggregates (docs/statistics.md), whatever the size."""
+    _, organizer, matches = sized_league(sections, per_section)
+    match = matches[0]
+    player = match.team_a.players.first().name
+    services.score_sheet_deal_replace(
+        match_id=match.pk, number=1, user=organizer, version=None,
+        bidder=player, **{k: v for k, v in deal_body(1).items() if k != "number"},
+    )  # fmt: skip
+    with django_assert_num_queries(6):  # the tournament, names, four aggregates
+        assert api.get("/api/v1/tournaments/sized-cup/statistics/").status_code == 200
+    with django_assert_num_queries(6):
+        assert client.get("/t/sized-cup/statistics/").status_code == 200
+    with django_assert_num_queries(5):  # the tournament, team, tallies, roster, deals
+        page = client.get(f"/t/sized-cup/teams/{match.team_a_id}/players/{player}/")
+    assert page.status_code == 200
+
+
+def test_the_statistics_page_sorts_without_javascript(client, played, tournament):
+    _, players = played
+    (aces_1, aces_2, _), (jacks_1, _, _) = players
+    url = f"/t/{tournament.slug}/statistics/"
+    page = client.get(url).content.decode()
+    assert "Records" in page and "<svg" in page and "Contracts by value" in page
+    # The default order: contracts declared, most first.
+    assert page.index(aces_1) < page.index(aces_2)
+    # By average value, highest first (a link in the column's header).
+    assert "?players=-average_value#players" in page
+    by_value = client.get(url, {"players": "-average_value"}).content.decode()
+    table_part = by_value[by_value.index('id="players"') :]
+    assert (
+        table_part.index(aces_2) < table_part.index(aces_1) < table_part.index(jacks_1)
+    )
+    assert 'aria-sort="descending"' in table_part
+    # And back: the same link sorts lowest first.
+    ascending = client.get(url, {"players": "average_value"}).content.decode()
+    table_part = ascending[ascending.index('id="players"') :]
+    assert table_part.index(jacks_1) < table_part.index(aces_1)
+
+
+def test_a_player_page_lists_his_contracts(client, played, tournament, team):
+    _, players = played
+    aces_1 = players[0][0]
+    page = client.get(f"/t/{tournament.slug}/teams/{team.pk}/players/{aces_1}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert text.count("<tr><td><a href=") == 3  # deals 1, 2 and 6
+    assert "66.7" in text and "42.67" in text
+    missing = client.get(f"/t/{tournament.slug}/teams/{team.pk}/players/Nobody/")
+    assert missing.status_code == 404
+
+
+def test_the_team_page_shows_its_players_figures(client, played, tournament, team):
+    _, players = played
+    text = client.get(f"/t/{tournament.slug}/teams/{team.pk}/").content.decode()
+    assert "Bidders" in text
+    assert players[0][0] in text and "66.7" in text
+
+
+def test_the_workbook_has_a_statistics_sheet(api, played, tournament):
+    _, players = played
+    answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
+    rows = table(workbook(answer.content), "Statistics")
+    player = next(r for r in rows if r["Player"] == players[0][0])
+    assert (player["Line"], player["Declared"], player["Made"]) == ("player", 3, 2)
+    assert player["Made %"] == 66.7
+    aces = next(r for r in rows if r["Line"] == "team" and r["Team"] == "Edison Aces")
+    assert (aces["Declared"], aces["Kallakali suffered"]) == (4, 1)

@@ -1,0 +1,239 @@
+"""The rules of the statistics (scoring/domain/statistics.py), by example and by
+hypothesis against plain second readings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.domain import statistics as stats
+from scoring.domain.rules import PenaltyKind
+
+AT = stats.DealAt(1, "league", 1, 1, 1)
+
+
+def _tally(team, bidder="", declared=0, made=0, **counts):
+    return stats.Tally(team, bidder, declared, made, **counts)
+
+
+def test_figures_by_example():
+    f = stats.figures_of(_tally(1, "Anil", 3, 2, value_sum=128))
+    assert (f.declared, f.made, f.defeated, f.made_percent, f.average_value) == (
+        3,
+        2,
+        1,
+        66.7,
+        42.67,
+    )
+    none = stats.figures_of(_tally(1))
+    assert (none.made_percent, none.average_value, none.defeated) == (None, None, 0)
+
+
+def test_a_tally_cannot_make_more_than_it_declared():
+    try:
+        stats.figures_of(_tally(1, declared=1, made=2))
+    except AssertionError:
+        return
+    raise AssertionError("accepted 2 made of 1 declared")
+
+
+def test_runs_by_example():
+    deals = [
+        (1, True, stats.DealAt(1, "league", 1, 1, 1)),
+        (2, False, stats.DealAt(1, "league", 1, 1, 2)),  # the other team's
+        (1, True, stats.DealAt(1, "league", 1, 1, 3)),
+        (1, False, stats.DealAt(1, "league", 1, 1, 4)),
+        (1, True, stats.DealAt(2, "league", 2, 3, 1)),
+        (1, True, stats.DealAt(2, "league", 2, 3, 2)),
+    ]
+    runs = stats.made_runs(deals)
+    # Two runs of 2: the first reached is kept.
+    assert (runs[1].length, runs[1].first.number, runs[1].last.number) == (2, 1, 3)
+    assert 2 not in runs  # it made nothing
+
+
+def _runs_oracle(deals):
+    by_team = defaultdict(list)
+    for team, made, _ in deals:
+        by_team[team].append(made)
+    best = {}
+    for team, flags in by_team.items():
+        length = longest = 0
+        for made in flags:
+            length = length + 1 if made else 0
+            longest = max(longest, length)
+        if longest:
+            best[team] = longest
+    return best
+
+
+@given(st.lists(st.tuples(st.integers(1, 4), st.booleans()), max_size=80))
+def test_runs_agree_with_a_plain_reading(flags):
+    deals = [
+        (team, made, stats.DealAt(i, "league", 1, 1, i))
+        for i, (team, made) in enumerate(flags)
+    ]
+    runs = stats.made_runs(deals)
+    assert {t: r.length for t, r in runs.items()} == _runs_oracle(deals)
+    for run in runs.values():
+        # first and last are deals of that team, made, with the run between them.
+        assert run.first.number <= run.last.number
+        own = [d for d in deals if d[0] == run.team]
+        span = [d for d in own if run.first.number <= d[2].number <= run.last.number]
+        assert len(span) == run.length and all(d[1] for d in span)
+
+
+tallies = st.builds(
+    lambda team, bidder, declared, made_share, value_sum: _tally(
+        team,
+        bidder,
+        declared,
+        min(declared, made_share),
+        value_sum=value_sum,
+        bid_56=min(declared, made_share),
+        made_56=min(declared, made_share) // 2,
+    ),
+    st.integers(1, 5),
+    st.sampled_from(["", "Anil", "Biju", "Chacko"]),
+    st.integers(0, 20),
+    st.integers(0, 20),
+    st.integers(0, 1000),
+)
+penalties = st.builds(
+    lambda offender, step, kind, count: stats.PenaltyCount(
+        offender, (offender + step - 1) % 5 + 1, kind, count
+    ),
+    st.integers(1, 5),
+    st.integers(1, 4),  # the opponent: another of the five teams
+    st.sampled_from(list(PenaltyKind)),
+    st.integers(1, 4),
+)
+scores = st.builds(
+    lambda match, a, b, ta, tb: stats.MatchScore(
+        match,
+        "league",
+        1,
+        match,
+        a,
+        b,
+        ta,
+        tb,
+        "A" if ta > tb else "B" if tb > ta else "",
+    ),
+    st.integers(1, 50),
+    st.integers(1, 3),
+    st.integers(4, 5),
+    st.integers(0, 40),
+    st.integers(0, 40),
+)
+
+
+@given(
+    st.lists(tallies, max_size=30, unique_by=lambda t: (t.team, t.bidder)),
+    st.lists(penalties, max_size=20),
+    st.lists(scores, max_size=15, unique_by=lambda s: s.match),
+)
+def test_statistics_add_up(tallies_, penalties_, scores_):
+    found = stats.statistics_compute(
+        tallies=tallies_,
+        penalties=penalties_,
+        scores=scores_,
+        runs={},
+        teams=[1, 2, 3, 4, 5],
+    )
+    # Every team has its row; a team's figures are the sum of its tallies.
+    assert [t.team for t in found.teams] == [1, 2, 3, 4, 5]
+    for row in found.teams:
+        own = [t for t in tallies_ if t.team == row.team]
+        assert row.figures.declared == sum(t.declared for t in own)
+        assert row.figures.made == sum(t.made for t in own)
+        assert row.figures.made_56 == sum(t.made_56 for t in own)
+    assert found.deals == sum(t.declared for t in tallies_)
+    assert found.bidders_recorded == sum(t.declared for t in tallies_ if t.bidder)
+    assert {(p.team, p.player) for p in found.players} == {
+        (t.team, t.bidder) for t in tallies_ if t.bidder
+    }
+    # A kallakali caught by one team is one suffered by another.
+    kallakali = sum(p.count for p in penalties_ if p.kind is PenaltyKind.KALLAKALI)
+    assert sum(t.kallakali_caught for t in found.teams) == kallakali
+    assert sum(t.kallakali_suffered for t in found.teams) == kallakali
+    assert sum(t.penalties_against for t in found.teams) == sum(
+        p.count for p in penalties_
+    )
+    # Records: the best value, every holder reaching it.
+    records = {r.kind: r for r in found.records}
+    totals = [s.total_a for s in scores_] + [s.total_b for s in scores_]
+    if max(totals, default=0) > 0:
+        record = records[stats.RecordKind.HIGHEST_MATCH_TOTAL]
+        assert record.value == max(totals)
+        assert record.tied == totals.count(max(totals))
+        assert all(h.mark.total == record.value for h in record.holders)
+    else:
+        assert stats.RecordKind.HIGHEST_MATCH_TOTAL not in records
+    margins = [abs(s.total_a - s.total_b) for s in scores_ if s.winner]
+    if margins:
+        assert records[stats.RecordKind.BIGGEST_MARGIN].value == max(margins)
+    for row in found.teams:
+        won = [
+            abs(s.total_a - s.total_b)
+            for s in scores_
+            if (s.winner == "A" and s.team_a == row.team)
+            or (s.winner == "B" and s.team_b == row.team)
+        ]
+        assert (row.biggest_win.margin if row.biggest_win else None) == (
+            max(won) if won else None
+        )
+
+
+def test_a_record_names_every_tied_holder_up_to_ten():
+    scores_ = [
+        stats.MatchScore(m, "league", 1, m, 2 * m, 2 * m + 1, 20, 10, "A")
+        for m in range(1, 13)
+    ]
+    found = stats.statistics_compute(
+        tallies=[], penalties=[], scores=scores_, runs={}, teams=[]
+    )
+    margin = {r.kind: r for r in found.records}[stats.RecordKind.BIGGEST_MARGIN]
+    assert (margin.value, margin.tied, len(margin.holders)) == (10, 12, 10)
+    # In the order played: the first tables first.
+    assert [h.mark.match for h in margin.holders] == list(range(1, 11))
+
+
+@given(
+    st.lists(tallies, max_size=20),
+    st.sampled_from(list(stats.SortKey)),
+    st.booleans(),
+)
+def test_rows_sort_by_any_column_with_the_empty_last(tallies_, key, descending):
+    rows = [
+        stats.PlayerStatistics(t.team, t.bidder, stats.figures_of(t)) for t in tallies_
+    ]
+    got = stats.rows_sorted(rows, stats.Sorting(key, descending), lambda r: r.player)
+    assert sorted(map(id, got)) == sorted(map(id, rows))
+
+    def value(row):
+        if key is stats.SortKey.NAME:
+            return row.player.casefold()
+        return getattr(row.figures, key.value)
+
+    values = [value(r) for r in got]
+    present = [v for v in values if v is not None]
+    assert values[: len(present)] == present  # the rows without it come last
+    assert present == sorted(present, reverse=descending)
+
+
+def test_bands_follow_the_scoring_chart():
+    assert stats.BANDS == ((28, 39), (40, 47), (48, 55), (56, 56))
+    f = stats.figures_of(
+        _tally(
+            1, declared=2, made=1, band_declared=(1, 0, 0, 1), band_made=(0, 0, 0, 1)
+        )
+    )
+    assert [(b.label, b.made_percent) for b in f.bands] == [
+        ("28–39", 0.0),
+        ("40–47", None),
+        ("48–55", None),
+        ("56", 100.0),
+    ]
