@@ -122,8 +122,7 @@ def build(teams: int) -> dict[str, int]:
                 award=row.result.award,
                 awarded_by=row.result.awarded_by or "",
                 bidder=(
-                    f"{match.team(value.declarer).name} player "
-                    f"{bidders.randint(1, 3)}"
+                    f"{match.team(value.declarer).name} player {bidders.randint(1, 3)}"
                     if bidders.random() < 0.85
                     else ""
                 ),

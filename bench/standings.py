@@ -87,9 +87,7 @@ def _measure(repeat: int) -> dict:
         "page_ms": median_ms(lambda: get(page), repeat),
         "poll_ms": median_ms(lambda: get(page, HTTP_HX_REQUEST="true"), repeat),
         "statistics_ms": median_ms(lambda: get(statistics), repeat),
-        "statistics_page_ms": median_ms(
-            lambda: get(f"/t/{SLUG}/statistics/"), repeat
-        ),
+        "statistics_page_ms": median_ms(lambda: get(f"/t/{SLUG}/statistics/"), repeat),
         "count_again_ms": median_ms(count, repeat),
     }
 
