@@ -58,33 +58,34 @@ class Tally:
 
     def plus(self, other: Tally) -> Tally:
         """Both tallies' counts, under this one's team and bidder."""
-        counts: dict = {}
-        for f in fields(self):
-            if f.name in ("team", "bidder"):
-                continue
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            counts[f.name] = (
-                tuple(a + b for a, b in zip(mine, theirs, strict=True))
-                if isinstance(mine, tuple)
-                else mine + theirs
-            )
-        return Tally(self.team, self.bidder, **counts)
+        return tally_of(
+            self.team,
+            self.bidder,
+            [a + b for a, b in zip(self.vector(), other.vector(), strict=True)],
+        )
+
+    def vector(self) -> tuple[int, ...]:
+        """Every count in one flat tuple: declared .. made_56, then the bands'."""
+        return (
+            *(getattr(self, n) for n in _COUNTS),
+            *self.band_declared,
+            *self.band_made,
+        )
 
 
-@dataclass(frozen=True)
-class Figures:
-    declared: int
-    made: int
-    defeated: int
-    made_percent: float | None  # None: nothing declared
-    average_value: float | None
-    doubled: int
-    doubled_made: int
-    redoubled: int
-    redoubled_made: int
-    bid_56: int
-    made_56: int
-    bands: tuple[Band, ...]
+_COUNTS = tuple(f.name for f in fields(Tally))[2:-2]  # declared .. made_56
+
+
+def tally_of(team: int, bidder: str, vector: Sequence[int]) -> Tally:
+    """The tally whose counts are `vector` (Tally.vector's order)."""
+    n, bands = len(_COUNTS), len(BANDS)
+    return Tally(
+        team,
+        bidder,
+        *vector[:n],
+        band_declared=tuple(vector[n : n + bands]),
+        band_made=tuple(vector[n + bands : n + 2 * bands]),
+    )
 
 
 @dataclass(frozen=True)
@@ -105,30 +106,54 @@ class Band:
         return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
 
+@dataclass(frozen=True)
+class Figures:
+    declared: int
+    made: int
+    defeated: int
+    made_percent: float | None  # None: nothing declared
+    average_value: float | None
+    doubled: int
+    doubled_made: int
+    redoubled: int
+    redoubled_made: int
+    bid_56: int
+    made_56: int
+    band_declared: tuple[int, ...] = NO_BANDS
+    band_made: tuple[int, ...] = NO_BANDS
+
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        """By the scoring chart's bands of values (made only when asked for: most
+        rows never show them)."""
+        return tuple(
+            Band(low, high, d, m)
+            for (low, high), d, m in zip(
+                BANDS, self.band_declared, self.band_made, strict=True
+            )
+        )
+
+
 def figures_of(tally: Tally) -> Figures:
     """What is shown of a tally: its counts, the contracts defeated, the made
     percentage (one decimal) and the average contract value (two decimals)."""
-    declared = tally.declared
-    if not 0 <= tally.made <= declared:
-        raise AssertionError(f"{tally.made} made of {declared} declared")
+    declared, made = tally.declared, tally.made
+    if not 0 <= made <= declared:
+        raise AssertionError(f"{made} made of {declared} declared")
     return Figures(
-        declared=declared,
-        made=tally.made,
-        defeated=declared - tally.made,
-        made_percent=round(100 * tally.made / declared, 1) if declared else None,
-        average_value=round(tally.value_sum / declared, 2) if declared else None,
-        doubled=tally.doubled,
-        doubled_made=tally.doubled_made,
-        redoubled=tally.redoubled,
-        redoubled_made=tally.redoubled_made,
-        bid_56=tally.bid_56,
-        made_56=tally.made_56,
-        bands=tuple(
-            Band(low, high, d, m)
-            for (low, high), d, m in zip(
-                BANDS, tally.band_declared, tally.band_made, strict=True
-            )
-        ),
+        declared,
+        made,
+        declared - made,
+        round(100 * made / declared, 1) if declared else None,
+        round(tally.value_sum / declared, 2) if declared else None,
+        tally.doubled,
+        tally.doubled_made,
+        tally.redoubled,
+        tally.redoubled_made,
+        tally.bid_56,
+        tally.made_56,
+        tally.band_declared,
+        tally.band_made,
     )
 
 
@@ -236,6 +261,26 @@ def made_runs(deals: Iterable[tuple[int, bool, DealAt]]) -> dict[int, Run]:
     return best
 
 
+def made_runs_lean(
+    deals: Iterable[tuple[int, bool, int, int]],
+) -> dict[int, tuple[int, int, int, int, int]]:
+    """made_runs on bare rows, for 36,000 deals at a time: (declaring team, made,
+    match, deal number) in play order in; {team: (length, first match, first deal,
+    last match, last deal)} out, the same runs made_runs finds."""
+    best: dict[int, tuple[int, int, int, int, int]] = {}
+    current: dict[int, tuple[int, int, int]] = {}
+    for team, made, match, number in deals:
+        if not made:
+            current.pop(team, None)
+            continue
+        length, first_match, first_number = current.get(team) or (0, match, number)
+        length += 1
+        current[team] = (length, first_match, first_number)
+        if length > best.get(team, (0,))[0]:
+            best[team] = (length, first_match, first_number, match, number)
+    return best
+
+
 @dataclass(frozen=True)
 class PlayerStatistics:
     team: int
@@ -322,13 +367,11 @@ def _record(
     return Record(kind, best, tuple(holders[:HOLDERS_MAX]), len(holders))
 
 
-def _best(marks: Iterable[Mark], key) -> Mark | None:  # type: ignore[no-untyped-def]
+def _best(marks: Sequence[Mark], key) -> Mark | None:  # type: ignore[no-untyped-def]
     """The mark with the highest key; of equals, the first played."""
-    found = None
-    for mark in marks:
-        if found is None or (key(mark), -_order(mark)) > (key(found), -_order(found)):
-            found = mark
-    return found
+    if not marks:
+        return None
+    return max(marks, key=lambda m: (key(m), -_order(m)))
 
 
 _STAGE_ORDER = {"league": 0, "knockout": 1}
@@ -349,19 +392,23 @@ def statistics_compute(
     """The statistics of a tournament from its tallies, penalty counts, decided
     matches and runs; `teams` are every team of the tournament (those that declared
     nothing have their row of zeros)."""
-    by_team: dict[int, Tally] = {team: Tally(team) for team in teams}
+    width = len(Tally(0).vector())
+    sums: dict[int, list[int]] = {team: [0] * width for team in teams}
+    overall = [0] * width
     players: list[PlayerStatistics] = []
     deals = recorded = 0
-    overall = Tally(0)
     for tally in tallies:
-        by_team[tally.team] = by_team.get(tally.team, Tally(tally.team)).plus(tally)
-        overall = overall.plus(tally)
+        mine = sums.setdefault(tally.team, [0] * width)
+        for i, count in enumerate(tally.vector()):
+            mine[i] += count
+            overall[i] += count
         deals += tally.declared
         if tally.bidder:
             recorded += tally.declared
             players.append(
                 PlayerStatistics(tally.team, tally.bidder, figures_of(tally))
             )
+    by_team = {team: tally_of(team, "", vector) for team, vector in sums.items()}
 
     caught: dict[int, int] = defaultdict(int)
     suffered: dict[int, int] = defaultdict(int)
@@ -391,7 +438,7 @@ def statistics_compute(
                 penalties_against_by_kind={
                     k.value: kinds[k.value] for k in PenaltyKind if kinds.get(k.value)
                 },
-                biggest_win=_best((m for m in marks if m.won), lambda m: m.margin),
+                biggest_win=_best([m for m in marks if m.won], lambda m: m.margin),
                 highest_total=_best(marks, lambda m: m.total),
                 longest_run=runs.get(team),
             )
@@ -436,7 +483,7 @@ def statistics_compute(
         records=tuple(r for r in records if r is not None),
         deals=deals,
         bidders_recorded=recorded,
-        overall=figures_of(overall),
+        overall=figures_of(tally_of(0, "", overall)),
     )
 
 

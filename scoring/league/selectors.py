@@ -415,7 +415,7 @@ FROM (
   SELECT COUNT(*) AS n, SUM(version) AS versions, MAX(updated_at) AS latest,
     SUM(id * CASE status {_STATUS_CODES} ELSE 0 END) AS statuses
   FROM {Match._meta.db_table}
-  WHERE tournament_id = %(t)s AND stage = %(league)s
+  WHERE tournament_id = %(t)s {{stage}}
 ) m
 """  # noqa: S608 - our own tables and status codes, no input
 # Every team's and section's name, in one value: PostgreSQL hashes them itself;
@@ -430,12 +430,25 @@ def standings_fingerprint(*, tournament: Tournament, section: int | None = None)
     """A strong ETag for the standings as they are now: it changes whenever anything
     they show could change, and costs one plain query, so a poll that finds nothing
     new is answered without ranking anything (docs/standings.md)."""
+    text = f"standings 1 {section} {_fingerprint_row(tournament, league=True)!r}"
+    return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
+
+
+def _fingerprint_row(tournament: Tournament, *, league: bool) -> tuple:
     params = {"t": tournament.pk, "league": Stage.LEAGUE.value}
-    sql = _FINGERPRINT_SQL.replace("{names}", _NAMES[connection.vendor])
+    sql = _FINGERPRINT_SQL.replace("{names}", _NAMES[connection.vendor]).replace(
+        "{stage}", "AND stage = %(league)s" if league else ""
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    text = f"standings 1 {section} {row!r}"
+        return cursor.fetchone()
+
+
+def sheets_fingerprint(*, tournament: Tournament, what: str) -> str:
+    """A strong ETag for anything read from every sheet of the tournament, league
+    and knockout (the statistics, docs/statistics.md): the standings' fingerprint
+    over all its matches, one plain query; `what` names the reader and its version."""
+    text = f"{what} {_fingerprint_row(tournament, league=False)!r}"
     return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
 
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from django.http import HttpResponse
+from django.utils.http import parse_etags
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+from tournament.cache import cached
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
-from .selectors import Names, statistics_get
+from .selectors import QUOTE, Names, statistics_fingerprint, statistics_get
 
 
 class ValueBandOutput(serializers.Serializer):
@@ -39,10 +43,6 @@ class ContractFiguresOutput(serializers.Serializer):
     redoubled_made = serializers.IntegerField()
     bid_56 = serializers.IntegerField(help_text="Contracts of 56 declared.")
     made_56 = serializers.IntegerField(help_text="Contracts of 56 made.")
-    by_value = ValueBandOutput(
-        many=True,
-        help_text="By the scoring chart's bands of values: 28-39, 40-47, 48-55, 56.",
-    )
 
 
 class BidderOutput(ContractFiguresOutput):
@@ -76,7 +76,14 @@ class MadeRunOutput(serializers.Serializer):
     last = RunDealOutput()
 
 
-class TeamStatisticsOutput(ContractFiguresOutput):
+class ByValueOutput(ContractFiguresOutput):
+    by_value = ValueBandOutput(
+        many=True,
+        help_text="By the scoring chart's bands of values: 28-39, 40-47, 48-55, 56.",
+    )
+
+
+class TeamStatisticsOutput(ByValueOutput):
     team = serializers.IntegerField()
     team_name = serializers.CharField()
     kallakali_caught = serializers.IntegerField(
@@ -115,7 +122,7 @@ class StatisticsRecordOutput(serializers.Serializer):
 
 class StatisticsOutput(serializers.Serializer):
     deals = serializers.IntegerField(help_text="Deals counted.")
-    overall = ContractFiguresOutput(help_text="Every counted contract.")
+    overall = ByValueOutput(help_text="Every counted contract.")
     bidders_recorded = serializers.IntegerField(
         help_text="Of them, deals whose bidder was recorded."
     )
@@ -137,11 +144,14 @@ def figures_data(figures: stats.Figures) -> dict[str, Any]:
         "redoubled_made": figures.redoubled_made,
         "bid_56": figures.bid_56,
         "made_56": figures.made_56,
-        "by_value": [
-            {"low": b.low, "high": b.high, "declared": b.declared, "made": b.made}
-            for b in figures.bands
-        ],
     }
+
+
+def by_value_data(figures: stats.Figures) -> list[dict[str, int]]:
+    return [
+        {"low": b.low, "high": b.high, "declared": b.declared, "made": b.made}
+        for b in figures.bands
+    ]
 
 
 def mark_data(mark: stats.Mark | None, names: Names) -> dict[str, Any] | None:
@@ -179,7 +189,10 @@ def run_data(run: stats.Run | None) -> dict[str, Any] | None:
 def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
     return {
         "deals": found.deals,
-        "overall": figures_data(found.overall),
+        "overall": {
+            **figures_data(found.overall),
+            "by_value": by_value_data(found.overall),
+        },
         "bidders_recorded": found.bidders_recorded,
         "players": [
             {
@@ -195,6 +208,7 @@ def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
                 "team": t.team,
                 "team_name": names.team(t.team),
                 **figures_data(t.figures),
+                "by_value": by_value_data(t.figures),
                 "kallakali_caught": t.kallakali_caught,
                 "kallakali_suffered": t.kallakali_suffered,
                 "penalties_against": t.penalties_against,
@@ -230,11 +244,39 @@ def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
 class StatisticsApi(TournamentScopedMixin, APIView):
     """Who bid what and how it went: every bidder's and team's contracts, the
     penalties against each team, and the tournament's records (docs/statistics.md).
-    Void and forfeited sheets and unreleased rounds are left out."""
+    Void and forfeited sheets and unreleased rounds are left out. The answer is
+    computed once per state of the sheets and kept under their fingerprint, which
+    is also its ETag: 304 when the client holds it."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses={200: StatisticsOutput})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="The ETag of statistics you hold: 304 when they are "
+                "still the same.",
+            )
+        ],
+        responses={
+            200: StatisticsOutput,
+            304: OpenApiResponse(description="Not changed since the ETag sent."),
+        },
+    )
     def get(self, request, slug):
-        found, names = statistics_get(tournament=self.tournament)
-        return Response(statistics_data(found, names))
+        etag = statistics_fingerprint(tournament=self.tournament)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+
+        def answer() -> bytes:
+            found, names = statistics_get(tournament=self.tournament)
+            return JSONRenderer().render(statistics_data(found, names))
+
+        body = cached(
+            f"statistics-json:{self.tournament.pk}:{etag.strip(QUOTE)}", answer
+        )
+        return HttpResponse(body, content_type="application/json", headers=headers)

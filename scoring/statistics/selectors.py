@@ -15,31 +15,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Case, Count, F, Q, QuerySet, Sum, When
+from django.db import connection
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 
-from tournament.models import Team, Tournament
+from tournament.cache import cached
+from tournament.models import LeagueRound, Team, Tournament
 
 from ..domain import statistics as stats
 from ..domain.rules import VALUE_MAX, Level, MatchStatus, PenaltyKind, Side, Stage
+from ..league.selectors import sheets_fingerprint
 from ..models import Deal, Match, Penalty
 from ..sheets.selectors import draft_rounds
 
 COUNTED = (MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
 FINAL = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
+QUOTE = '"'  # an ETag's, left out of cache keys
 
 
 def _counted(tournament: Tournament, statuses=COUNTED) -> Q:  # type: ignore[no-untyped-def]
     """The matches whose deals count, as a filter on matches."""
     return Q(tournament=tournament, status__in=statuses) & ~Q(
         stage=Stage.LEAGUE, round__in=draft_rounds(tournament)
-    )
-
-
-def _declaring_team(prefix: str = "match__") -> Case:
-    return Case(
-        When(declarer=Side.A.value, then=F(f"{prefix}team_a_id")),
-        default=F(f"{prefix}team_b_id"),
     )
 
 
@@ -56,93 +53,128 @@ def declared_by(team: int) -> Q:
     )
 
 
+# The tallies in one GROUP BY over the counted deals: written as SQL rather than the
+# ORM's, which joins the match twice (for the filter and for the teams) and costs
+# half as much again (bench/standings.py). COUNT(*) FILTER is portable: PostgreSQL,
+# and SQLite from 3.30.
+_STATUSES = ", ".join(f"'{s.value}'" for s in COUNTED)
+_BANDS_SQL = ", ".join(
+    f"COUNT(*) FILTER (WHERE d.value BETWEEN {low} AND {high}), "
+    f"COUNT(*) FILTER (WHERE d.made AND d.value BETWEEN {low} AND {high})"
+    for low, high in stats.BANDS
+)
+_TALLIES_SQL = f"""
+SELECT CASE WHEN d.declarer = 'A' THEN m.team_a_id ELSE m.team_b_id END AS team,
+  d.bidder, COUNT(*), COUNT(*) FILTER (WHERE d.made), SUM(d.value),
+  COUNT(*) FILTER (WHERE d.level = %(doubled)s),
+  COUNT(*) FILTER (WHERE d.made AND d.level = %(doubled)s),
+  COUNT(*) FILTER (WHERE d.level = %(redoubled)s),
+  COUNT(*) FILTER (WHERE d.made AND d.level = %(redoubled)s),
+  COUNT(*) FILTER (WHERE d.value = {VALUE_MAX}),
+  COUNT(*) FILTER (WHERE d.made AND d.value = {VALUE_MAX}),
+  {_BANDS_SQL}
+FROM {Deal._meta.db_table} d JOIN {Match._meta.db_table} m ON m.id = d.match_id
+WHERE {{counted}} {{team}}
+GROUP BY 1, 2
+"""  # noqa: S608 - our own tables and constants; values are parameters
+_COUNTED_SQL = f"""m.tournament_id = %(t)s AND m.status IN ({_STATUSES})
+  AND NOT (m.stage = %(league)s AND m.round IN (
+    SELECT r.number FROM {LeagueRound._meta.db_table} r
+    WHERE r.tournament_id = %(t)s AND r.released_at IS NULL))"""  # noqa: S608
+
+
+def _counted_params(tournament: Tournament) -> dict:
+    return {
+        "t": tournament.pk,
+        "league": Stage.LEAGUE.value,
+        "doubled": Level.DOUBLED.value,
+        "redoubled": Level.REDOUBLED.value,
+    }
+
+
+def _rows(sql: str, params: dict) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def tallies_list(
     *, tournament: Tournament, team: int | None = None
 ) -> list[stats.Tally]:
     """Every declaring team's and bidder's contracts (or one team's), summed in one
     GROUP BY."""
-    made = Q(made=True)
-    deals = counted_deals(tournament=tournament)
+    params = _counted_params(tournament)
+    mine = ""
     if team is not None:
-        deals = deals.filter(declared_by(team))
-    rows = (
-        deals.annotate(team=_declaring_team())
-        .values("team", "bidder")
-        .annotate(
-            declared=Count("id"),
-            made_count=Count("id", filter=made),
-            value_sum=Sum("value"),
-            doubled=Count("id", filter=Q(level=Level.DOUBLED.value)),
-            doubled_made=Count("id", filter=made & Q(level=Level.DOUBLED.value)),
-            redoubled=Count("id", filter=Q(level=Level.REDOUBLED.value)),
-            redoubled_made=Count("id", filter=made & Q(level=Level.REDOUBLED.value)),
-            bid_56=Count("id", filter=Q(value=VALUE_MAX)),
-            made_56=Count("id", filter=made & Q(value=VALUE_MAX)),
-            **{
-                f"band_{i}": Count("id", filter=Q(value__gte=low, value__lte=high))
-                for i, (low, high) in enumerate(stats.BANDS)
-            },
-            **{
-                f"band_made_{i}": Count(
-                    "id", filter=made & Q(value__gte=low, value__lte=high)
-                )
-                for i, (low, high) in enumerate(stats.BANDS)
-            },
+        params["team"] = team
+        mine = (
+            "AND ((d.declarer = 'A' AND m.team_a_id = %(team)s) "
+            "OR (d.declarer = 'B' AND m.team_b_id = %(team)s))"
         )
-        .order_by()
-    )
+    sql = _TALLIES_SQL.replace("{counted}", _COUNTED_SQL).replace("{team}", mine)
+    bands = len(stats.BANDS)
     return [
         stats.Tally(
-            team=r["team"],
-            bidder=r["bidder"],
-            declared=r["declared"],
-            made=r["made_count"],
-            value_sum=r["value_sum"],
-            doubled=r["doubled"],
-            doubled_made=r["doubled_made"],
-            redoubled=r["redoubled"],
-            redoubled_made=r["redoubled_made"],
-            bid_56=r["bid_56"],
-            made_56=r["made_56"],
-            band_declared=tuple(r[f"band_{i}"] for i in range(len(stats.BANDS))),
-            band_made=tuple(r[f"band_made_{i}"] for i in range(len(stats.BANDS))),
+            team,
+            bidder,
+            declared,
+            made,
+            value_sum,
+            doubled,
+            doubled_made,
+            redoubled,
+            redoubled_made,
+            bid_56,
+            made_56,
+            band_declared=tuple(by_band[0 : 2 * bands : 2]),
+            band_made=tuple(by_band[1 : 2 * bands : 2]),
         )
-        for r in rows
+        for (
+            team,
+            bidder,
+            declared,
+            made,
+            value_sum,
+            doubled,
+            doubled_made,
+            redoubled,
+            redoubled_made,
+            bid_56,
+            made_56,
+            *by_band,
+        ) in _rows(sql, params)
     ]
+
+
+_PENALTIES_SQL = f"""
+SELECT CASE WHEN p.offender = 'A' THEN m.team_a_id ELSE m.team_b_id END,
+  CASE WHEN p.offender = 'A' THEN m.team_b_id ELSE m.team_a_id END, p.kind, COUNT(*)
+FROM {Penalty._meta.db_table} p
+  JOIN {Deal._meta.db_table} d ON d.id = p.deal_id
+  JOIN {Match._meta.db_table} m ON m.id = d.match_id
+WHERE {{counted}}
+GROUP BY 1, 2, 3
+"""  # noqa: S608 - our own tables; values are parameters
 
 
 def penalty_counts(*, tournament: Tournament) -> list[stats.PenaltyCount]:
-    """Penalties by offending team, its opponent and kind, counted in one GROUP BY."""
-    rows = (
-        Penalty.objects.filter(
-            deal__match__in=Match.objects.filter(_counted(tournament)).values("pk")
-        )
-        .annotate(
-            offending=Case(
-                When(offender=Side.A.value, then=F("deal__match__team_a_id")),
-                default=F("deal__match__team_b_id"),
-            ),
-            opponent=Case(
-                When(offender=Side.A.value, then=F("deal__match__team_b_id")),
-                default=F("deal__match__team_a_id"),
-            ),
-        )
-        .values("offending", "opponent", "kind")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
+    """Penalties by offending team, its opponent and kind, counted in one GROUP BY
+    (warnings included: each is a time the team offended)."""
+    sql = _PENALTIES_SQL.replace("{counted}", _COUNTED_SQL)
     return [
-        stats.PenaltyCount(
-            r["offending"], r["opponent"], PenaltyKind(r["kind"]), r["n"]
-        )
-        for r in rows
+        stats.PenaltyCount(offender, opponent, PenaltyKind(kind), n)
+        for offender, opponent, kind, n in _rows(sql, _counted_params(tournament))
     ]
 
 
-def match_scores(*, tournament: Tournament) -> list[stats.MatchScore]:
-    return [
-        stats.MatchScore(*row)
-        for row in Match.objects.filter(_counted(tournament, FINAL))
+def match_scores(
+    *, tournament: Tournament
+) -> tuple[list[stats.MatchScore], dict[int, tuple[str, int, int]]]:
+    """The decided matches' stored totals, and where every counted match was played
+    (stage, round, table): one query."""
+    scores, places = [], {}
+    for row in (
+        Match.objects.filter(_counted(tournament))
         .order_by()
         .values_list(
             "pk",
@@ -154,31 +186,44 @@ def match_scores(*, tournament: Tournament) -> list[stats.MatchScore]:
             "total_a",
             "total_b",
             "winner",
+            "status",
         )
-    ]
+    ):
+        places[row[0]] = row[1:4]
+        if row[-1] in FINAL:
+            scores.append(stats.MatchScore(*row[:-1]))
+    return scores, places
 
 
-def runs_get(*, tournament: Tournament) -> dict[int, stats.Run]:
+_RUNS_SQL = f"""
+SELECT CASE WHEN d.declarer = 'A' THEN m.team_a_id ELSE m.team_b_id END, d.made,
+  d.match_id, d.number
+FROM {Deal._meta.db_table} d JOIN {Match._meta.db_table} m ON m.id = d.match_id
+WHERE {{counted}}
+ORDER BY m.stage, m.round, m.id, d.number
+"""  # noqa: S608 - our own tables; values are parameters
+
+
+def runs_get(
+    *, tournament: Tournament, places: dict[int, tuple[str, int, int]]
+) -> dict[int, stats.Run]:
     """Each team's longest run of contracts made: the counted deals in the order
-    they were played (league, then knockout; round; deal number), read narrow."""
-    rows = (
-        counted_deals(tournament=tournament)
-        .annotate(team=_declaring_team())
-        .order_by("match__stage", "match__round", "match_id", "number")
-        .values_list(
-            "team",
-            "made",
-            "match_id",
-            "match__stage",
-            "match__round",
-            "match__table",
-            "number",
+    they were played (league, then knockout; round; deal number), four narrow
+    columns. `places` are the counted matches' (stage, round, table), where the
+    runs start and end."""
+    sql = _RUNS_SQL.replace("{counted}", _COUNTED_SQL)
+    found = stats.made_runs_lean(_rows(sql, _counted_params(tournament)))
+    return {
+        team: stats.Run(
+            team,
+            length,
+            stats.DealAt(first_match, *places[first_match], first_number),
+            stats.DealAt(last_match, *places[last_match], last_number),
         )
-    )
-    return stats.made_runs(
-        (team, made, stats.DealAt(match, stage, round, table, number))
-        for team, made, match, stage, round, table, number in rows
-    )
+        for team, (length, first_match, first_number, last_match, last_number) in (
+            found.items()
+        )
+    }
 
 
 @dataclass(frozen=True)
@@ -223,14 +268,31 @@ def names_get(*, tournament: Tournament) -> Names:
     return Names(teams, sections)
 
 
+def statistics_fingerprint(*, tournament: Tournament) -> str:
+    """The statistics' ETag: the fingerprint of every sheet of the tournament (one
+    query); it changes with any sheet write, release, status or team name."""
+    return sheets_fingerprint(tournament=tournament, what="statistics 1")
+
+
+def statistics_kept(*, tournament: Tournament) -> tuple[stats.Statistics, Names]:
+    """statistics_get, computed once per fingerprint and kept in the shared cache
+    (tournament/cache.py): one query when nothing changed."""
+    etag = statistics_fingerprint(tournament=tournament)
+    return cached(
+        f"statistics:{tournament.pk}:{etag.strip(QUOTE)}",
+        lambda: statistics_get(tournament=tournament),
+    )
+
+
 def statistics_get(*, tournament: Tournament) -> tuple[stats.Statistics, Names]:
     """The tournament's statistics and the names they show: five queries."""
     names = names_get(tournament=tournament)
+    scores, places = match_scores(tournament=tournament)
     found = stats.statistics_compute(
         tallies=tallies_list(tournament=tournament),
         penalties=penalty_counts(tournament=tournament),
-        scores=match_scores(tournament=tournament),
-        runs=runs_get(tournament=tournament),
+        scores=scores,
+        runs=runs_get(tournament=tournament, places=places),
         teams=list(names.teams),  # every team has its row, zeros included
     )
     return found, names

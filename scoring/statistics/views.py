@@ -20,7 +20,7 @@ from .selectors import (
     holder_where,
     player_deals,
     player_url,
-    statistics_get,
+    statistics_kept,
     tallies_list,
 )
 
@@ -148,7 +148,7 @@ def statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament's statistics for everyone: the records, three charts, the
     bidders' and the teams' tables."""
     tournament, roles = visible_tournament(request, slug)
-    found, names = statistics_get(tournament=tournament)
+    found, names = statistics_kept(tournament=tournament)
     query = request.GET
     player_sort, team_sort = (
         _sorting(query.get("players")),

@@ -279,6 +279,30 @@ CELERY_RESULT_BACKEND = env.str(
     "CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None
 )
 CELERY_TASK_ACKS_LATE = True
+
+# The cache, shared by every worker of the site (docs/statistics.md: what is computed
+# from the sheets is kept under their fingerprint): Redis in production (CACHE_URL,
+# else the broker's Redis), local memory in the embedded default. Nothing in it is
+# needed: a cache that is down or empty means computing again.
+CACHE_URL = env.str("CACHE_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="fiftysix"),
+            "TIMEOUT": 6 * 3600,
+        }
+        if CACHE_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "TIMEOUT": 6 * 3600,
+            "OPTIONS": {"MAX_ENTRIES": 200},
+        }
+    )
+}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600

@@ -77,6 +77,12 @@ def test_runs_agree_with_a_plain_reading(flags):
     ]
     runs = stats.made_runs(deals)
     assert {t: r.length for t, r in runs.items()} == _runs_oracle(deals)
+    # The lean reading the selector uses finds the same runs.
+    lean = stats.made_runs_lean((t, m, at.match, at.number) for t, m, at in deals)
+    assert lean == {
+        t: (r.length, r.first.match, r.first.number, r.last.match, r.last.number)
+        for t, r in runs.items()
+    }
     for run in runs.values():
         # first and last are deals of that team, made, with the run between them.
         assert run.first.number <= run.last.number
