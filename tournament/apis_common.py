@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, DataError, IntegrityError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -218,3 +219,18 @@ class ReadOnlyOrAuthenticated(permissions.BasePermission):
             self.message = link_refusal(held)
             return False
         return bool(request.user and request.user.is_authenticated)
+
+
+# Answers kept under a fingerprint (the standings, the statistics): the client sends
+# back the ETag it holds and gets 304 while it is still the same.
+NOT_MODIFIED = OpenApiResponse(description="Not changed since the ETag sent.")
+
+
+def if_none_match(what: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        required=False,
+        description=f"The ETag of {what} you hold: 304 when they are still the same.",
+    )

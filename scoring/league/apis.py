@@ -11,7 +11,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -20,8 +20,10 @@ from rest_framework.views import APIView
 from tournament.apis import TeamOutput
 from tournament.apis_common import (
     ID_MAX,
+    NOT_MODIFIED,
     ReadOnlyOrAuthenticated,
     TournamentScopedMixin,
+    if_none_match,
 )
 from tournament.domain.types import Role, RoundStage
 from tournament.models import Substitution
@@ -420,18 +422,11 @@ class StandingsApi(TournamentScopedMixin, APIView):
     @extend_schema(
         parameters=[
             FilterSerializer,
-            OpenApiParameter(
-                "If-None-Match",
-                str,
-                OpenApiParameter.HEADER,
-                required=False,
-                description="The ETag of standings you hold: 304 when they are "
-                "still the same.",
-            ),
+            if_none_match("standings"),
         ],
         responses={
             200: StandingsOutput,
-            304: OpenApiResponse(description="Not changed since the ETag sent."),
+            304: NOT_MODIFIED,
         },
     )
     def get(self, request, slug):

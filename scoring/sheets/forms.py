@@ -58,7 +58,7 @@ class DealForm(forms.Form):
         help_text="The declaring team's player who won the auction.",
     )
     auction = forms.CharField(
-        label="Auction (optional)",
+        label="Calls",
         required=False,
         max_length=AUCTION_TEXT_MAX,
         help_text="The lead player's team, then every call: A: 28S 30H P P X P P P P P",

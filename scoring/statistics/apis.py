@@ -6,13 +6,18 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.http import parse_etags
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
+from tournament.apis_common import (
+    NOT_MODIFIED,
+    ReadOnlyOrAuthenticated,
+    TournamentScopedMixin,
+    if_none_match,
+)
 from tournament.cache import cached
 
 from ..domain import statistics as stats
@@ -252,18 +257,11 @@ class StatisticsApi(TournamentScopedMixin, APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter(
-                "If-None-Match",
-                str,
-                OpenApiParameter.HEADER,
-                required=False,
-                description="The ETag of statistics you hold: 304 when they are "
-                "still the same.",
-            )
+            if_none_match("statistics"),
         ],
         responses={
             200: StatisticsOutput,
-            304: OpenApiResponse(description="Not changed since the ETag sent."),
+            304: NOT_MODIFIED,
         },
     )
     def get(self, request, slug):

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WIDTH = 640
-LABEL = 170  # the labels' column
-TEXT = 110  # the figures' column, right of the longest bar
-BAR = 22
+WIDTH = 480  # drawn to fit a phone's width; the page scales it
+LABEL = 130  # the labels' column
+TEXT = 104  # the figures' column, right of the longest bar
+BAR = 24
 GAP = 8
 TOP = 6
 

@@ -58,10 +58,16 @@ def declared_by(team: int) -> Q:
 # half as much again (bench/standings.py). COUNT(*) FILTER is portable: PostgreSQL,
 # and SQLite from 3.30.
 _STATUSES = ", ".join(f"'{s.value}'" for s in COUNTED)
+# Each band's contracts declared, then each band's made: Tally.vector's order.
 _BANDS_SQL = ", ".join(
-    f"COUNT(*) FILTER (WHERE d.value BETWEEN {low} AND {high}), "
-    f"COUNT(*) FILTER (WHERE d.made AND d.value BETWEEN {low} AND {high})"
-    for low, high in stats.BANDS
+    [
+        f"COUNT(*) FILTER (WHERE d.value BETWEEN {low} AND {high})"
+        for low, high in stats.BANDS
+    ]
+    + [
+        f"COUNT(*) FILTER (WHERE d.made AND d.value BETWEEN {low} AND {high})"
+        for low, high in stats.BANDS
+    ]
 )
 _TALLIES_SQL = f"""
 SELECT CASE WHEN d.declarer = 'A' THEN m.team_a_id ELSE m.team_b_id END AS team,
@@ -112,37 +118,9 @@ def tallies_list(
             "OR (d.declarer = 'B' AND m.team_b_id = %(team)s))"
         )
     sql = _TALLIES_SQL.replace("{counted}", _COUNTED_SQL).replace("{team}", mine)
-    bands = len(stats.BANDS)
     return [
-        stats.Tally(
-            team,
-            bidder,
-            declared,
-            made,
-            value_sum,
-            doubled,
-            doubled_made,
-            redoubled,
-            redoubled_made,
-            bid_56,
-            made_56,
-            band_declared=tuple(by_band[0 : 2 * bands : 2]),
-            band_made=tuple(by_band[1 : 2 * bands : 2]),
-        )
-        for (
-            team,
-            bidder,
-            declared,
-            made,
-            value_sum,
-            doubled,
-            doubled_made,
-            redoubled,
-            redoubled_made,
-            bid_56,
-            made_56,
-            *by_band,
-        ) in _rows(sql, params)
+        stats.tally_of(team, bidder, counts)
+        for team, bidder, *counts in _rows(sql, params)
     ]
 
 

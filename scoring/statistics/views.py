@@ -102,7 +102,7 @@ def _charts(found: stats.Statistics, names: Names, tournament) -> list:  # type:
             Row(
                 b.label,
                 ((b.made, "made"), (b.declared - b.made, "defeated")),
-                f"{b.made_percent:g}% of {b.declared}" if b.declared else "none",
+                f"{b.made_percent:.0f}% of {b.declared}" if b.declared else "none",
             )
             for b in found.overall.bands
         ],

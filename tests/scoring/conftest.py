@@ -41,3 +41,11 @@ def deal_body(number, declarer="A", value=40, trump="clubs", level="none", taken
         "level": level,
         "taken": taken,
     }
+
+
+def post_deal(api, match, body):
+    """POST a deal at the sheet's version as read now."""
+    version = api.get(f"/api/v1/matches/{match.pk}/").json()["version"]
+    return api.post(
+        f"/api/v1/matches/{match.pk}/deals/", {**body, "version": version}, "json"
+    )

@@ -10,24 +10,17 @@ from django.utils import timezone
 from scoring.models import Deal
 from scoring.sheets import services
 from tests.conftest import as_user
-from tests.scoring.conftest import deal_body
+from tests.scoring.conftest import deal_body, post_deal
 from tournament.domain.errors import RuleError
 from tournament.models import Substitution
 
 pytestmark = pytest.mark.django_db
 
 
-def _post(api, match, body):
-    version = api.get(f"/api/v1/matches/{match.pk}/").json()["version"]
-    return api.post(
-        f"/api/v1/matches/{match.pk}/deals/", {**body, "version": version}, "json"
-    )
-
-
 def test_a_deal_records_its_bidder_as_the_roster_spells_him(api, match, organizer):
     as_user(api, organizer)
     player = match.team_a.players.order_by("position")[1].name
-    answer = _post(api, match, {**deal_body(1), "bidder": f"  {player.upper()} "})
+    answer = post_deal(api, match, {**deal_body(1), "bidder": f"  {player.upper()} "})
     assert answer.status_code == 201, answer.json()
     assert answer.json()["bidder"] == player
     assert Deal.objects.get(match=match, number=1).bidder == player
@@ -36,7 +29,7 @@ def test_a_deal_records_its_bidder_as_the_roster_spells_him(api, match, organize
     history = api.get(f"/api/v1/matches/{match.pk}/history/").json()["results"]
     assert history[-1]["after"]["bidder"] == player
     # Optional: a deal without one says null, and its history has no bidder.
-    plain = _post(api, match, deal_body(2))
+    plain = post_deal(api, match, deal_body(2))
     assert plain.status_code == 201 and plain.json()["bidder"] is None
     history = api.get(f"/api/v1/matches/{match.pk}/history/").json()["results"]
     assert "bidder" not in history[-1]["after"]
@@ -46,20 +39,20 @@ def test_the_bidder_is_a_player_of_the_declaring_team(api, match, organizer):
     as_user(api, organizer)
     defender = match.team_b.players.first().name
     for bidder in (defender, "Someone Else"):
-        answer = _post(api, match, {**deal_body(1, declarer="A"), "bidder": bidder})
+        answer = post_deal(api, match, {**deal_body(1, declarer="A"), "bidder": bidder})
         assert answer.status_code == 400
         assert "bidder" in answer.json()
         assert "declaring team A" in answer.json()["bidder"][0]
     assert not Deal.objects.filter(match=match).exists()
     # The same player declares for B.
-    answer = _post(api, match, {**deal_body(1, declarer="B"), "bidder": defender})
+    answer = post_deal(api, match, {**deal_body(1, declarer="B"), "bidder": defender})
     assert answer.status_code == 201
 
 
 def test_a_correction_changes_or_clears_the_bidder(api, match, organizer):
     as_user(api, organizer)
     first, second = (p.name for p in match.team_a.players.order_by("position")[:2])
-    _post(api, match, {**deal_body(1), "bidder": first})
+    post_deal(api, match, {**deal_body(1), "bidder": first})
     version = api.get(f"/api/v1/matches/{match.pk}/").json()["version"]
     changed = api.put(
         f"/api/v1/matches/{match.pk}/deals/1/",

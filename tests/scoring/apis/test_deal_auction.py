@@ -15,29 +15,22 @@ from tests.scoring.apis.test_sheet_import import (
     _upload,
     league,  # noqa: F401 - a fixture
 )
-from tests.scoring.conftest import deal_body
+from tests.scoring.conftest import deal_body, post_deal
 from tests.scoring.excel import table, workbook
 
 pytestmark = pytest.mark.django_db
 
 
-def _post(api, match, body):
-    version = api.get(f"/api/v1/matches/{match.pk}/").json()["version"]
-    return api.post(
-        f"/api/v1/matches/{match.pk}/deals/", {**body, "version": version}, "json"
-    )
-
-
 def test_a_deal_records_its_auction_as_the_notation_writes_it(api, match, organizer):
     as_user(api, organizer)
     body = {**deal_body(1, declarer="B", value=30, trump="hearts", level="doubled")}
-    answer = _post(api, match, {**body, "auction": "a:28s  30♥ p p x P p p p p"})
+    answer = post_deal(api, match, {**body, "auction": "a:28s  30♥ p p x P p p p p"})
     assert answer.status_code == 201, answer.json()
     assert answer.json()["auction"] == "A: 28S 30H P P X P P P P P"
     assert Deal.objects.get(match=match).auction == "A: 28S 30H P P X P P P P P"
     history = api.get(f"/api/v1/matches/{match.pk}/history/").json()["results"]
     assert history[-1]["after"]["auction"] == "A: 28S 30H P P X P P P P P"
-    plain = _post(api, match, deal_body(2))
+    plain = post_deal(api, match, deal_body(2))
     assert plain.status_code == 201 and plain.json()["auction"] is None
     history = api.get(f"/api/v1/matches/{match.pk}/history/").json()["results"]
     assert "auction" not in history[-1]["after"]
@@ -59,7 +52,7 @@ def test_a_wrong_auction_is_refused_naming_the_rule(
     body = deal_body(1, declarer="A", value=40, trump="clubs")
     if code_words.startswith("but"):
         auction = "B: 40C P P P P P"  # ends on B's contract, the deal says A's
-    answer = _post(api, match, {**body, "auction": auction})
+    answer = post_deal(api, match, {**body, "auction": auction})
     assert answer.status_code == 400, answer.json()
     assert list(answer.json()) == ["auction"]
     assert code_words in answer.json()["auction"][0]
@@ -68,7 +61,7 @@ def test_a_wrong_auction_is_refused_naming_the_rule(
 
 def test_a_wrong_bidder_and_a_wrong_auction_are_refused_together(api, match, organizer):
     as_user(api, organizer)
-    answer = _post(
+    answer = post_deal(
         api,
         match,
         {**deal_body(1), "bidder": "Nobody", "auction": "A: 28S P P P P P"},
@@ -82,7 +75,7 @@ def test_the_auction_follows_the_table_size(api, match, organizer):
     match.tournament.players_per_team = 2
     match.tournament.save()
     as_user(api, organizer)
-    answer = _post(api, match, {**deal_body(1), "auction": "A: 40C P P P"})
+    answer = post_deal(api, match, {**deal_body(1), "auction": "A: 40C P P P"})
     assert answer.status_code == 201, answer.json()
 
 
@@ -115,12 +108,12 @@ def test_bidder_and_auction_go_out_on_paper_and_come_back(api, league):  # noqa:
     tournament, organizer = league
     played = _empty_match(tournament, organizer, deals=2)
     first_a = played.team_a.players.order_by("position")[0].name
-    _post(
+    post_deal(
         api,
         played,
         {**deal_body(1), "bidder": first_a, "auction": "B: P 40C P P P P P"},
     )
-    _post(api, played, deal_body(2, declarer="B"))
+    post_deal(api, played, deal_body(2, declarer="B"))
     book = _download(api, played.pk)
     ws = book.worksheets[0]
     first = _rows(ws, "Declarer")
@@ -159,7 +152,9 @@ def test_a_sheet_printed_without_the_columns_keeps_what_the_site_holds(
     tournament, organizer = league
     match = _empty_match(tournament, organizer, deals=1)
     player = match.team_a.players.first().name
-    _post(api, match, {**deal_body(1), "bidder": player, "auction": "A: 40C P P P P P"})
+    post_deal(
+        api, match, {**deal_body(1), "bidder": player, "auction": "A: 40C P P P P P"}
+    )
     book = _download(api, match.pk)
     ws = book.worksheets[0]
     first = _rows(ws, "Declarer")
@@ -175,7 +170,9 @@ def test_the_workbook_lists_bidder_and_auction(api, league):  # noqa: F811
     tournament, organizer = league
     match = _empty_match(tournament, organizer, deals=1)
     player = match.team_a.players.first().name
-    _post(api, match, {**deal_body(1), "bidder": player, "auction": "A: 40C P P P P P"})
+    post_deal(
+        api, match, {**deal_body(1), "bidder": player, "auction": "A: 40C P P P P P"}
+    )
     answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
     rows = table(workbook(answer.content), "Score sheets")
     (line,) = [r for r in rows if r["Match id"] == match.pk and r["Line"] == "deal"]

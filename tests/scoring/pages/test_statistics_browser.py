@@ -10,7 +10,7 @@ import pytest
 
 from scoring.demo import play_randomly
 from scoring.models import Deal
-from tests.browser import DESK, PHONE, fill_deal, log_in, save_deal, shoot
+from tests.browser import DESK, PHONE, SCREENS, fill_deal, log_in, save_deal, shoot
 from tests.factories import member
 from tests.scoring.league import tables_in_play
 from tournament.domain.types import Role
@@ -66,6 +66,10 @@ def test_the_statistics_page_on_a_phone_and_a_desk(
     assert shown == sorted(shown, reverse=True) and len(shown) > 3
     page.goto(f"{live_server.url}/t/{tournament.slug}/statistics/")
     shoot(page, f"statistics-{name}")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.locator("section:has(#charts-heading)").screenshot(
+        path=str(SCREENS / f"statistics-charts-{name}.png")
+    )
     # A bidder's page from the table.
     page.locator("#players tbody tr th a").first.click()
     page.wait_for_url("**/players/**")
