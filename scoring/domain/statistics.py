@@ -25,9 +25,10 @@ figure of the tournament and who holds it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Protocol, TypeVar
 
 from .rules import CHART, PenaltyKind
 
@@ -79,10 +80,11 @@ _COUNTS = tuple(f.name for f in fields(Tally))[2:-2]  # declared .. made_56
 def tally_of(team: int, bidder: str, vector: Sequence[int]) -> Tally:
     """The tally whose counts are `vector` (Tally.vector's order)."""
     n, bands = len(_COUNTS), len(BANDS)
+    counts = dict(zip(_COUNTS, vector[:n], strict=True))
     return Tally(
         team,
         bidder,
-        *vector[:n],
+        **counts,
         band_declared=tuple(vector[n : n + bands]),
         band_made=tuple(vector[n + bands : n + 2 * bands]),
     )
@@ -512,20 +514,41 @@ class Sorting:
     )
 
 
-def rows_sorted(rows: Iterable, sorting: Sorting, name_of) -> list:  # type: ignore[no-untyped-def]
+class Row(Protocol):
+    """A player's or a team's row: anything with its figures."""
+
+    @property
+    def figures(self) -> Figures: ...
+
+
+R = TypeVar("R", bound=Row)
+Value = str | int | float | None
+
+
+def rows_sorted(
+    rows: Iterable[R], sorting: Sorting, name_of: Callable[[R], str]
+) -> list[R]:
     """Player or team rows by one column, then by contracts declared, made and
     name; a row without the figure (nothing declared) goes last either way."""
 
-    def value(row, key: SortKey):  # type: ignore[no-untyped-def]
+    def value(row: R, key: SortKey) -> Value:
         if key is SortKey.NAME:
             return name_of(row).casefold()
-        return getattr(row.figures, key.value)
+        found: Value = getattr(row.figures, key.value)
+        return found
 
-    rows = list(rows)
+    def by(key: SortKey) -> Callable[[R], str | int | float]:
+        def get(row: R) -> str | int | float:
+            found = value(row, key)
+            return 0 if found is None else found  # only the rows set apart below
+
+        return get
+
+    ordered = list(rows)
     # Stable sorts, the least significant first.
     for key in reversed(sorting.tiebreak):
-        rows.sort(key=lambda r, k=key: value(r, k), reverse=key is not SortKey.NAME)
-    present = [r for r in rows if value(r, sorting.key) is not None]
-    absent = [r for r in rows if value(r, sorting.key) is None]
-    present.sort(key=lambda r: value(r, sorting.key), reverse=sorting.descending)
+        ordered.sort(key=by(key), reverse=key is not SortKey.NAME)
+    present = [r for r in ordered if value(r, sorting.key) is not None]
+    absent = [r for r in ordered if value(r, sorting.key) is None]
+    present.sort(key=by(sorting.key), reverse=sorting.descending)
     return present + absent
