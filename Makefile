@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv lint format browser test-sqlite test-postgres test-bench services demo bench check-deploy restore-drill clean
+.PHONY: run test venv lint format browser test-sqlite test-postgres test-bench services demo bench check-deploy restore-drill messages clean
 
 venv: $(STAMP)
 
@@ -77,6 +77,15 @@ check-deploy: venv
 	DJANGO_DEBUG=false DJANGO_SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))') \
 	DJANGO_ALLOWED_HOSTS=fiftysix.example.org DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) \
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+# The Malayalam catalogue (docs/glossary.md): collect what the templates mark, then
+# compile it. Needs GNU gettext; the compiled .mo is committed, so running the site
+# and its tests does not.
+messages: venv
+	$(BIN)/python manage.py makemessages -l ml --no-location --ignore ".venv/*" \
+		--ignore "var/*" --ignore "staticfiles/*" --ignore "artifacts/*" \
+		--ignore "tests/*" --ignore "bench/*"
+	msgfmt --check -o locale/ml/LC_MESSAGES/django.mo locale/ml/LC_MESSAGES/django.po
 
 clean:
 	rm -rf $(VENV) var .hypothesis

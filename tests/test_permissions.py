@@ -475,6 +475,14 @@ PAGES = [
     ),
     # Django's own password views: the change is for the signed-in, the reset for all.
     Case("password_change", "get", {}, dict.fromkeys(SIGNED_IN, 200), page=True),
+    Case(
+        "set_language",
+        "post",
+        {},
+        everyone(302),
+        page=True,
+        body={"language": "ml", "next": "/"},
+    ),
     Case("password_change_done", "get", {}, dict.fromkeys(SIGNED_IN, 200), page=True),
     Case("password_reset", "get", {}, everyone(), page=True),
     Case("password_reset_done", "get", {}, everyone(), page=True),

@@ -6,4 +6,4 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401 - a new password ends the tokens
+        from . import language, receivers  # noqa: F401 - their signal receivers

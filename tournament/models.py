@@ -660,3 +660,27 @@ class Link(models.Model):
         if self.kind == LinkKind.TABLE:
             return f"table {self.table} link"
         return f"{self.team.name} team link" if self.team else "team link"
+
+
+class LanguagePreference(models.Model):
+    """The language a signed-in person chose on the switcher (docs/glossary.md): it
+    follows them to every browser they sign in on."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="language_preference",
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(language__in=[code for code, _ in settings.LANGUAGES]),
+                name="languagepreference_language_known",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} reads {self.language}"

@@ -89,6 +89,8 @@ LEFT_OUT = {
     "used ones are spent",
     "tournament.link": "a table's or team's key is a secret: a restored tournament "
     "makes new links, and its cards are printed again",
+    "tournament.languagepreference": "a person's own choice of language, not the "
+    "tournament's",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",
     "auth.permission": "rebuilt by migrate",

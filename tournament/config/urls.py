@@ -4,11 +4,14 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tournament.converters import IdConverter
+from tournament.language import language_set
 
 register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The language switcher of every page posts here (docs/glossary.md).
+    path("i18n/setlang/", language_set, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Everyone changes their own password; a forgotten one is reset by e-mail
