@@ -45,6 +45,11 @@ browser:
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get install -y --no-install-recommends chromium \
 	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }; }
+	@fc-list :lang=ml | grep -q . || { \
+	  echo "Installing a Malayalam font (Manjari) for the browser tests' screenshots"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y --no-install-recommends fonts-smc-manjari \
+	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends fonts-smc-manjari; }; }
 
 test-sqlite: venv
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q

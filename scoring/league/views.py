@@ -30,6 +30,7 @@ from ..sheets.forms import MatchForm
 from ..sheets.selectors import (
     sees_drafts,
 )
+from ..statistics.labels import FIGURE_COLUMNS
 from ..statistics.selectors import player_url, team_players_get
 from . import services
 from .forms import (
@@ -179,6 +180,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "live": any(r.open for r in rows),
         "poll": settings.STANDINGS_POLL_SECONDS,
         "substitutions": list(substitution_list(team=team)),
+        "figure_columns": FIGURE_COLUMNS,
         "bidders": [
             (p, player_url(tournament, team.pk, p.player) if p.player else "")
             for p in team_players_get(tournament=tournament, team=team.pk)

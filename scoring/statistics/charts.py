@@ -25,6 +25,7 @@ class Part:
     width: float
     value: int
     look: str  # a CSS class: made, defeated, count
+    words: str = ""  # what the look means, as the legend says it
 
 
 @dataclass(frozen=True)
@@ -79,12 +80,15 @@ def bar_chart(
     labels and the figures."""
     span = WIDTH - LABEL - TEXT
     top = max((sum(v for v, _ in r.parts) for r in rows), default=0) or 1
+    meaning = dict(legend)
     bars = []
     for i, row in enumerate(rows):
         x, parts = float(LABEL), []
         for value, look in row.parts:
             width = span * value / top
-            parts.append(Part(round(x, 1), round(width, 1), value, look))
+            parts.append(
+                Part(round(x, 1), round(width, 1), value, look, meaning.get(look, ""))
+            )
             x += width
         bars.append(
             Bar(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tournament.cache import cached
 from tournament.models import LeagueRound, Team, Tournament
@@ -216,24 +217,32 @@ class Names:
 
 
 def holder_where(holder: stats.Holder, names: Names) -> str:
-    """Where a record was set, in words: the match's score and opponent, or the
-    deals a run went from and to; "" for a count over the tournament."""
+    """Where a record was set, in words (the active language's: English for the
+    workbook): the match's score and opponent, or the deals a run went from and to;
+    "" for a count over the tournament."""
 
     def round_of(stage: str, round: int) -> str:
-        return f"{'knockout ' if stage == Stage.KNOCKOUT else ''}round {round}"
+        if stage == Stage.KNOCKOUT:
+            return _("knockout round %(round)d") % {"round": round}
+        return _("round %(round)d") % {"round": round}
 
     if holder.mark is not None:
         m = holder.mark
-        return (
-            f"{m.total}–{m.opponent_total} against {names.team(m.opponent)}, "
-            f"{round_of(m.stage, m.round)}, table {m.table}"
-        )
+        return _("%(total)d–%(other)d against %(team)s, %(round)s, table %(table)d") % {
+            "total": m.total,
+            "other": m.opponent_total,
+            "team": names.team(m.opponent),
+            "round": round_of(m.stage, m.round),
+            "table": m.table,
+        }
     if holder.run is not None:
         a, b = holder.run.first, holder.run.last
-        return (
-            f"from {round_of(a.stage, a.round)} deal {a.number} "
-            f"to {round_of(b.stage, b.round)} deal {b.number}"
-        )
+        return _("from %(first)s deal %(a)d to %(last)s deal %(b)d") % {
+            "first": round_of(a.stage, a.round),
+            "a": a.number,
+            "last": round_of(b.stage, b.round),
+            "b": b.number,
+        }
     return ""
 
 

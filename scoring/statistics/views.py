@@ -8,6 +8,8 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.models import Team
 from tournament.views import visible_tournament
@@ -15,6 +17,7 @@ from tournament.views import visible_tournament
 from ..domain import statistics as stats
 from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Trump
 from .charts import Row, bar_chart
+from .labels import FIGURE_COLUMNS, PENALTY_WORDS, RECORD_TITLES
 from .selectors import (
     Names,
     holder_where,
@@ -26,23 +29,6 @@ from .selectors import (
 
 SHOWN = 100  # rows of a table before "Show all"
 TOP_BIDDERS = 10
-PENALTY_WORDS = {
-    PenaltyKind.OUT_OF_TURN: "Out of turn",
-    PenaltyKind.KALLAKALI: "Kallakali",
-    PenaltyKind.CARDINAL_RULE: "Cardinal rule",
-    PenaltyKind.CONSTRAINING_HAND: "Constraining hand",
-    PenaltyKind.CONDUCT: "Conduct",
-}
-FIGURE_COLUMNS = (
-    (stats.SortKey.DECLARED, "Declared"),
-    (stats.SortKey.MADE, "Made"),
-    (stats.SortKey.DEFEATED, "Defeated"),
-    (stats.SortKey.MADE_PERCENT, "Made %"),
-    (stats.SortKey.AVERAGE_VALUE, "Avg value"),
-    (stats.SortKey.DOUBLED_MADE, "×2 made"),
-    (stats.SortKey.REDOUBLED_MADE, "×4 made"),
-    (stats.SortKey.MADE_56, "56 made"),
-)
 
 
 @dataclass(frozen=True)
@@ -69,7 +55,10 @@ def _headers(
     query: QueryDict, param: str, sorting: stats.Sorting, anchor: str
 ) -> list[Header]:
     headers = []
-    for key, label in ((stats.SortKey.NAME, "Name"), *FIGURE_COLUMNS):
+    for key, label in (
+        (stats.SortKey.NAME, pgettext_lazy("column", "Name")),
+        *FIGURE_COLUMNS,
+    ):
         current = sorting.key is key
         # A click sorts by the column, most first (names A first); again, reversed.
         descending = key is not stats.SortKey.NAME
@@ -92,17 +81,22 @@ def _headers(
 
 
 def _charts(found: stats.Statistics, names: Names, tournament) -> list:  # type: ignore[no-untyped-def]
-    made_defeated = (("made", "made"), ("defeated", "defeated"))
+    made_defeated = (("made", _("made")), ("defeated", _("defeated")))
     bands = bar_chart(
         "values",
-        "Contracts by value",
-        "Contracts declared in each band of the scoring chart's values, made and "
-        "defeated.",
+        _("Contracts by value"),
+        _(
+            "Contracts declared in each band of the scoring chart's values, made and "
+            "defeated."
+        ),
         [
             Row(
                 b.label,
                 ((b.made, "made"), (b.declared - b.made, "defeated")),
-                f"{b.made_percent:.0f}% of {b.declared}" if b.declared else "none",
+                _("%(percent)d%% of %(declared)d")
+                % {"percent": round(b.made_percent or 0), "declared": b.declared}
+                if b.declared
+                else _("none"),
             )
             for b in found.overall.bands
         ],
@@ -114,13 +108,15 @@ def _charts(found: stats.Statistics, names: Names, tournament) -> list:  # type:
     )[:TOP_BIDDERS]
     bidders = bar_chart(
         "bidders",
-        "Most contracts made",
-        f"The {len(top)} bidders with the most contracts made, and those defeated.",
+        _("Most contracts made"),
+        _("The %(count)d bidders with the most contracts made, and those defeated.")
+        % {"count": len(top)},
         [
             Row(
                 p.player,
                 ((p.figures.made, "made"), (p.figures.defeated, "defeated")),
-                f"{p.figures.made} of {p.figures.declared}",
+                _("%(made)d of %(declared)d")
+                % {"made": p.figures.made, "declared": p.figures.declared},
                 player_url(tournament, p.team, p.player),
             )
             for p in top
@@ -133,10 +129,15 @@ def _charts(found: stats.Statistics, names: Names, tournament) -> list:  # type:
             kinds[kind] = kinds.get(kind, 0) + n
     penalties = bar_chart(
         "penalties",
-        "Penalties by kind",
-        "How many times each penalty was given in the tournament, warnings included.",
+        _("Penalties by kind"),
+        _(
+            "How many times each penalty was given in the tournament, warnings "
+            "included."
+        ),
         [
-            Row(PENALTY_WORDS[k], ((kinds[k.value], "count"),), str(kinds[k.value]))
+            Row(
+                str(PENALTY_WORDS[k]), ((kinds[k.value], "count"),), str(kinds[k.value])
+            )
             for k in PenaltyKind
             if kinds.get(k.value)
         ],
@@ -220,7 +221,12 @@ def _record_view(record: stats.Record, names: Names, tournament) -> dict:  # typ
                 match,
             )
         )
-    return {"record": record, "holders": holders, "more": record.tied - len(holders)}
+    return {
+        "record": record,
+        "title": RECORD_TITLES[record.kind],
+        "holders": holders,
+        "more": record.tied - len(holders),
+    }
 
 
 def player_page(request: HttpRequest, slug: str, pk: int, name: str) -> HttpResponse:
@@ -252,6 +258,7 @@ def player_page(request: HttpRequest, slug: str, pk: int, name: str) -> HttpResp
         "team": team,
         "player": name,
         "figures": stats.figures_of(tally),
+        "figure_columns": FIGURE_COLUMNS,
         "deals": deals,
         "captain": roster[:1] == [name],
     }

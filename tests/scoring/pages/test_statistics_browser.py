@@ -77,3 +77,21 @@ def test_the_statistics_page_on_a_phone_and_a_desk(
     assert page.locator("table.list").count() >= 2
     shoot(page, f"player-{name}")
     context.close()
+
+
+def test_the_statistics_page_in_malayalam_on_a_phone(browser, live_server):
+    """A phone whose browser asks for Malayalam (docs/glossary.md)."""
+    tournament, organizer, _, matches = tables_in_play("stats-cup", tables=2, deals=18)
+    rng = random.Random(28)
+    for match in matches:
+        play_randomly(match, organizer, rng, 18)
+    context = browser.new_context(viewport=PHONE, locale="ml-IN")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{tournament.slug}/statistics/")
+    assert page.locator("html").get_attribute("lang") == "ml"
+    assert page.locator("#records-heading").inner_text() == "റെക്കോർഡുകൾ"
+    assert page.locator("nav.tabs [aria-current=page]").inner_text() == "കണക്കുകൾ"
+    shoot(page, "statistics-phone-ml")
+    page.goto(f"{live_server.url}/t/{tournament.slug}/standings/")
+    shoot(page, "standings-phone-ml")
+    context.close()

@@ -1,0 +1,37 @@
+"""The statistics' words as the pages show them, in the visitor's language
+(docs/glossary.md): the columns of the figures, the penalties' names and the records'
+titles. The pure module and the API name them in English."""
+
+from django.utils.translation import gettext_lazy
+
+from ..domain import statistics as stats
+from ..domain.rules import PenaltyKind
+
+PENALTY_WORDS = {
+    PenaltyKind.OUT_OF_TURN: gettext_lazy("Out of turn"),
+    PenaltyKind.KALLAKALI: gettext_lazy("Kallakali"),
+    PenaltyKind.CARDINAL_RULE: gettext_lazy("Cardinal rule"),
+    PenaltyKind.CONSTRAINING_HAND: gettext_lazy("Constraining hand"),
+    PenaltyKind.CONDUCT: gettext_lazy("Conduct"),
+}
+FIGURE_COLUMNS = (
+    (stats.SortKey.DECLARED, gettext_lazy("Declared")),
+    (stats.SortKey.MADE, gettext_lazy("Made")),
+    (stats.SortKey.DEFEATED, gettext_lazy("Defeated")),
+    (stats.SortKey.MADE_PERCENT, gettext_lazy("Made %")),
+    (stats.SortKey.AVERAGE_VALUE, gettext_lazy("Avg value")),
+    (stats.SortKey.DOUBLED_MADE, gettext_lazy("×2 made")),
+    (stats.SortKey.REDOUBLED_MADE, gettext_lazy("×4 made")),
+    (stats.SortKey.MADE_56, gettext_lazy("56 made")),
+)
+# The records' titles as the pages show them (the pure module names them in English
+# for the API and the workbook).
+RECORD_TITLES = {
+    stats.RecordKind.HIGHEST_MATCH_TOTAL: gettext_lazy("Highest match total"),
+    stats.RecordKind.BIGGEST_MARGIN: gettext_lazy("Biggest winning margin"),
+    stats.RecordKind.MOST_56_MADE: gettext_lazy("Most 56 contracts made by a player"),
+    stats.RecordKind.MOST_56_MADE_TEAM: gettext_lazy(
+        "Most 56 contracts made by a team"
+    ),
+    stats.RecordKind.LONGEST_RUN: gettext_lazy("Longest run of contracts made"),
+}
