@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 # Words no language translates here: the game's notation and the site's API.
-UNTRANSLATED = {"NT", "API", "XX", "R40", "R48", "R56", "SVG"}
+UNTRANSLATED = {"NT", "API", "XX", "R40", "R48", "R56", "SVG", "Excel"}
 WORD = re.compile(r"[^\W\d_]{2,}")
 _BLOCK = re.compile(
     r"\{%\s*(blocktranslate|blocktrans)\b.*?%\}.*?\{%\s*end\1\s*%\}"

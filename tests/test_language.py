@@ -53,7 +53,6 @@ PENDING = {
     "scoring/link_table.html",
     "scoring/link_team.html",
     "scoring/links.html",
-    "scoring/match.html",
     "scoring/matches.html",
     "scoring/print.html",
     "scoring/score.html",
