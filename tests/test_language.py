@@ -36,7 +36,6 @@ PENDING = {
     "scoring/_export_job.html",
     "scoring/_link_earlier.html",
     "scoring/_offline.html",
-    "scoring/_score_app.html",
     "scoring/_screen.html",
     "scoring/desk.html",
     "scoring/draw.html",
@@ -47,7 +46,6 @@ PENDING = {
     "scoring/link_team.html",
     "scoring/links.html",
     "scoring/print.html",
-    "scoring/score.html",
     "scoring/screen.html",
     "tournament/backup_restore.html",
     "tournament/backups.html",
@@ -147,6 +145,10 @@ def test_every_marked_string_is_translated():
     missing = sorted(k for k in marked if not translated.get(k))
     assert not missing, f"not in the Malayalam catalogue: {missing}"
     assert not [e.msgid for e in catalogue if "fuzzy" in e.flags]
+    # What the Python code marks (forms, labels) is collected by `make messages`:
+    # every entry of the catalogue has its Malayalam.
+    untranslated = [e.msgid for e in catalogue if not e.obsolete and not e.translated()]
+    assert not untranslated, f"no Malayalam for {untranslated}"
 
 
 def test_the_compiled_catalogue_is_the_catalogue():

@@ -4,6 +4,8 @@ services', whose messages the pages show next to the field they name.
 """
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from ..domain.forfeits import absent_choices
@@ -16,52 +18,59 @@ LEVELS = [
     (Level.REDOUBLED.value, "×4"),
 ]
 KINDS = [
-    (PenaltyKind.OUT_OF_TURN.value, "Out of turn (warning, then 1)"),
-    (PenaltyKind.KALLAKALI.value, "Kallakali caught (deal + 3)"),
-    (PenaltyKind.CARDINAL_RULE.value, "Cardinal rule (deal + 3)"),
-    (PenaltyKind.CONSTRAINING_HAND.value, "Constraining hand (deal + 3)"),
-    (PenaltyKind.CONDUCT.value, "Conduct (0–2, organizer)"),
+    (PenaltyKind.OUT_OF_TURN.value, _("Out of turn (warning, then 1)")),
+    (PenaltyKind.KALLAKALI.value, _("Kallakali caught (deal + 3)")),
+    (PenaltyKind.CARDINAL_RULE.value, _("Cardinal rule (deal + 3)")),
+    (PenaltyKind.CONSTRAINING_HAND.value, _("Constraining hand (deal + 3)")),
+    (PenaltyKind.CONDUCT.value, _("Conduct (0–2, organizer)")),
 ]
 
 
-def _number(label: str, what: str, **attrs) -> forms.IntegerField:
+def _number(label, what, **attrs) -> forms.IntegerField:  # type: ignore[no-untyped-def]
+    enter = format_lazy(_("Enter {what}."), what=what)
     return forms.IntegerField(
         label=label,
-        error_messages={"required": f"Enter {what}.", "invalid": f"Enter {what}."},
+        error_messages={"required": enter, "invalid": enter},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", **attrs}),
     )
 
 
 class DealForm(forms.Form):
-    number = _number("Deal", "the deal number", min=1, max=99)
+    number = _number(_("Deal"), _("the deal number"), min=1, max=99)
     declarer = forms.ChoiceField(
-        label="Declarer",
+        label=_("Declarer"),
         widget=forms.RadioSelect,
-        error_messages={"required": "Choose the team that won the bidding."},
+        error_messages={"required": _("Choose the team that won the bidding.")},
     )
-    value = _number("Bid", "the contract value, 28 to 56", min=28, max=56)
+    value = _number(_("Bid"), _("the contract value, 28 to 56"), min=28, max=56)
     trump = forms.ChoiceField(
+        label=_("Trump"),
         choices=TRUMPS,
         widget=forms.RadioSelect,
-        error_messages={"required": "Choose the trump (NT for no-trump)."},
+        error_messages={"required": _("Choose the trump (NT for no-trump).")},
     )
     level = forms.ChoiceField(
-        choices=LEVELS, initial=Level.NONE.value, widget=forms.RadioSelect
+        label=_("Level"),
+        choices=LEVELS,
+        initial=Level.NONE.value,
+        widget=forms.RadioSelect,
     )
     taken = _number(
-        "Declarer took", "the points the declarer took, 0 to 56", min=0, max=56
+        _("Declarer took"), _("the points the declarer took, 0 to 56"), min=0, max=56
     )
     bidder = forms.ChoiceField(
-        label="Bidder (optional)",
+        label=_("Bidder (optional)"),
         required=False,
         widget=forms.RadioSelect,
-        help_text="The declaring team's player who won the auction.",
+        help_text=_("The declaring team's player who won the auction."),
     )
     auction = forms.CharField(
-        label="Calls",
+        label=_("Calls"),
         required=False,
         max_length=AUCTION_TEXT_MAX,
-        help_text="The lead player's team, then every call: A: 28S 30H P P X P P P P P",
+        help_text=_(
+            "The lead player's team, then every call: A: 28S 30H P P X P P P P P"
+        ),
         widget=forms.TextInput(
             attrs={
                 "autocomplete": "off",
@@ -86,7 +95,7 @@ class DealForm(forms.Form):
         self.fields["declarer"].choices = sides
         # Each player of the match once, with his team's letter; the service checks
         # that he played for the declaring team.
-        self.fields["bidder"].choices = [("", "Not recorded")] + [
+        self.fields["bidder"].choices = [("", _("Not recorded"))] + [
             (name, f"{side} · {name}")
             for side, names in sorted((roster or {}).items())
             for name in names
@@ -97,16 +106,16 @@ class DealForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
-    deal = forms.TypedChoiceField(coerce=int, label="In deal")
+    deal = forms.TypedChoiceField(coerce=int, label=_("In deal"))
     offender = forms.ChoiceField(
-        label="Offending team",
+        label=_("Offending team"),
         widget=forms.RadioSelect,
-        error_messages={"required": "Choose the team that offended."},
+        error_messages={"required": _("Choose the team that offended.")},
     )
-    kind = forms.ChoiceField(choices=KINDS, label="What happened")
+    kind = forms.ChoiceField(choices=KINDS, label=_("What happened"))
     points = forms.IntegerField(
         required=False,
-        label="Points (conduct only)",
+        label=_("Points (conduct only)"),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 2}),
     )
     note = forms.CharField(max_length=300, required=False)
@@ -136,16 +145,16 @@ class TossForm(forms.Form):
     """The toss of a knockout tie-break (rules.md §6)."""
 
     winner = forms.ChoiceField(
-        label="Toss won by",
+        label=_("Toss won by"),
         widget=forms.RadioSelect,
         error_messages={
-            "required": "Choose the team whose captain pulled the higher card."
+            "required": _("Choose the team whose captain pulled the higher card.")
         },
     )
     first_dealer = forms.ChoiceField(
-        label="Deals first (the winner's choice)",
+        label=_("Deals first (the winner's choice)"),
         widget=forms.RadioSelect,
-        error_messages={"required": "Choose the team that deals the deciding deal."},
+        error_messages={"required": _("Choose the team that deals the deciding deal.")},
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
@@ -158,21 +167,21 @@ class TossForm(forms.Form):
 class ReopenForm(forms.Form):
     reason = forms.CharField(
         max_length=500,
-        label="Why reopen it",
-        error_messages={"required": "Say why the sheet is reopened."},
+        label=_("Why reopen it"),
+        error_messages={"required": _("Say why the sheet is reopened.")},
     )
 
 
 class ForfeitForm(forms.Form):
     absent = forms.ChoiceField(
-        label="Who did not come",
+        label=_("Who did not come"),
         widget=forms.RadioSelect,
-        error_messages={"required": "Say which team did not come."},
+        error_messages={"required": _("Say which team did not come.")},
     )
     reason = forms.CharField(
         max_length=300,
-        label="Why",
-        error_messages={"required": "Say why the match is forfeited."},
+        label=_("Why"),
+        error_messages={"required": _("Say why the match is forfeited.")},
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
 
@@ -180,7 +189,7 @@ class ForfeitForm(forms.Form):
         super().__init__(*args, **kwargs)
         names = {"A": f"A · {match.team_a.name}", "B": f"B · {match.team_b.name}"}
         self.fields["absent"].choices = [
-            (a.value, names.get(a.value, "Both teams"))
+            (a.value, names.get(a.value, _("Both teams")))
             for a in absent_choices(knockout=match.stage == Stage.KNOCKOUT)
         ]
 
@@ -190,13 +199,13 @@ class DisputeForm(forms.Form):
         required=False,
         min_value=1,
         max_value=99,
-        label="Deal (leave empty for the whole match)",
+        label=_("Deal (leave empty for the whole match)"),
     )
     text = forms.CharField(
         max_length=2000,
-        label="What is disputed",
+        label=_("What is disputed"),
         widget=forms.Textarea(attrs={"rows": 2}),
-        error_messages={"required": "Say what is disputed."},
+        error_messages={"required": _("Say what is disputed.")},
     )
 
 
@@ -204,22 +213,22 @@ class RulingForm(forms.Form):
     dispute = forms.IntegerField(widget=forms.HiddenInput)
     ruling = forms.CharField(
         max_length=2000,
-        label="Ruling",
+        label=_("Ruling"),
         widget=forms.Textarea(attrs={"rows": 2}),
-        error_messages={"required": "Write the ruling."},
+        error_messages={"required": _("Write the ruling.")},
     )
 
 
 class MatchForm(forms.Form):
-    team_a = forms.TypedChoiceField(coerce=int, label="Team A")
-    team_b = forms.TypedChoiceField(coerce=int, label="Team B")
+    team_a = forms.TypedChoiceField(coerce=int, label=_("Team A"))
+    team_b = forms.TypedChoiceField(coerce=int, label=_("Team B"))
     stage = forms.ChoiceField(
         choices=[(s.value, s.value.capitalize()) for s in Stage], initial=Stage.LEAGUE
     )
     round = forms.IntegerField(min_value=1, max_value=50, initial=1)
     table = forms.IntegerField(min_value=1, max_value=999)
     deals_scheduled = forms.IntegerField(
-        min_value=1, max_value=99, required=False, label="Deals"
+        min_value=1, max_value=99, required=False, label=_("Deals")
     )
 
     def __init__(self, *args, teams, **kw):

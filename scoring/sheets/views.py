@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.domain.errors import ConflictError, RuleError, RuleErrors
@@ -69,9 +70,11 @@ def _levels(match: Match) -> dict[str, str]:
     rs = ruleset_get(match.tournament.ruleset)
     sign = "+" if rs.level_mode is LevelMode.ADD else "×"
     return {
-        Level.NONE.value: "Plain",
-        Level.DOUBLED.value: f"Double {sign}{rs.doubled}",
-        Level.REDOUBLED.value: f"Redouble {sign}{rs.redoubled}",
+        Level.NONE.value: gettext("Plain"),
+        Level.DOUBLED.value: gettext("Double %(step)s")
+        % {"step": f"{sign}{rs.doubled}"},
+        Level.REDOUBLED.value: gettext("Redouble %(step)s")
+        % {"step": f"{sign}{rs.redoubled}"},
     }
 
 
