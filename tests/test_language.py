@@ -31,7 +31,6 @@ PENDING = {
     "registration/password_reset_done.html",
     "registration/password_reset_email.html",
     "registration/password_reset_form.html",
-    "scoring/_day.html",
     "scoring/_desk.html",
     "scoring/_export_job.html",
     "scoring/_link_earlier.html",
