@@ -39,7 +39,6 @@ PENDING = {
     "scoring/draw.html",
     "scoring/excel.html",
     "scoring/link_cards.html",
-    "scoring/link_team.html",
     "scoring/links.html",
     "scoring/print.html",
     "scoring/screen.html",
