@@ -49,3 +49,13 @@ def post_deal(api, match, body):
     return api.post(
         f"/api/v1/matches/{match.pk}/deals/", {**body, "version": version}, "json"
     )
+
+
+def page_deal_body(match, number: int = 1, **extra) -> dict[str, str]:
+    """The score page's deal form as a browser posts it: 40 clubs by A, made."""
+    return {
+        "action": "deal",
+        **{k: str(v) for k, v in deal_body(number).items()},
+        "version": str(match.version),
+        **extra,
+    }

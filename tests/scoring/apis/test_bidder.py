@@ -10,7 +10,7 @@ from django.utils import timezone
 from scoring.models import Deal
 from scoring.sheets import services
 from tests.conftest import as_user
-from tests.scoring.conftest import deal_body, post_deal
+from tests.scoring.conftest import deal_body, page_deal_body, post_deal
 from tournament.domain.errors import RuleError
 from tournament.models import Substitution
 
@@ -111,17 +111,7 @@ def test_the_score_page_offers_the_players_and_shows_the_bidder(
     for player in [*match.team_a.players.all(), *match.team_b.players.all()]:
         assert player.name in page
     player = match.team_a.players.first().name
-    body = {
-        "action": "deal",
-        "number": "1",
-        "declarer": "A",
-        "value": "40",
-        "trump": "clubs",
-        "level": "none",
-        "taken": "40",
-        "bidder": player,
-        "version": str(match.version),
-    }
+    body = page_deal_body(match, bidder=player)
     assert client.post(f"/matches/{match.pk}/score/", body).status_code == 302
     assert Deal.objects.get(match=match).bidder == player
     assert f"by {player}" in client.get(f"/matches/{match.pk}/").content.decode()

@@ -15,7 +15,7 @@ from tests.scoring.apis.test_sheet_import import (
     _upload,
     league,  # noqa: F401 - a fixture
 )
-from tests.scoring.conftest import deal_body, post_deal
+from tests.scoring.conftest import deal_body, page_deal_body, post_deal
 from tests.scoring.excel import table, workbook
 
 pytestmark = pytest.mark.django_db
@@ -83,17 +83,7 @@ def test_the_score_page_takes_an_auction(client, match, organizer):
     client.force_login(organizer)
     page = client.get(f"/matches/{match.pk}/score/").content.decode()
     assert 'name="auction"' in page and 'class="auction-pad"' in page
-    body = {
-        "action": "deal",
-        "number": "1",
-        "declarer": "A",
-        "value": "40",
-        "trump": "clubs",
-        "level": "none",
-        "taken": "40",
-        "auction": "A: 40C P P P P P",
-        "version": str(match.version),
-    }
+    body = page_deal_body(match, auction="A: 40C P P P P P")
     assert client.post(f"/matches/{match.pk}/score/", body).status_code == 302
     assert "A: 40C P P P P P" in client.get(f"/matches/{match.pk}/").content.decode()
     wrong = client.post(
