@@ -15,7 +15,7 @@ from tournament.models import Team
 from tournament.views import visible_tournament
 
 from ..domain import statistics as stats
-from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Trump
+from ..domain.rules import PenaltyKind, Side
 from .charts import Row, bar_chart
 from .labels import FIGURE_COLUMNS, PENALTY_WORDS, RECORD_TITLES
 from .selectors import (
@@ -246,9 +246,7 @@ def player_page(request: HttpRequest, slug: str, pk: int, name: str) -> HttpResp
         {
             "deal": d,
             "match": d.match,
-            "opponent": d.match.team_b if d.declarer == "A" else d.match.team_a,
-            "contract": f"{d.value} {TRUMP_SYMBOLS[Trump(d.trump)]}"
-            + {Level.DOUBLED: " ×", Level.REDOUBLED: " ××"}.get(Level(d.level), ""),
+            "opponent": d.match.team(Side(d.declarer).other),
         }
         for d in player_deals(tournament=tournament, team=team.pk, player=name)
     ]
