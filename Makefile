@@ -38,7 +38,8 @@ format: venv
 	$(BIN)/ruff check --fix .
 
 # The browser tests drive Debian's chromium, never a downloaded browser: install it
-# from Debian's packages when it is missing (as root, or through sudo).
+# from Debian's packages when it is missing (as root, or through sudo), with a
+# Malayalam font for the screenshots and axe-core (npm) for the accessibility checks.
 browser:
 	@command -v chromium >/dev/null || { \
 	  echo "Installing Debian's chromium for the browser tests"; \
@@ -50,6 +51,14 @@ browser:
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get install -y --no-install-recommends fonts-smc-manjari \
 	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends fonts-smc-manjari; }; }
+	@command -v npm >/dev/null || { \
+	  echo "Installing Debian's npm, to fetch axe-core for the accessibility checks"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y --no-install-recommends npm \
+	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends npm; }; }
+	@test -f tests/axe/node_modules/axe-core/axe.min.js || { \
+	  echo "Installing axe-core from npm for the accessibility checks (tests only, never served)"; \
+	  npm ci --prefix tests/axe --no-audit --no-fund; }
 
 test-sqlite: venv
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q

@@ -2,6 +2,7 @@
 2..256, deals 1..96, a final league) are the service's."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .domain import seeding
 
@@ -18,18 +19,18 @@ def _deals(label: str, default: int) -> forms.IntegerField:
 
 class KnockoutForm(forms.Form):
     qualifiers = forms.IntegerField(
-        label="Qualifiers",
+        label=_("Qualifiers"),
         min_value=seeding.QUALIFIERS_MIN,
         max_value=seeding.QUALIFIERS_MAX,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
-    early = _deals("Rounds before the quarter-finals", seeding.DEALS_DEFAULT)
-    quarter_final = _deals("Quarter-finals", seeding.DEALS_DEFAULT)
-    semi_final = _deals("Semi-finals", seeding.DEALS_DEFAULTS["semi_final"])
+    early = _deals(_("Rounds before the quarter-finals"), seeding.DEALS_DEFAULT)
+    quarter_final = _deals(_("Quarter-finals"), seeding.DEALS_DEFAULT)
+    semi_final = _deals(_("Semi-finals"), seeding.DEALS_DEFAULTS["semi_final"])
     second_runner_up = _deals(
-        "Second runner-up match", seeding.DEALS_DEFAULTS[seeding.SECOND_RUNNER_UP]
+        _("Second runner-up match"), seeding.DEALS_DEFAULTS[seeding.SECOND_RUNNER_UP]
     )
-    final = _deals("Each game of the final", seeding.DEALS_DEFAULTS["final"])
+    final = _deals(_("Each game of the final"), seeding.DEALS_DEFAULTS["final"])
 
     def stage_deals(self) -> dict[str, int]:
         """The deals of every stage the chosen bracket has."""

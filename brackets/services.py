@@ -23,7 +23,7 @@ from scoring.league.selectors import standings_get
 from scoring.models import Match, StandingsLot
 from scoring.sheets import services as sheets_services
 from tournament.backups.services import backup_before_step
-from tournament.domain.errors import ConflictError, RuleError
+from tournament.domain.errors import ConflictError, RuleError, gettext_noop
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Team, Tournament
 
@@ -53,7 +53,10 @@ def knockout_seed(
     if Bracket.objects.filter(tournament=tournament).exists():
         raise ConflictError(
             "knockout_seeded",
-            f"The knockout of {tournament.name} is seeded already; it is seeded once.",
+            gettext_noop(
+                "The knockout of %(tournament)s is seeded already; it is seeded once."
+            ),
+            tournament=tournament.name,
         )
     if qualifiers is None:
         qualifiers = tournament.qualifiers
@@ -62,8 +65,10 @@ def knockout_seed(
     if tables and deals:
         raise RuleError(
             "stage_deals_tables",
-            "a tables-format match runs until a team has no tables (rules.md §8); "
-            "it has no deals per stage to set.",
+            gettext_noop(
+                "a tables-format match runs until a team has no tables (rules.md §8);"
+                " it has no deals per stage to set."
+            ),
             field="deals",
         )
     per_stage = seeding.stage_deals(qualifiers, deals)
@@ -72,10 +77,14 @@ def knockout_seed(
     if teams < qualifiers:
         raise RuleError(
             "too_few_teams",
-            f"{qualifiers} teams cannot qualify: {tournament.name} has {teams} "
-            "(not counting teams absent from the draw or withdrawn).",
+            gettext_noop(
+                "%(qualifiers)s teams cannot qualify: %(tournament)s has %(teams)s "
+                "(not counting teams absent from the draw or withdrawn)."
+            ),
             field="qualifiers",
             qualifiers=qualifiers,
+            tournament=tournament.name,
+            teams=teams,
         )
     backup_before_step(tournament=tournament, step="the knockout seeding", user=user)
     if qualifiers != tournament.qualifiers:
@@ -85,7 +94,7 @@ def knockout_seed(
         tournament.save(update_fields=["qualifiers", "updated_at"])
     standings = standings_get(tournament=tournament)
     league_services.league_final_check(
-        standings.progress, doing="The knockout is seeded"
+        standings.progress, doing=gettext_noop("The knockout is seeded")
     )
     lot = StandingsLot.objects.filter(tournament=tournament).first()
     if standings.to_decide and lot is None:
@@ -289,19 +298,29 @@ def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: boo
     if decided:
         raise ConflictError(
             "later_match_decided",
-            f"Cannot reopen {sheet}: {decided[0]} is already decided with this "
-            "result; reopen that sheet first (with reset_next if its winner has moved "
-            "on too).",
+            gettext_noop(
+                "Cannot reopen %(sheet)s: %(later)s is already decided with this "
+                "result;"
+                " reopen that sheet first (with reset_next if its winner has moved on"
+                " too)."
+            ),
+            sheet=sheet,
+            later=decided[0],
         )
     to_void = later_games + [g for m, _ in dependents for g in _live_games(m)]
     if to_void and not reset_next:
         named = ", ".join(f"sheet {g.sheet_id} ({g.sheet})" for g in to_void)
         raise ConflictError(
             "winner_moved_on",
-            f"Cannot reopen {sheet} alone: its result already plays on in {named}. "
-            "Reopen with reset_next to void that sheet (it is kept, with its "
-            "history); the place is filled again when this sheet is confirmed.",
+            gettext_noop(
+                "Cannot reopen %(sheet)s alone: its result already plays on in "
+                "%(named)s. Reopen with reset_next to void that sheet (it is kept, "
+                "with its history); the place is filled again when this sheet is "
+                "confirmed."
+            ),
             sheets=[g.sheet_id for g in to_void],
+            sheet=sheet,
+            named=named,
         )
     now = timezone.now()
     for g in to_void:

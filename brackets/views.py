@@ -8,6 +8,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
@@ -15,6 +16,7 @@ from scoring.league.selectors import league_progress
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role, TournamentStatus
 from tournament.views import htmx_request, visible_tournament
+from tournament.words import refusal
 
 from . import services
 from .forms import KnockoutForm
@@ -34,7 +36,7 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         if Role.ORGANIZER not in roles:
             raise PermissionDenied(
-                "Only the tournament's organizers seed the knockout."
+                gettext("Only the tournament's organizers seed the knockout.")
             )
         form = KnockoutForm(request.POST)
         if form.is_valid():
@@ -47,11 +49,11 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             except RuleError as error:
                 form.add_error(
-                    error.field if error.field in form.fields else None, error.message
+                    error.field if error.field in form.fields else None, refusal(error)
                 )
             else:
                 messages.success(
-                    request, "The knockout is seeded from the final standings."
+                    request, gettext("The knockout is seeded from the final standings.")
                 )
                 return redirect("brackets:bracket", slug=slug)
     view = bracket_get(tournament=tournament)

@@ -32,13 +32,11 @@ from .domain.rules import (
     Trump,
 )
 from .domain.tiebreak import Phase, Toss, decided_by_deals
+from .words import change_summary
+from .words import choices as _choices
 
 SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
-
-
-def _choices(enum) -> list[tuple[str, str]]:
-    return [(m.value, m.value.replace("_", " ").capitalize()) for m in enum]
 
 
 STAGE_CHOICES = _choices(Stage)
@@ -508,31 +506,9 @@ class SheetChange(models.Model):
 
     @property
     def summary(self) -> str:
-        """The change in a few words, for the match page's history."""
-        row = self.after or self.before or {}
-        what = self.get_action_display()
-        if "kind" in row:
-            kind = row["kind"].replace("_", " ")
-            return f"{what}: {kind} by {row['offender']} in deal {row['deal']}"
-        if "number" in row:
-            trump = row["trump"].replace("_", " ")
-            return (
-                f"{what} {row['number']}: {row['declarer']} {row['value']} {trump}, "
-                f"took {row['taken']}"
-            )
-        if "side" in row:
-            return f"{what} for {row['side']}"
-        if "absent" in row:
-            absent = (
-                "both teams" if row["absent"] == "both" else f"team {row['absent']}"
-            )
-            return f"{what}: {absent} absent"
-        if "ruling" in row:
-            return f"Ruling on dispute {row['dispute']}: {row['ruling']}"
-        if "text" in row:
-            on = f"deal {row['deal']}" if row.get("deal") else "the match"
-            return f"Dispute {row['dispute']} on {on}: {row['text']}"
-        return what
+        """The change in a few words, for the match page's history, in the page's
+        language (scoring/words.py)."""
+        return change_summary(self.action, self.after or self.before or {})
 
 
 class Dispute(models.Model):

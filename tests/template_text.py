@@ -11,7 +11,9 @@ from html.parser import HTMLParser
 
 SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 # Words no language translates here: the game's notation and the site's API.
-UNTRANSLATED = {"NT", "API", "XX", "R40", "R48", "R56", "SVG", "Excel"}
+UNTRANSLATED = {"NT", "API", "XX", "R40", "R48", "R56", "SVG", "Excel", "QR"}
+# Elements whose text is code or a key to type, the same in every language.
+VERBATIM = ("script", "style", "code", "kbd")
 WORD = re.compile(r"[^\W\d_]{2,}")
 _BLOCK = re.compile(
     r"\{%\s*(blocktranslate|blocktrans)\b.*?%\}.*?\{%\s*end\1\s*%\}"
@@ -28,17 +30,17 @@ class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.found: list[str] = []
-        self._hidden = 0  # inside <script> or <style>
+        self._hidden = 0  # inside a VERBATIM element
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in VERBATIM:
             self._hidden += 1
         for name, value in attrs:
             if name in SHOWN_ATTRIBUTES and value:
                 self._check(value)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if tag in VERBATIM:
             self._hidden = max(0, self._hidden - 1)
 
     def handle_data(self, data):

@@ -20,26 +20,6 @@ COMPILED = CATALOGUE.with_suffix(".mo")
 
 # The API's documentation page stays English, as the API does.
 ENGLISH_ONLY = {"drf_spectacular/swagger_ui.html"}
-# Templates whose words are not all marked yet (issue 22 marks them page by page). The
-# list only shrinks: a template on it that is now clean fails until it is taken off.
-PENDING = {
-    "registration/password_reset_email.html",
-    "scoring/_desk.html",
-    "scoring/_offline.html",
-    "scoring/_screen.html",
-    "scoring/desk.html",
-    "scoring/draw.html",
-    "scoring/excel.html",
-    "scoring/link_cards.html",
-    "scoring/links.html",
-    "scoring/print.html",
-    "scoring/screen.html",
-    "tournament/backup_restore.html",
-    "tournament/backups.html",
-    "tournament/people.html",
-    "tournament/registration.html",
-    "tournament/settings.html",
-}
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +98,33 @@ def _marked() -> set[tuple[str | None, str]]:
     return found
 
 
+_SINGULAR = {"_", "gettext", "gettext_lazy", "gettext_noop"}
+_CONTEXT = {"pgettext", "pgettext_lazy"}
+_PLURAL = {"ngettext", "ngettext_lazy"}
+
+
+def _marked_in_python() -> set[tuple[str | None, str]]:
+    """Every string the Python code marks (forms, models' labels, page messages, the
+    offline queue's sentences): literal arguments of the gettext functions."""
+    found: set[tuple[str | None, str]] = set()
+    for package in ("tournament", "scoring", "brackets"):
+        for source in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                texts = [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
+                if name in _SINGULAR | _PLURAL and texts:
+                    found.add((None, texts[0]))
+                elif name in _CONTEXT and len(texts) == 2:
+                    found.add((texts[0], texts[1]))
+    return found
+
+
 def test_every_marked_string_is_translated():
     catalogue = polib.pofile(str(CATALOGUE))
     translated = {
@@ -127,11 +134,13 @@ def test_every_marked_string_is_translated():
     }
     marked = _marked()
     assert marked, "no template marks its text"
+    in_python = _marked_in_python()
+    assert {("stage", "League"), (None, "Online")} <= in_python
+    marked |= in_python
     missing = sorted(k for k in marked if not translated.get(k))
     assert not missing, f"not in the Malayalam catalogue: {missing}"
     assert not [e.msgid for e in catalogue if "fuzzy" in e.flags]
-    # What the Python code marks (forms, labels) is collected by `make messages`:
-    # every entry of the catalogue has its Malayalam.
+    # Every entry of the catalogue has its Malayalam (`make messages` collects it).
     untranslated = [e.msgid for e in catalogue if not e.obsolete and not e.translated()]
     assert not untranslated, f"no Malayalam for {untranslated}"
 
@@ -173,19 +182,20 @@ def test_a_signed_in_persons_choice_follows_them(client, open_tournament):
 
 
 def _templates() -> list[str]:
+    """Every template a person reads: the pages and the e-mails (.txt)."""
     root = ROOT / "templates"
-    return sorted(str(t.relative_to(root)) for t in root.rglob("*.html"))
+    return sorted(
+        str(t.relative_to(root))
+        for pattern in ("*.html", "*.txt")
+        for t in root.rglob(pattern)
+        if str(t.relative_to(root)) not in ENGLISH_ONLY
+    )
 
 
 @pytest.mark.parametrize("name", _templates())
 def test_a_template_marks_every_word_it_shows(name):
-    if name in ENGLISH_ONLY:
-        return
     found = unmarked((ROOT / "templates" / name).read_text(encoding="utf-8"))
-    if name in PENDING:
-        assert found, f"{name} is marked now: take it off PENDING"
-    else:
-        assert not found, f"{name} shows words not marked for translation: {found}"
+    assert not found, f"{name} shows words not marked for translation: {found}"
 
 
 def test_the_checker_finds_unmarked_words():
@@ -194,3 +204,137 @@ def test_the_checker_finds_unmarked_words():
     assert unmarked('{% translate "Save" %} <b>{{ n }}</b> × 56 NT') == []
     assert unmarked("{% blocktranslate %}Deal {{ n }}{% endblocktranslate %}") == []
     assert unmarked("<script>const x = 'not words';</script>") == []
+    assert unmarked("{% translate 'Run' %} <code>manage.py draw_check</code>") == []
+    assert unmarked("<p>Run <code>manage.py</code> now</p>") == ["Run", "now"]
+
+
+def test_the_offline_queue_says_what_the_page_hands_it():
+    """Each sentence static/js/offline.js says (its t("...") calls) is one the page
+    hands over translated, and the page hands over no sentence the script lost."""
+    from scoring.words import OFFLINE_WORDS
+
+    script = (ROOT / "static" / "js" / "offline.js").read_text(encoding="utf-8")
+    said = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script))
+    assert said == set(OFFLINE_WORDS)
+
+
+def test_the_offline_queue_speaks_malayalam_on_a_malayalam_page():
+    from django.utils import translation
+
+    from scoring.words import offline_words
+
+    with translation.override("ml"):
+        words = offline_words()
+    assert words["Online"] != "Online"
+    assert "{number}" in words["Replace deal {number} with mine"]
+    with translation.override("en"):
+        assert offline_words()["Online"] == "Online"
+
+
+_HOLE = re.compile(r"%\((\w+)\)[sdr]|\{(\w+)\}")
+
+
+def _holes(text: str) -> set[str]:
+    return {a or b for a, b in _HOLE.findall(text)}
+
+
+def test_every_translation_keeps_the_placeholders_of_its_english():
+    """A Malayalam sentence names the same values as its English (a missing one would
+    fail on the page, an extra one too)."""
+    wrong = []
+    for entry in polib.pofile(str(CATALOGUE)):
+        if entry.obsolete:
+            continue
+        english = _holes(entry.msgid) | _holes(entry.msgid_plural or "")
+        said = [entry.msgstr] if entry.msgstr else list(entry.msgstr_plural.values())
+        # A singular may leave out the count its plural names ("1 team").
+        if any(
+            _holes(s) - english or (not entry.msgid_plural and _holes(s) != english)
+            for s in said
+        ):
+            wrong.append(entry.msgid)
+    assert not wrong, f"placeholders differ from the English: {wrong}"
+
+
+_REFUSING = {"RuleError", "ConflictError", "ForbiddenError", "DrawError"}
+_REFUSING_AT = {"BackupRefused": 0, "XlsxRefused": 1, "FileProblem": 3}
+
+
+def _unmarked_refusals() -> list[str]:
+    """Each refusal the pages can show whose words are not marked: its message is a
+    literal or an f-string instead of gettext_noop(...), filled(...) or gettext(...).
+    The API's own modules (apis*.py) speak only English and are left out."""
+    found = []
+    for package in ("tournament", "scoring", "brackets"):
+        for source in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in source.parts or source.name.startswith("apis"):
+                continue
+            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                at = 1 if name in _REFUSING else _REFUSING_AT.get(name)
+                if at is None or len(node.args) <= at:
+                    continue
+                words = node.args[at]
+                if isinstance(words, ast.IfExp):
+                    branches = [words.body, words.orelse]
+                else:
+                    branches = [words]
+                if any(
+                    isinstance(b, ast.Call)
+                    or (isinstance(b, ast.BinOp) and isinstance(b.left, ast.Call))
+                    for b in branches
+                ):
+                    continue  # marked words (or a marked one and a pass-through)
+                if isinstance(words, ast.Constant | ast.JoinedStr | ast.BinOp):
+                    found.append(f"{source.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_every_refusal_a_page_shows_has_marked_words():
+    assert not _unmarked_refusals(), _unmarked_refusals()
+
+
+def test_a_refusal_is_said_in_the_pages_language_and_the_api_stays_english(
+    client, api, tournament, organizer
+):
+    from tests.scoring.apis.test_draw import DRAW, make_field
+
+    make_field(tournament, (5,))  # one section: nobody could play anybody
+    client.force_login(organizer)
+    client.post("/i18n/setlang/", {"language": "ml", "next": "/"})
+    page = client.post(
+        f"/t/{tournament.slug}/draw/", {"action": "draw"}, follow=True
+    ).content.decode()
+    assert "എല്ലാ 5 ടീമുകളും സെക്ഷൻ S0-ൽ ആണ്" in page
+    assert "all 5 teams are in section" not in page
+    api.force_authenticate(organizer)
+    answer = api.post(
+        DRAW.format(tournament.slug), {}, format="json", HTTP_ACCEPT_LANGUAGE="ml"
+    )
+    assert answer.json()["code"] == "one_section"
+    assert answer.json()["detail"].startswith("all 5 teams are in section S0;")
+
+
+def test_a_refusal_says_its_phrases_in_the_pages_language_too():
+    """Words inside words: the crowded sections' refusal names the sections and
+    what they would need as phrases of their own, each translated."""
+    from django.utils import translation
+
+    from tournament.domain.draw import DrawTeam, draw_problems
+    from tournament.words import refusal
+
+    teams = [
+        DrawTeam(n, "S0" if n < 6 else "S1" if n < 12 else "S2") for n in range(13)
+    ]
+    problem = draw_problems(teams, 8)[0]
+    assert problem.code == "sections_too_large"
+    assert "sections S0 and S1 hold 12 of the 13 teams" in problem.message
+    assert "against the other 1 team and the bye" in problem.message
+    with translation.override("ml"):
+        said = refusal(problem)
+    assert "13 ടീമുകളിൽ 12 എണ്ണം S0, S1 സെക്ഷനുകളിലാണ്" in said
+    assert "മറ്റ് 1 ടീം-നും ബൈയ്ക്കുമെതിരെ കുറഞ്ഞത് 24 മത്സരങ്ങൾ വേണം" in said
+    with translation.override("en"):
+        assert refusal(problem) == problem.message

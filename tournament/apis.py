@@ -24,7 +24,7 @@ from .apis_common import (
     TournamentScopedMixin,
     xlsx_response,
 )
-from .domain.errors import RuleError
+from .domain.errors import RuleError, gettext_noop
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
 from .links.auth import request_link
@@ -570,7 +570,9 @@ class MemberListApi(TournamentScopedMixin, APIView):
             team = Team.objects.filter(tournament=self.tournament, pk=team_id).first()
             if team is None:
                 raise RuleError(
-                    "unknown_team", "no such team in this tournament", field="team"
+                    "unknown_team",
+                    gettext_noop("no such team in this tournament"),
+                    field="team",
                 )
         membership = people_services.membership_create(
             tournament=self.tournament, team=team, **values

@@ -68,7 +68,11 @@ def rule_error_body(error: RuleError) -> dict[str, Any]:
     if "detail" in body and len(body) == 1:
         # A lone rule error: its code and parameters, so that a client can act on
         # them (a stale sheet version says which version is current).
-        params = {k: v for k, v in errors[0].params.items() if k not in body}
+        params = {
+            k: v if isinstance(v, int | str | list | None) else str(v)
+            for k, v in errors[0].params.items()
+            if k not in body and k != "code"
+        }
         return {"detail": " ".join(body["detail"]), "code": errors[0].code, **params}
     return body
 

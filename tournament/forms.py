@@ -2,27 +2,29 @@
 services."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .domain.sections import US_STATES
 from .models import SUBSTITUTIONS_MAX
+from .words import FIXED_BY
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Team name")
-    captain_name = forms.CharField(max_length=80, label="Captain")
-    captain_city = forms.CharField(max_length=80, required=False, label="City")
+    name = forms.CharField(max_length=80, label=_("Team name"))
+    captain_name = forms.CharField(max_length=80, label=_("Captain"))
+    captain_city = forms.CharField(max_length=80, required=False, label=_("City"))
     captain_state = forms.CharField(
         max_length=40,
         required=False,
-        label="State (US)",
+        label=_("State (US)"),
         widget=forms.TextInput(
             attrs={"list": "us-states", "autocapitalize": "characters"}
         ),
     )
-    captain_country = forms.CharField(max_length=60, initial="USA", label="Country")
-    player_2 = forms.CharField(max_length=80, required=False, label="Player 2")
-    player_3 = forms.CharField(max_length=80, required=False, label="Player 3")
-    player_4 = forms.CharField(max_length=80, required=False, label="Player 4")
+    captain_country = forms.CharField(max_length=60, initial="USA", label=_("Country"))
+    player_2 = forms.CharField(max_length=80, required=False, label=_("Player 2"))
+    player_3 = forms.CharField(max_length=80, required=False, label=_("Player 3"))
+    player_4 = forms.CharField(max_length=80, required=False, label=_("Player 4"))
 
     def __init__(self, *args, players_per_team: int = 3, **kwargs):
         super().__init__(*args, **kwargs)
@@ -38,14 +40,16 @@ class TeamForm(forms.Form):
 
 
 class SectionForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Section name")
+    name = forms.CharField(max_length=80, label=_("Section name"))
     states = forms.CharField(
-        required=False, label="States", help_text="Codes, comma-separated: NJ, NY, PA"
+        required=False,
+        label=_("States"),
+        help_text=_("Codes, comma-separated: NJ, NY, PA"),
     )
     cities = forms.CharField(
         required=False,
-        label="Cities",
-        help_text="Comma-separated; a city wins over its state",
+        label=_("Cities"),
+        help_text=_("Comma-separated; a city wins over its state"),
     )
 
     def split(self, field: str) -> list[str]:
@@ -55,7 +59,7 @@ class SectionForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label="Team list (.xlsx)")
+    file = forms.FileField(label=_("Team list (.xlsx)"))
 
 
 class CheckInForm(forms.Form):
@@ -80,49 +84,53 @@ class TournamentForm(forms.Form):
     defaults (rulesets.py); a setting an earlier step fixed is shown disabled with the
     step's name (domain/setup.py)."""
 
-    name = forms.CharField(max_length=120, label="Name")
+    name = forms.CharField(max_length=120, label=_("Name"))
     slug = forms.SlugField(
         max_length=60,
         required=False,
-        label="Address",
-        help_text="/t/<address>/: made from the name when left empty; fixed once made",
+        label=_("Address"),
+        help_text=_(
+            "/t/<address>/: made from the name when left empty; fixed once made"
+        ),
     )
     starts_on = forms.DateField(
         required=False,
-        label="First day",
+        label=_("First day"),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     ends_on = forms.DateField(
-        required=False, label="Last day", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=_("Last day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
-    venue = forms.CharField(max_length=200, required=False, label="Venue")
-    ruleset = forms.ChoiceField(label="Rule set")
+    venue = forms.CharField(max_length=200, required=False, label=_("Venue"))
+    ruleset = forms.ChoiceField(label=_("Rule set"))
     players_per_team = forms.IntegerField(
-        min_value=2, max_value=4, label="Players per team"
+        min_value=2, max_value=4, label=_("Players per team")
     )
     league_rounds = forms.IntegerField(
-        min_value=1, max_value=50, label="League matches per team"
+        min_value=1, max_value=50, label=_("League matches per team")
     )
     league_deals = forms.IntegerField(
         min_value=1,
         max_value=99,
         required=False,
-        label="Deals per league match",
-        help_text="Empty only in the tables format",
+        label=_("Deals per league match"),
+        help_text=_("Empty only in the tables format"),
     )
     qualifiers = forms.IntegerField(
-        min_value=2, max_value=512, label="Teams in the knockout"
+        min_value=2, max_value=512, label=_("Teams in the knockout")
     )
     check_in_required = forms.BooleanField(
         required=False,
-        label="Check-in required",
-        help_text="The draw takes the teams checked in only",
+        label=_("Check-in required"),
+        help_text=_("The draw takes the teams checked in only"),
     )
     substitutions_allowed = forms.IntegerField(
-        min_value=0, max_value=SUBSTITUTIONS_MAX, label="Substitutions per team"
+        min_value=0, max_value=SUBSTITUTIONS_MAX, label=_("Substitutions per team")
     )
     published = forms.BooleanField(
-        required=False, label="Published", help_text="Everyone can see it"
+        required=False, label=_("Published"), help_text=_("Everyone can see it")
     )
 
     NUMBERS = ("players_per_team", "league_rounds", "league_deals", "qualifiers")
@@ -137,7 +145,7 @@ class TournamentForm(forms.Form):
         for name, step in (fixed or {}).items():
             field = self.fields[name]
             field.disabled = True
-            field.help_text = f"Fixed: {step.done}"
+            field.help_text = FIXED_BY.get(step.code, f"Fixed: {step.done}")
 
     def changes(self) -> dict:
         """The settings to save: every field not fixed, empty address left out."""

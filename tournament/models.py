@@ -13,13 +13,7 @@ from django.db.models.functions import Lower
 from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
 from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
-
-
-def _choices(enum) -> list[tuple[str, str]]:
-    return [
-        (member.value, member.value.replace("_", " ").capitalize()) for member in enum
-    ]
-
+from .words import choices as _choices
 
 STATUS_CHOICES = _choices(TournamentStatus)
 SUBSTITUTIONS_MAX = 10

@@ -19,7 +19,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .domain.errors import ConflictError, RuleError, RuleErrors
+from .domain.errors import ConflictError, RuleError, RuleErrors, filled, gettext_noop
 from .domain.rulesets import RuleSetCode, ruleset_get
 from .domain.sections import (
     INTERNATIONAL,
@@ -42,7 +42,12 @@ def _prefixed(error: RuleError, prefix: str) -> RuleError:
     """The same error(s), each field put under `prefix` (`state` → `captain.state`)."""
     items = error.errors if isinstance(error, RuleErrors) else [error]
     moved = [
-        RuleError(e.code, e.message, field=f"{prefix}.{e.field}" if e.field else prefix)
+        RuleError(
+            e.code,
+            gettext_noop(e.template) if e.template else e.message,
+            field=f"{prefix}.{e.field}" if e.field else prefix,
+            **e.params,
+        )
         for e in items
     ]
     return moved[0] if len(moved) == 1 else RuleErrors(moved)
@@ -56,8 +61,13 @@ def _require_registration(tournament: Tournament, action: str) -> None:
     if tournament.status != TournamentStatus.REGISTRATION:
         raise ConflictError(
             "draw_locked",
-            f"Cannot {action}: the league of {tournament.name} is drawn "
-            f"(status {tournament.status}); teams and sections are fixed now.",
+            gettext_noop(
+                "Cannot %(action)s: the league of %(tournament)s is drawn (status "
+                "%(status)s); teams and sections are fixed now."
+            ),
+            action=action,
+            tournament=tournament.name,
+            status=tournament.status,
         )
 
 
@@ -76,23 +86,32 @@ def _check_tournament_numbers(
     if starts_on and ends_on and ends_on < starts_on:
         raise RuleError(
             "ends_before_start",
-            f"the last day ({ends_on:%d %b %Y}) is before the first "
-            f"({starts_on:%d %b %Y})",
+            gettext_noop(
+                "the last day (%(ends_on)s) is before the first (%(starts_on)s)"
+            ),
             field="ends_on",
+            ends_on=f"{ends_on:%d %b %Y}",
+            starts_on=f"{starts_on:%d %b %Y}",
         )
     rules = ruleset_get(ruleset)
     if players_per_team not in rules.team_sizes:
         sizes = " or ".join(str(n) for n in rules.team_sizes)
         raise RuleError(
             "team_size",
-            f"the {rules.code} rule set plays with {sizes} players per team",
+            gettext_noop(
+                "the %(ruleset)s rule set plays with %(sizes)s players per team"
+            ),
             field="players_per_team",
+            ruleset=rules.code,
+            sizes=sizes,
         )
     if league_deals is None and rules.code != RuleSetCode.TABLES:
         raise RuleError(
             "required",
-            "deals per match is required (only the tables format plays until a team "
-            "runs out of tables)",
+            gettext_noop(
+                "deals per match is required (only the tables format plays until a "
+                "team runs out of tables)"
+            ),
             field="league_deals",
         )
 
@@ -135,7 +154,12 @@ def tournament_create(
     if not slug:
         slug = _free_slug(name)
     if Tournament.objects.filter(slug=slug).exists():
-        raise RuleError("slug_taken", f"the slug '{slug}' is taken", field="slug")
+        raise RuleError(
+            "slug_taken",
+            gettext_noop("the slug '%(slug)s' is taken"),
+            field="slug",
+            slug=slug,
+        )
     given = {
         "players_per_team": players_per_team,
         "league_rounds": league_rounds,
@@ -185,9 +209,20 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         if names:
             raise ConflictError(
                 step.code,
-                f"Cannot change {', '.join(names).replace('_', ' ')} of "
-                f"{tournament.name}: {step.done}, which fixed "
-                f"{'it' if len(names) == 1 else 'them'}.",
+                filled(
+                    gettext_noop(
+                        "Cannot change %(names)s of %(tournament)s: %(done)s, which "
+                        "fixed it."
+                    )
+                    if len(names) == 1
+                    else gettext_noop(
+                        "Cannot change %(names)s of %(tournament)s: %(done)s, which "
+                        "fixed them."
+                    ),
+                    names=", ".join(names).replace("_", " "),
+                    tournament=tournament.name,
+                    done=step.done,
+                ),
                 settings=names,
                 step=step.title,
             )
@@ -211,9 +246,13 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         if wrong:
             raise RuleError(
                 "team_size",
-                f"{wrong} registered teams do not have {tournament.players_per_team} "
-                "players; change their rosters first",
+                gettext_noop(
+                    "%(wrong)s registered teams do not have %(players_per_team)s "
+                    "players; change their rosters first"
+                ),
                 field="players_per_team",
+                wrong=wrong,
+                players_per_team=tournament.players_per_team,
             )
     if "name" in changed:
         tournament.name = clean_name(tournament.name)
@@ -251,13 +290,18 @@ def _areas(tournament: Tournament, *, replacing: Section | None = None, with_=No
 def _check_section_name(tournament: Tournament, name: str, *, exclude_pk=None) -> str:
     name = clean_name(name)
     if not name:
-        raise RuleError("required", "a section needs a name", field="name")
+        raise RuleError(
+            "required", gettext_noop("a section needs a name"), field="name"
+        )
     clash = Section.objects.filter(tournament=tournament).annotate(lname=Lower("name"))
     if exclude_pk is not None:
         clash = clash.exclude(pk=exclude_pk)
     if clash.filter(lname=name.lower()).exists():
         raise RuleError(
-            "name_taken", f"there is a section named {name} already", field="name"
+            "name_taken",
+            gettext_noop("there is a section named %(name)s already"),
+            field="name",
+            name=name,
         )
     return name
 
@@ -271,7 +315,7 @@ def section_create(
     cities: Iterable[str] = (),
 ) -> Section:
     tournament = _locked(tournament)
-    _require_registration(tournament, "add a section")
+    _require_registration(tournament, gettext_noop("add a section"))
     name = _check_section_name(tournament, name)
     states_n, cities_n = normalize_areas(states, cities)
     check_section_areas(
@@ -296,14 +340,16 @@ def section_update(
     """Rename a section or change the places it lists. Teams already placed stay where
     they are (the organizer moves them); new registrations follow the new lists."""
     tournament = _locked(section.tournament)
-    _require_registration(tournament, "change a section")
+    _require_registration(tournament, gettext_noop("change a section"))
     if section.is_international and (
         name not in (None, section.name) or states or cities
     ):
         raise RuleError(
             "international_fixed",
-            "International takes every team from outside the USA; its name and places "
-            "are fixed",
+            gettext_noop(
+                "International takes every team from outside the USA; its name and "
+                "places are fixed"
+            ),
             field="name" if name not in (None, section.name) else "states",
         )
     if name is not None:
@@ -328,16 +374,21 @@ def section_update(
 @transaction.atomic
 def section_delete(*, section: Section) -> None:
     tournament = _locked(section.tournament)
-    _require_registration(tournament, "delete a section")
+    _require_registration(tournament, gettext_noop("delete a section"))
     if section.is_international:
         raise ConflictError(
-            "international_fixed", "every tournament keeps its International section"
+            "international_fixed",
+            gettext_noop("every tournament keeps its International section"),
         )
     count = section.teams.count()
     if count:
         raise ConflictError(
             "section_has_teams",
-            f"section {section.name} has {count} teams; move them before deleting it",
+            gettext_noop(
+                "section %(section)s has %(count)s teams; move them before deleting it"
+            ),
+            section=section.name,
+            count=count,
         )
     section.delete()
 
@@ -374,11 +425,16 @@ def team_entry_check(
     errors: list[RuleError] = []
     name = clean_name(name)
     if not name:
-        errors.append(RuleError("required", "a team needs a name", field="name"))
+        errors.append(
+            RuleError("required", gettext_noop("a team needs a name"), field="name")
+        )
     elif name.casefold() in taken_names:
         errors.append(
             RuleError(
-                "name_taken", f"a team named {name} is registered already", field="name"
+                "name_taken",
+                gettext_noop("a team named %(name)s is registered already"),
+                field="name",
+                name=name,
             )
         )
     captain_n: Captain | None = None
@@ -467,9 +523,12 @@ def team_register(
     if tournament.status != TournamentStatus.REGISTRATION:
         raise ConflictError(
             "draw_locked",
-            f"Cannot register a team: the league of {tournament.name} is drawn, and "
-            "a new team cannot join it after the draw (its rounds are drawn together; "
-            "rules.md §9).",
+            gettext_noop(
+                "Cannot register a team: the league of %(tournament)s is drawn, and a"
+                " new team cannot join it after the draw (its rounds are drawn "
+                "together; rules.md §9)."
+            ),
+            tournament=tournament.name,
         )
     entry = team_entry_check(
         tournament=tournament,
@@ -498,11 +557,13 @@ def team_update(
     registration.
     """
     tournament = _locked(team.tournament)
-    _require_registration(tournament, "change a team")
+    _require_registration(tournament, gettext_noop("change a team"))
     sections = _sections_by_pk(tournament)
     if section_id is not None and section_id not in sections:
         raise RuleError(
-            "unknown_section", "no such section in this tournament", field="section"
+            "unknown_section",
+            gettext_noop("no such section in this tournament"),
+            field="section",
         )
     current_players = list(team.players.values_list("name", flat=True))
     captain_now = {
@@ -532,7 +593,7 @@ def team_update(
 def team_delete(*, team: Team) -> None:
     tournament = _locked(team.tournament)
     _require_registration(
-        tournament, "delete a team (withdraw it from a round instead)"
+        tournament, gettext_noop("delete a team (withdraw it from a round instead)")
     )
     team.delete()
 
@@ -550,8 +611,13 @@ def team_check_in(*, team: Team, user) -> Team:
     if team.status == TeamStatus.ABSENT:
         raise ConflictError(
             "late_entry",
-            f"{team.name} was not checked in when the league of {tournament.name} was "
-            "drawn, and a team cannot join the league after the draw (rules.md §9).",
+            gettext_noop(
+                "%(team)s was not checked in when the league of %(tournament)s was "
+                "drawn, and a team cannot join the league after the draw (rules.md "
+                "§9)."
+            ),
+            team=team.name,
+            tournament=tournament.name,
         )
     if team.checked_in_at is None:
         team.checked_in_at = timezone.now()
@@ -565,7 +631,7 @@ def team_check_in_undo(*, team: Team) -> Team:
     """Undo a check-in made by mistake, before the draw (which takes the teams
     checked in)."""
     tournament = _locked(team.tournament)
-    _require_registration(tournament, "undo a check-in")
+    _require_registration(tournament, gettext_noop("undo a check-in"))
     team = Team.objects.select_for_update().get(pk=team.pk)
     team.checked_in_at = None
     team.checked_in_by = None
@@ -586,6 +652,7 @@ class ImportProblem:
     row: int
     field: str
     message: str
+    error: RuleError | None = None  # the refusal, for a page to say in its language
 
 
 class TeamImportRefused(RuleError):
@@ -594,7 +661,8 @@ class TeamImportRefused(RuleError):
     def __init__(self, problems: list[ImportProblem]):
         super().__init__(
             "import_refused",
-            f"{len({p.row for p in problems})} rows are wrong; no team was created",
+            gettext_noop("%(rows)s rows are wrong; no team was created"),
+            rows=len({p.row for p in problems}),
         )
         self.problems = problems
 
@@ -604,7 +672,7 @@ def team_import(*, tournament: Tournament, rows: Sequence[ImportRow]) -> list[Te
     """Register every team of a spreadsheet, or none: each bad row is reported with its
     row number and the rule it breaks, and then nothing is written."""
     tournament = _locked(tournament)
-    _require_registration(tournament, "import teams")
+    _require_registration(tournament, gettext_noop("import teams"))
     sections = _sections_by_pk(tournament)
     taken = _team_names(tournament)
     problems: list[ImportProblem] = []
@@ -622,7 +690,7 @@ def team_import(*, tournament: Tournament, rows: Sequence[ImportRow]) -> list[Te
         except RuleError as error:
             items = error.errors if isinstance(error, RuleErrors) else [error]
             problems.extend(
-                ImportProblem(row.number, e.field or "", e.message) for e in items
+                ImportProblem(row.number, e.field or "", e.message, e) for e in items
             )
             continue
         taken.add(entry.name.casefold())

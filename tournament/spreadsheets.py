@@ -18,7 +18,7 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
-from .domain.errors import RuleError
+from .domain.errors import RuleError, gettext_noop
 from .services import ImportRow
 from .xlsx import row_cells
 from .xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
@@ -84,16 +84,21 @@ def _team_rows(rows) -> list[ImportRow]:
     if columns is None:
         raise RuleError(
             "no_header",
-            "no header row with the columns Team and Captain in the first 10 rows "
-            f"(expected: {', '.join(COLUMNS + PLAYER_COLUMNS)})",
+            gettext_noop(
+                "no header row with the columns Team and Captain in the first 10 rows"
+                " (expected: %(columns)s)"
+            ),
             field="file",
+            columns=", ".join(COLUMNS + PLAYER_COLUMNS),
         )
     missing = [c for c in COLUMNS if c not in columns]
     if missing:
         raise RuleError(
             "missing_columns",
-            f"the header row {header_row} lacks the columns {', '.join(missing)}",
+            gettext_noop("the header row %(header_row)s lacks the columns %(missing)s"),
             field="file",
+            header_row=header_row,
+            missing=", ".join(missing),
         )
     # "Player 2" before "Player 3", wherever the columns stand.
     player_columns = [
@@ -112,8 +117,9 @@ def _team_rows(rows) -> list[ImportRow]:
         if len(result) >= MAX_ROWS:
             raise RuleError(
                 "too_many_rows",
-                f"a team list has at most {MAX_ROWS} teams",
+                gettext_noop("a team list has at most %(MAX_ROWS)s teams"),
                 field="file",
+                MAX_ROWS=MAX_ROWS,
             )
         players = tuple(cells[i] for i in player_columns if i < len(cells) and cells[i])
         result.append(
@@ -131,7 +137,9 @@ def _team_rows(rows) -> list[ImportRow]:
         )
     if not result:
         raise RuleError(
-            "empty", "the team list has no teams below its header", field="file"
+            "empty",
+            gettext_noop("the team list has no teams below its header"),
+            field="file",
         )
     return result
 

@@ -3,16 +3,19 @@ desk."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from . import services
-from .domain.errors import RuleError, RuleErrors
+from .domain.errors import RuleError, RuleErrors, gettext_noop
 from .domain.rulesets import RULESETS, RuleSetCode
 from .domain.setup import fixed_settings
 from .domain.types import Role
@@ -36,6 +39,7 @@ from .selectors import (
 )
 from .spreadsheets import team_rows_read
 from .uploads import upload_content, xlsx_limits
+from .words import refusal
 
 
 def htmx_request(request: HttpRequest) -> bool:
@@ -90,7 +94,7 @@ def form_errors(
     items = error.errors if isinstance(error, RuleErrors) else [error]
     for item in items:
         field = (field_map or {}).get(item.field or "", item.field)
-        form.add_error(field if field in form.fields else None, item.message)
+        form.add_error(field if field in form.fields else None, refusal(item))
 
 
 def page_action(request: HttpRequest, act, back: str) -> HttpResponse | None:
@@ -101,7 +105,7 @@ def page_action(request: HttpRequest, act, back: str) -> HttpResponse | None:
     try:
         done = act()
     except RuleError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect(back)
     if done is None:
         return None
@@ -158,7 +162,9 @@ class _Desk:
         if form is None or not form.is_valid():
             if shown:
                 return None
-            raise RuleError("invalid", "Choose what to change from the lists here.")
+            raise RuleError(
+                "invalid", gettext_noop("Choose what to change from the lists here.")
+            )
         try:
             return getattr(self, "_" + action.replace("-", "_"))(form.cleaned_data)
         except RuleError as error:
@@ -179,7 +185,10 @@ class _Desk:
             },
             players=self.forms["team"].players(),
         )
-        return f"{team.name} is registered in section {team.section.name}."
+        return gettext("%(team)s is registered in section %(section)s.") % {
+            "team": team.name,
+            "section": team.section.name,
+        }
 
     def _section(self, data) -> str:
         form = self.forms["section"]
@@ -189,29 +198,39 @@ class _Desk:
             states=form.split("states"),
             cities=form.split("cities"),
         )
-        return f"Section {section.name} is added."
+        return gettext("Section %(section)s is added.") % {"section": section.name}
 
     def _import(self, data) -> str:
         rows = team_rows_read(upload_content(data["file"]), xlsx_limits())
         try:
             imported = services.team_import(tournament=self.tournament, rows=rows)
         except services.TeamImportRefused as refused:
-            self.import_problems = refused.problems
-            raise RuleError(refused.code, refused.message) from None
-        return f"{len(imported)} teams are registered."
+            self.import_problems = [
+                dataclasses.replace(p, message=refusal(p.error)) if p.error else p
+                for p in refused.problems
+            ]
+            raise refused from None
+        return ngettext(
+            "%(count)s team is registered.",
+            "%(count)s teams are registered.",
+            len(imported),
+        ) % {"count": len(imported)}
 
     def _check_in(self, data) -> str:
         team = get_object_or_404(self.teams, pk=data["team"])
         if data["arrived"]:
             services.team_check_in(team=team, user=self.user)
-            return f"{team.name} is checked in."
+            return gettext("%(team)s is checked in.") % {"team": team.name}
         services.team_check_in_undo(team=team)
-        return f"{team.name} is no longer checked in."
+        return gettext("%(team)s is no longer checked in.") % {"team": team.name}
 
     def _move(self, data) -> str:
         team = get_object_or_404(self.teams, pk=data["team"])
         team = services.team_update(team=team, section_id=data["section"])
-        return f"{team.name} now plays in {team.section.name}."
+        return gettext("%(team)s now plays in %(section)s.") % {
+            "team": team.name,
+            "section": team.section.name,
+        }
 
 
 @require_http_methods(["GET", "POST"])
@@ -222,7 +241,9 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers run registration.")
+        raise PermissionDenied(
+            gettext("Only the tournament's organizers run registration.")
+        )
     desk = _Desk(request, tournament)
     if request.method == "POST":
         answer = page_action(
@@ -269,8 +290,10 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not request.user.has_perm("tournament.add_tournament"):
         raise PermissionDenied(
-            "Creating tournaments needs the 'add tournament' permission; ask the "
-            "site's administrator."
+            gettext(
+                "Creating tournaments needs the 'add tournament' permission; ask the "
+                "site's administrator."
+            )
         )
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))
     initial["substitutions_allowed"] = Tournament.substitutions_allowed.field.default
@@ -288,8 +311,12 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{tournament.name} is created and you are its organizer. Next: "
-                "sections and teams on the Registration tab, your scorers on People.",
+                gettext(
+                    "%(tournament)s is created and you are its organizer. Next: "
+                    "sections and teams on the Registration tab, your scorers on "
+                    "People."
+                )
+                % {"tournament": tournament.name},
             )
             return redirect("tournament:detail", slug=tournament.slug)
     return render(
@@ -308,7 +335,9 @@ def tournament_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers change its settings.")
+        raise PermissionDenied(
+            gettext("Only the tournament's organizers change its settings.")
+        )
     fields = [f for f in TournamentForm.base_fields if f != "slug"]
     initial = {f: getattr(tournament, f) for f in fields}
     fixed = fixed_settings(tournament.status)
@@ -327,7 +356,7 @@ def tournament_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
         except RuleError as error:
             form_errors(form, error)
         else:
-            messages.success(request, "The settings are saved.")
+            messages.success(request, gettext("The settings are saved."))
             return redirect("tournament:settings", slug=slug)
     return render(
         request,

@@ -29,6 +29,8 @@ from typing import Any
 from xml.etree.ElementTree import ParseError
 from xml.parsers import expat
 
+from .domain.errors import filled, gettext_noop
+
 MB = 1024 * 1024
 
 
@@ -73,49 +75,80 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
     shallow and declare nothing; XlsxRefused otherwise."""
     if len(content) > limits.upload:
         raise XlsxRefused(
-            "file_too_large", f"the file is larger than {_mb(limits.upload)}"
+            "file_too_large",
+            filled(
+                gettext_noop("the file is larger than %(size)s"),
+                size=_mb(limits.upload),
+            ),
         )
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError):
-        raise XlsxRefused("not_xlsx", "the file is not an .xlsx workbook") from None
+        raise XlsxRefused(
+            "not_xlsx", gettext_noop("the file is not an .xlsx workbook")
+        ) from None
     if len(infos) > limits.parts:
         raise XlsxRefused(
-            "too_many_parts", f"the file has more than {limits.parts:,} parts"
+            "too_many_parts",
+            filled(
+                gettext_noop("the file has more than %(parts)s parts"),
+                parts=f"{limits.parts:,}",
+            ),
         )
     total = sum(i.file_size for i in infos)
     if total > limits.unpacked:
         raise XlsxRefused(
             "unpacks_too_large",
-            f"the file unpacks to more than {_mb(limits.unpacked)}",
+            filled(
+                gettext_noop("the file unpacks to more than %(size)s"),
+                size=_mb(limits.unpacked),
+            ),
         )
     packed = sum(i.compress_size for i in infos)
     if total > MB and total > limits.ratio * max(packed, 1):
         raise XlsxRefused(
             "compressed_too_much",
-            f"the file is compressed more than {limits.ratio} to 1",
+            filled(
+                gettext_noop("the file is compressed more than %(ratio)s to 1"),
+                ratio=limits.ratio,
+            ),
         )
     for info in infos:
         if info.file_size > limits.part:
             raise XlsxRefused(
                 "part_too_large",
-                f"a part of the file ({info.filename}) unpacks to more than "
-                f"{_mb(limits.part)}",
+                filled(
+                    gettext_noop(
+                        "a part of the file (%(filename)s) unpacks to more than "
+                        "%(size)s"
+                    ),
+                    filename=info.filename,
+                    size=_mb(limits.part),
+                ),
             )
         if info.file_size > MB and info.file_size > limits.ratio * max(
             info.compress_size, 1
         ):
             raise XlsxRefused(
                 "compressed_too_much",
-                f"a part of the file ({info.filename}) is compressed more than "
-                f"{limits.ratio} to 1",
+                filled(
+                    gettext_noop(
+                        "a part of the file (%(filename)s) is compressed more than "
+                        "%(ratio)s to 1"
+                    ),
+                    filename=info.filename,
+                    ratio=limits.ratio,
+                ),
             )
     sheets = sum(i.filename.startswith("xl/worksheets/sheet") for i in infos)
     if sheets > limits.worksheets:
         raise XlsxRefused(
             "too_many_worksheets",
-            f"the file has more than {limits.worksheets:,} worksheets",
+            filled(
+                gettext_noop("the file has more than %(sheets)s worksheets"),
+                sheets=f"{limits.worksheets:,}",
+            ),
         )
     for info in infos:
         if _xml_parts(info):
@@ -179,7 +212,13 @@ def _xml_check(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits) -> None:
         raise XlsxRefused(*refused.args) from None
     except (expat.ExpatError, zipfile.BadZipFile, zlib.error, EOFError, OSError):
         raise XlsxRefused(
-            "damaged", f"the file is damaged: its part {info.filename} cannot be read"
+            "damaged",
+            filled(
+                gettext_noop(
+                    "the file is damaged: its part %(filename)s cannot be read"
+                ),
+                filename=info.filename,
+            ),
         ) from None
 
 
@@ -209,12 +248,17 @@ def workbook_open(content: bytes, limits: XlsxLimits) -> Iterator[Any]:
     try:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except _DAMAGED:
-        raise XlsxRefused("not_xlsx", "the file is not an .xlsx workbook") from None
+        raise XlsxRefused(
+            "not_xlsx", gettext_noop("the file is not an .xlsx workbook")
+        ) from None
     try:
         if len(workbook.sheetnames) > limits.worksheets:
             raise XlsxRefused(
                 "too_many_worksheets",
-                f"the file has more than {limits.worksheets:,} worksheets",
+                filled(
+                    gettext_noop("the file has more than %(sheets)s worksheets"),
+                    sheets=f"{limits.worksheets:,}",
+                ),
             )
         yield workbook
     finally:
@@ -234,9 +278,18 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
     if declared_rows > limits.rows or declared_columns > limits.columns:
         raise XlsxRefused(
             "too_large_a_worksheet",
-            f"the worksheet '{title}' declares {declared_rows:,} rows and "
-            f"{declared_columns:,} columns; a worksheet here has at most "
-            f"{limits.rows:,} rows and {limits.columns} columns",
+            filled(
+                gettext_noop(
+                    "the worksheet '%(title)s' declares %(rows)s rows and %(columns)s "
+                    "columns; a worksheet here has at most %(most)s rows and "
+                    "%(most_columns)s columns"
+                ),
+                title=title,
+                rows=f"{declared_rows:,}",
+                columns=f"{declared_columns:,}",
+                most=f"{limits.rows:,}",
+                most_columns=limits.columns,
+            ),
         )
     worksheet.reset_dimensions()
     number = 0
@@ -245,21 +298,43 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
             if number > limits.rows:
                 raise XlsxRefused(
                     "too_many_rows",
-                    f"the worksheet '{title}' goes on past row {limits.rows:,} "
-                    "(blank rows count)",
+                    filled(
+                        gettext_noop(
+                            "the worksheet '%(title)s' goes on past row %(most)s "
+                            "(blank "
+                            "rows count)"
+                        ),
+                        title=title,
+                        most=f"{limits.rows:,}",
+                    ),
                 )
             if len(values) > limits.columns:
                 raise XlsxRefused(
                     "too_many_columns",
-                    f"row {number} of the worksheet '{title}' reaches past column "
-                    f"{limits.columns}",
+                    filled(
+                        gettext_noop(
+                            "row %(number)s of the worksheet '%(title)s' reaches past "
+                            "column %(columns)s"
+                        ),
+                        number=number,
+                        title=title,
+                        columns=limits.columns,
+                    ),
                 )
             for column, value in enumerate(values, 1):
                 if isinstance(value, str) and len(value) > limits.cell:
                     raise XlsxRefused(
                         "cell_too_long",
-                        f"a cell of the worksheet '{title}' (row {number}, column "
-                        f"{column}) holds more than {limits.cell:,} characters",
+                        filled(
+                            gettext_noop(
+                                "a cell of the worksheet '%(title)s' (row %(number)s, "
+                                "column %(column)s) holds more than %(most)s characters"
+                            ),
+                            title=title,
+                            number=number,
+                            column=column,
+                            most=f"{limits.cell:,}",
+                        ),
                     )
             yield tuple(values)
     except XlsxRefused:
@@ -267,6 +342,13 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
     except _DAMAGED:
         raise XlsxRefused(
             "damaged",
-            f"the file is damaged: the worksheet '{title}' cannot be read past row "
-            f"{number}",
+            filled(
+                gettext_noop(
+                    "the file is damaged: the worksheet '%(title)s' cannot be read "
+                    "past "
+                    "row %(number)s"
+                ),
+                title=title,
+                number=number,
+            ),
         ) from None

@@ -16,7 +16,7 @@ qualifiers: 16 play, 8 have a bye, 8 places stay empty).
 
 from __future__ import annotations
 
-from tournament.domain.errors import RuleError
+from tournament.domain.errors import RuleError, gettext_noop
 
 QUALIFIERS_MIN = 2
 QUALIFIERS_MAX = 256
@@ -27,10 +27,13 @@ def bracket_size(qualifiers: int) -> int:
     if not QUALIFIERS_MIN <= qualifiers <= QUALIFIERS_MAX:
         raise RuleError(
             "qualifiers_out_of_range",
-            f"a knockout has {QUALIFIERS_MIN} to {QUALIFIERS_MAX} qualifiers, not "
-            f"{qualifiers}.",
+            gettext_noop(
+                "a knockout has %(least)s to %(most)s qualifiers, not %(qualifiers)s."
+            ),
             field="qualifiers",
             qualifiers=qualifiers,
+            least=QUALIFIERS_MIN,
+            most=QUALIFIERS_MAX,
         )
     size = 1
     while size < qualifiers:
@@ -116,10 +119,14 @@ def stage_deals(qualifiers: int, given: dict[str, int] | None = None) -> dict[st
         if key not in deals:
             raise RuleError(
                 "unknown_stage",
-                f"a bracket of {qualifiers} qualifiers has no stage {key!r}; its "
-                f"stages are {', '.join(keys)}.",
+                gettext_noop(
+                    "a bracket of %(qualifiers)s qualifiers has no stage '%(stage)s'; "
+                    "its stages are %(stages)s."
+                ),
                 field="deals",
                 stage=key,
+                qualifiers=qualifiers,
+                stages=", ".join(keys),
             )
         if (
             isinstance(count, bool)
@@ -128,10 +135,14 @@ def stage_deals(qualifiers: int, given: dict[str, int] | None = None) -> dict[st
         ):
             raise RuleError(
                 "stage_deals_out_of_range",
-                f"a {key} match has 1 to {STAGE_DEALS_MAX} deals (a tie-break may "
-                f"add 3), not {count!r}.",
+                gettext_noop(
+                    "a %(stage)s match has 1 to %(most)s deals (a tie-break may "
+                    "add 3), not %(deals)r."
+                ),
                 field="deals",
                 stage=key,
+                most=STAGE_DEALS_MAX,
+                deals=count,
             )
         deals[key] = count
     return deals

@@ -1,13 +1,14 @@
 """Forms of the desk: shape only; the rules are in the services."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 
 class AnnouncementForm(forms.Form):
     text = forms.CharField(
         max_length=200,
-        label="Announcement",
-        help_text="Shown on the venue screen until you take it off",
+        label=_("Announcement"),
+        help_text=_("Shown on the venue screen until you take it off"),
     )
 
 
@@ -19,7 +20,7 @@ class WhereForm(forms.Form):
     q = forms.CharField(
         max_length=80,
         required=False,
-        label="Your team or your name",
+        label=_("Your team or your name"),
         widget=forms.TextInput(
             attrs={"type": "search", "autocomplete": "off", "enterkeyhint": "search"}
         ),

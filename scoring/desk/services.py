@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.domain.errors import RuleError
+from tournament.domain.errors import RuleError, gettext_noop
 from tournament.models import Announcement, Tournament
 
 
@@ -14,14 +14,20 @@ from tournament.models import Announcement, Tournament
 def announcement_create(*, tournament: Tournament, user, text: str) -> Announcement:
     text = " ".join(text.split())
     if not text:
-        raise RuleError("required", "write the announcement", field="text")
+        raise RuleError(
+            "required", gettext_noop("write the announcement"), field="text"
+        )
     limit = Announcement._meta.get_field("text").max_length
     if len(text) > limit:
         raise RuleError(
             "too_long",
-            f"an announcement has at most {limit} characters, to be read across the "
-            f"hall (this one has {len(text)})",
+            gettext_noop(
+                "an announcement has at most %(limit)s characters, to be read across "
+                "the hall (this one has %(count)s)"
+            ),
             field="text",
+            limit=limit,
+            count=len(text),
         )
     announcement = Announcement(
         tournament=tournament,

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.domain.errors import RuleError
@@ -43,7 +44,7 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, roles = visible_tournament(request, slug)
     if not roles & DESK_ROLES:
         raise PermissionDenied(
-            "The desk is for the tournament's organizers and scorers."
+            gettext("The desk is for the tournament's organizers and scorers.")
         )
     organizer = Role.ORGANIZER in roles
     form = AnnouncementForm(
@@ -51,7 +52,9 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if request.method == "POST":
         if not organizer:
-            raise PermissionDenied("Only organizers release rounds and announce.")
+            raise PermissionDenied(
+                gettext("Only organizers release rounds and announce.")
+            )
         answer = page_action(
             request,
             lambda: _act(request, tournament, form),
@@ -87,26 +90,28 @@ def _act(request, tournament, form) -> str | None:
         services.announcement_create(
             tournament=tournament, user=request.user, text=form.cleaned_data["text"]
         )
-        return "The announcement is on the venue screen."
+        return gettext("The announcement is on the venue screen.")
     if action == "end":
         row = RowForm(request.POST)
         if not row.is_valid():
-            raise RuleError("invalid", "Choose an announcement of the list.")
+            raise RuleError("invalid", gettext("Choose an announcement of the list."))
         announcement = get_object_or_404(
             announcement_list(tournament=tournament), pk=row.cleaned_data["row"]
         )
         services.announcement_end(announcement=announcement, user=request.user)
-        return "The announcement is off the screen."
+        return gettext("The announcement is off the screen.")
     if action == "release":
         row = RowForm(request.POST)
         if not row.is_valid():
-            raise RuleError("invalid", "Choose a round to release.")
+            raise RuleError("invalid", gettext("Choose a round to release."))
         number = row.cleaned_data["row"]
         league_services.league_round_release(
             tournament=tournament, user=request.user, number=number
         )
-        return f"Round {number} is released: its pairings are public now."
-    raise RuleError("invalid", "Choose what to do from the page.")
+        return gettext("Round %(number)s is released: its pairings are public now.") % {
+            "number": number
+        }
+    raise RuleError("invalid", gettext("Choose what to do from the page."))
 
 
 # The venue screen

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tournament.domain.errors import RuleError
+from tournament.domain.errors import RuleError, Words, gettext_noop
 
 from .rules import Level, Side, Trump
 
@@ -106,8 +106,8 @@ class Contract:
     bidder_seat: int  # the seat (0 = the lead player) of the player who won it
 
 
-def _refuse(code: str, message: str, **params: object) -> RuleError:
-    return RuleError(code, message, field=FIELD, **params)
+def _refuse(code: str, words: Words, **params: object) -> RuleError:
+    return RuleError(code, words, field=FIELD, **params)
 
 
 _BID = re.compile(r"^(\d{1,2})(NT|[CDHSN♣♦♥♠])$")
@@ -137,32 +137,47 @@ def _call(token: str, number: int) -> Call:
         if not LOWEST <= int(value) <= HIGHEST:
             raise _refuse(
                 "bid_out_of_range",
-                f"call {number} ({token}): a bid is 28 to 56 (000 §1.1).",
+                gettext_noop(
+                    "call %(call)s (%(token)s): a bid is 28 to 56 (000 §1.1)."
+                ),
                 call=number,
+                token=token,
             )
         return Call(CallKind.BID, value=int(value), trump=LETTERS[letter])
     raise _refuse(
         "unknown_call",
-        f"call {number} ({token}) is not a call: write a bid as 28S (value and C, D, "
-        "H, S or N), P for no bid, X to double, XX to redouble, R40, R48 or R56 for "
-        "the self-raise.",
+        gettext_noop(
+            "call %(call)s (%(token)s) is not a call: write a bid as 28S (value and C, "
+            "D, H, S or N), P for no bid, X to double, XX to redouble, R40, R48 or R56 "
+            "for the self-raise."
+        ),
         call=number,
+        token=token,
     )
 
 
 def auction_parse(text: str) -> Auction:
     """The notation read into calls, or a RuleError naming what is unreadable."""
     if len(text) > TEXT_MAX:
-        raise _refuse("too_long", f"an auction is at most {TEXT_MAX} characters.")
+        raise _refuse(
+            "too_long",
+            gettext_noop("an auction is at most %(most)s characters."),
+            most=TEXT_MAX,
+        )
     head, colon, rest = text.strip().partition(":")
     if not colon or head.strip().upper() not in ("A", "B"):
         raise _refuse(
             "no_lead",
-            "start with the lead player's team and a colon, as in 'A: 28S P P P P P'.",
+            gettext_noop(
+                "start with the lead player's team and a colon, as in "
+                "'A: 28S P P P P P'."
+            ),
         )
     tokens = rest.split()
     if not tokens:
-        raise _refuse("no_calls", "an auction has at least the lead player's call.")
+        raise _refuse(
+            "no_calls", gettext_noop("an auction has at least the lead player's call.")
+        )
     return Auction(
         Side(head.strip().upper()),
         tuple(_call(t, n) for n, t in enumerate(tokens, start=1)),
@@ -190,9 +205,12 @@ def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
             elif call.kind is not CallKind.BID:
                 raise _refuse(
                     "lead_must_bid",
-                    f"call 1 ({call}): the lead player bids at least 28, or passes, "
-                    "which is 28 no-trump (000 §3.1).",
+                    gettext_noop(
+                        "call 1 (%(token)s): the lead player bids at least 28, or "
+                        "passes, which is 28 no-trump (000 §3.1)."
+                    ),
                     call=number,
+                    token=str(call),
                 )
         if call.kind is CallKind.RAISE:
             # The one self-raise: the turn is back with the bidder because every
@@ -200,36 +218,51 @@ def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
             if raised:
                 raise _refuse(
                     "raise_twice",
-                    f"call {number} ({call}): the self-raise is allowed once "
-                    "(000 §3.3).",
+                    gettext_noop(
+                        "call %(call)s (%(token)s): the self-raise is allowed once "
+                        "(000 §3.3)."
+                    ),
                     call=number,
+                    token=str(call),
                 )
             if not (passes == others and level is Level.NONE and seat == bidder):
                 raise _refuse(
                     "raise_out_of_turn",
-                    f"call {number} ({call}): only the bidder raises, when every other "
-                    "player has passed his contract and nobody doubled it (000 §3.3).",
+                    gettext_noop(
+                        "call %(call)s (%(token)s): only the bidder raises, when every "
+                        "other player has passed his contract and nobody doubled it "
+                        "(000 §3.3)."
+                    ),
                     call=number,
+                    token=str(call),
                 )
             if value is None or call.value not in RAISES or call.value <= value:
                 raise _refuse(
                     "raise_not_a_ceiling",
-                    f"call {number} ({call}): a self-raise goes up to 40, 48 or 56, "
-                    f"above the contract's {value} (000 §3.3).",
+                    gettext_noop(
+                        "call %(call)s (%(token)s): a self-raise goes up to 40, 48 or "
+                        "56, above the contract's %(value)s (000 §3.3)."
+                    ),
                     call=number,
+                    token=str(call),
+                    value=value,
                 )
             value, raised, passes = call.value, True, 0
             continue
         if over:
             raise _refuse(
                 "after_the_end",
-                f"call {number} ({call}) comes after the auction ended "
-                + (
-                    "at the redouble (000 §3.7)."
-                    if level is Level.REDOUBLED
-                    else "when every other player had passed."
+                gettext_noop(
+                    "call %(call)s (%(token)s) comes after the auction ended at the "
+                    "redouble (000 §3.7)."
+                )
+                if level is Level.REDOUBLED
+                else gettext_noop(
+                    "call %(call)s (%(token)s) comes after the auction ended when "
+                    "every other player had passed."
                 ),
                 call=number,
+                token=str(call),
             )
         holder = teams[bidder] if value is not None else None
         if call.kind is CallKind.PASS:
@@ -239,30 +272,39 @@ def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
             if raised:
                 raise _refuse(
                     "bid_after_raise",
-                    f"call {number} ({call}): after the self-raise only doubles and "
-                    "passes are allowed (000 §3.3).",
+                    gettext_noop(
+                        "call %(call)s (%(token)s): after the self-raise only doubles "
+                        "and passes are allowed (000 §3.3)."
+                    ),
                     call=number,
+                    token=str(call),
                 )
             if value is not None and (call.value or 0) <= value:
                 raise _refuse(
                     "bid_not_higher",
-                    f"call {number} ({call}) does not rank above {value}: a bid "
-                    "raises the number (000 §3.1).",
+                    gettext_noop(
+                        "call %(call)s (%(token)s) does not rank above %(value)s: a "
+                        "bid raises the number (000 §3.1)."
+                    ),
                     call=number,
+                    token=str(call),
+                    value=value,
                 )
             value, trump, bidder, level = call.value, call.trump, seat, Level.NONE
         elif call.kind is CallKind.DOUBLE:
             if team == holder:
                 raise _refuse(
                     "double_own",
-                    f"call {number} (X): a team does not double its own contract "
-                    "(000 §3.7).",
+                    gettext_noop(
+                        "call %(call)s (X): a team does not double its own contract "
+                        "(000 §3.7)."
+                    ),
                     call=number,
                 )
             if level is not Level.NONE:
                 raise _refuse(
                     "double_again",
-                    f"call {number} (X): the contract is doubled already.",
+                    gettext_noop("call %(call)s (X): the contract is doubled already."),
                     call=number,
                 )
             level = Level.DOUBLED
@@ -270,8 +312,10 @@ def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
             if level is not Level.DOUBLED or team != holder:
                 raise _refuse(
                     "redouble_not_doubled",
-                    f"call {number} (XX): only the doubled team redoubles, and only "
-                    "a doubled contract (000 §3.7).",
+                    gettext_noop(
+                        "call %(call)s (XX): only the doubled team redoubles, and only "
+                        "a doubled contract (000 §3.7)."
+                    ),
                     call=number,
                 )
             level = Level.REDOUBLED
@@ -279,11 +323,20 @@ def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
     if not (level is Level.REDOUBLED or passes == others):
         raise _refuse(
             "unfinished",
-            f"the auction is not over: it ends when the {others} other players have "
-            "passed after the last bid, raise or double, or at a redouble.",
+            gettext_noop(
+                "the auction is not over: it ends when the %(others)s other players "
+                "have passed after the last bid, raise or double, or at a redouble."
+            ),
+            others=others,
         )
     assert value is not None and trump is not None  # noqa: S101 - the lead bid
     return Contract(teams[bidder], value, trump, level, bidder)
+
+
+def _spelled(value: int, trump: Trump, declarer: Side, level: Level) -> str:
+    """A contract as a refusal names it: 40 S by A, doubled."""
+    said = f"{value} {LETTER_OF[trump]} by {declarer.value}"
+    return said if level is Level.NONE else f"{said}, {level.value}"
 
 
 def auction_check(
@@ -303,11 +356,12 @@ def auction_check(
     if got != wanted:
         raise _refuse(
             "contract_differs",
-            f"the auction ends on {contract.value} {LETTER_OF[contract.trump]} by "
-            f"{contract.declarer.value}"
-            + ("" if contract.level is Level.NONE else f", {contract.level.value}")
-            + f", but the deal records {value} {LETTER_OF[trump]} by {declarer.value}"
-            + ("" if level is Level.NONE else f", {level.value}")
-            + ".",
+            gettext_noop(
+                "the auction ends on %(ended)s, but the deal records %(recorded)s."
+            ),
+            ended=_spelled(
+                contract.value, contract.trump, contract.declarer, contract.level
+            ),
+            recorded=_spelled(value, trump, declarer, level),
         )
     return contract

@@ -34,20 +34,6 @@ class TableState(StrEnum):
     CONFIRMED = "confirmed"
     FORFEITED = "forfeited"
 
-    @property
-    def label(self) -> str:
-        return LABELS[self]
-
-
-LABELS = {
-    TableState.NOT_STARTED: "not started",
-    TableState.IN_PROGRESS: "in progress",
-    TableState.DISPUTED: "disputed",
-    TableState.AWAITING: "awaiting confirmation",
-    TableState.CONFIRMED: "confirmed",
-    TableState.FORFEITED: "forfeited",
-}
-
 
 def table_state(status: MatchStatus | str, open_disputes: int) -> TableState:
     """The desk's state of a sheet: an open dispute shows above anything but a

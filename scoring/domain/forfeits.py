@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tournament.domain.errors import ConflictError, RuleError
+from tournament.domain.errors import ConflictError, RuleError, gettext_noop
 
 from .rules import Side
 
@@ -56,17 +56,21 @@ def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None
     if deals:
         raise ConflictError(
             "sheet_has_deals",
-            f"the sheet has {deals} deal{'s' if deals != 1 else ''}; only a sheet with "
-            "no deal can be forfeited: delete its deals first, or play the match out "
-            "(rules.md §9).",
+            gettext_noop(
+                "deals on the sheet: %(deals)s; only a sheet with no deal can be "
+                "forfeited: delete its deals first, or play the match out "
+                "(rules.md §9)."
+            ),
             deals=deals,
         )
     if absent not in absent_choices(knockout=knockout):
         raise RuleError(
             "knockout_needs_winner",
-            "a knockout match needs a team that moves on, so both teams cannot be "
-            "absent: void the sheet and replay the match, or name the absent team "
-            "(rules.md §9).",
+            gettext_noop(
+                "a knockout match needs a team that moves on, so both teams cannot be "
+                "absent: void the sheet and replay the match, or name the absent team "
+                "(rules.md §9)."
+            ),
             field="absent",
         )
     return absent.present

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
-from tournament.domain.errors import RuleError, RuleErrors
+from tournament.domain.errors import RuleError, RuleErrors, gettext_noop
 from tournament.domain.rulesets import EqualTotals, LevelMode, RuleSet
 
 VALUE_MIN = 28
@@ -134,8 +134,11 @@ def _as_enum(enum: type[E], raw: object, field: str, what: str) -> E:
         known = ", ".join(m.value for m in enum)
         raise RuleError(
             f"unknown_{field}",
-            f'"{raw}" is not a {what}; use one of {known}.',
+            gettext_noop('"%(raw)s" is not a %(what)s; use one of %(known)s.'),
             field=field,
+            raw=raw,
+            what=what,
+            known=known,
         ) from None
 
 
@@ -166,7 +169,9 @@ def deal_from_values(
     def integer(field: str, raw: object) -> int:
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise RuleError(
-                "not_a_number", f"{field} must be a whole number.", field=field
+                "not_a_number",
+                gettext_noop("%(field)s must be a whole number."),
+                field=field,
             )
         return raw
 
@@ -177,7 +182,10 @@ def deal_from_values(
         if not 1 <= n <= limit:
             raise RuleError(
                 "deal_number_out_of_range",
-                f"deal number {n} is outside this match: it has deals 1 to {limit}.",
+                gettext_noop(
+                    "deal number %(number)s is outside this match: it has deals 1 to "
+                    "%(limit)s."
+                ),
                 field="number",
                 number=n,
                 limit=limit,
@@ -189,10 +197,14 @@ def deal_from_values(
         if not VALUE_MIN <= v <= VALUE_MAX:
             raise RuleError(
                 "value_out_of_range",
-                f"a contract is {VALUE_MIN} to {VALUE_MAX}; {v} cannot be bid "
-                "(rules.md §2).",
+                gettext_noop(
+                    "a contract is %(least)s to %(most)s; %(value)s cannot be bid "
+                    "(rules.md §2)."
+                ),
                 field="value",
                 value=v,
+                least=VALUE_MIN,
+                most=VALUE_MAX,
             )
         return v
 
@@ -201,10 +213,13 @@ def deal_from_values(
         if not 0 <= t <= POINTS_IN_DEAL:
             raise RuleError(
                 "taken_out_of_range",
-                f"the tricks of a deal hold {POINTS_IN_DEAL} points; taken must be 0 "
-                f"to {POINTS_IN_DEAL}, not {t}.",
+                gettext_noop(
+                    "the tricks of a deal hold %(most)s points; taken must be 0 to "
+                    "%(most)s, not %(taken)s."
+                ),
                 field="taken",
                 taken=t,
+                most=POINTS_IN_DEAL,
             )
         return t
 
@@ -271,23 +286,32 @@ def check_penalty_points(kind: PenaltyKind, points: int | None) -> None:
         if points is None or isinstance(points, bool) or not isinstance(points, int):
             raise RuleError(
                 "conduct_points_missing",
-                f"a conduct penalty needs its points, 0 to {CONDUCT_MAX}, as the "
-                "organizer sets them (004).",
+                gettext_noop(
+                    "a conduct penalty needs its points, 0 to %(most)s, as the "
+                    "organizer sets them (004)."
+                ),
                 field="points",
+                most=CONDUCT_MAX,
             )
         if not 0 <= points <= CONDUCT_MAX:
             raise RuleError(
                 "conduct_points_out_of_range",
-                f"a conduct penalty is 0 to {CONDUCT_MAX} points (004), not {points}.",
+                gettext_noop(
+                    "a conduct penalty is 0 to %(most)s points (004), not %(points)s."
+                ),
                 field="points",
                 points=points,
+                most=CONDUCT_MAX,
             )
     elif points is not None:
         raise RuleError(
             "points_fixed",
-            f"the points of a {kind.value} penalty are set by the rules "
-            "(rules.md §3); leave points out.",
+            gettext_noop(
+                "the points of a %(kind)s penalty are set by the rules (rules.md §3); "
+                "leave points out."
+            ),
             field="points",
+            kind=kind.value,
         )
 
 

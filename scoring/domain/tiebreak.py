@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from tournament.domain.errors import filled, gettext_noop
+
 from .rules import Sheet, SheetRow, Side
 
 EXTRA_DEALS = 2  # 000 §5.7: "the game will be continuing for 2 more deals"
@@ -118,8 +120,13 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             Phase.REGULATION,
             n,
             missing=regulation,
-            reason=f"the match has {n} deals; tie-break deals follow only if the "
-            f"totals are equal after deal {n} (rules.md §6)",
+            reason=filled(
+                gettext_noop(
+                    "the match has %(n)s deals; tie-break deals follow only if the "
+                    "totals are equal after deal %(n)s (rules.md §6)"
+                ),
+                n=n,
+            ),
         )
     a, b = _totals_after(rows, n)
     if a != b:
@@ -128,8 +135,15 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             n,
             winner=Side.A if a > b else Side.B,
             decided_by=DecidedBy.TOTAL,
-            reason=f"the match was decided after deal {n}, {a}-{b}; no tie-break "
-            "deal is played",
+            reason=filled(
+                gettext_noop(
+                    "the match was decided after deal %(n)s, %(a)s-%(b)s; no "
+                    "tie-break deal is played"
+                ),
+                n=n,
+                a=a,
+                b=b,
+            ),
         )
     last_extra = n + EXTRA_DEALS
     extra = tuple(k for k in range(n + 1, last_extra + 1) if k not in rows)
@@ -139,9 +153,18 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             last_extra,
             missing=extra,
             equal_at=n,
-            reason=f"the totals were equal after deal {n} ({a}-{b}), so deals "
-            f"{n + 1} and {last_extra} are played; a deal after them only if the "
-            "totals are still equal, and after the toss (rules.md §6)",
+            reason=filled(
+                gettext_noop(
+                    "the totals were equal after deal %(n)s (%(a)s-%(b)s), so deals "
+                    "%(first)s and %(last)s are played; a deal after them only if the "
+                    "totals are still equal, and after the toss (rules.md §6)"
+                ),
+                n=n,
+                a=a,
+                b=b,
+                first=n + 1,
+                last=last_extra,
+            ),
         )
     a, b = _totals_after(rows, last_extra)
     if a != b:
@@ -151,8 +174,15 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             winner=Side.A if a > b else Side.B,
             decided_by=DecidedBy.EXTRA_DEALS,
             equal_at=n,
-            reason=f"the extra deals decided the match, {a}-{b} after deal "
-            f"{last_extra}; no further deal is played",
+            reason=filled(
+                gettext_noop(
+                    "the extra deals decided the match, %(a)s-%(b)s after deal "
+                    "%(last)s; no further deal is played"
+                ),
+                a=a,
+                b=b,
+                last=last_extra,
+            ),
         )
     sudden = deciding_deal(n)
     if toss is None:
@@ -160,9 +190,17 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             Phase.TOSS,
             last_extra,
             equal_at=last_extra,
-            reason=f"the totals are still equal after deal {last_extra} ({a}-{b}): "
-            f"record the toss first; its winner chooses who deals deal {sudden} "
-            "(rules.md §6)",
+            reason=filled(
+                gettext_noop(
+                    "the totals are still equal after deal %(last)s (%(a)s-%(b)s): "
+                    "record the toss first; its winner chooses who deals deal "
+                    "%(sudden)s (rules.md §6)"
+                ),
+                last=last_extra,
+                a=a,
+                b=b,
+                sudden=sudden,
+            ),
         )
     if sudden not in rows:
         return state(
@@ -170,8 +208,13 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             sudden,
             missing=(sudden,),
             equal_at=last_extra,
-            reason=f"deal {sudden} after the toss is the last; its winner wins the "
-            "match",
+            reason=filled(
+                gettext_noop(
+                    "deal %(sudden)s after the toss is the last; its winner wins the "
+                    "match"
+                ),
+                sudden=sudden,
+            ),
         )
     return state(
         Phase.DECIDED,
@@ -179,8 +222,13 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
         winner=rows[sudden].result.award_to,
         decided_by=DecidedBy.SUDDEN_DEATH,
         equal_at=last_extra,
-        reason=f"deal {sudden} after the toss decided the match; no further deal "
-        "is played",
+        reason=filled(
+            gettext_noop(
+                "deal %(sudden)s after the toss decided the match; no further deal is "
+                "played"
+            ),
+            sudden=sudden,
+        ),
     )
 
 
@@ -197,7 +245,11 @@ def problems(
         found.append(
             (
                 "tiebreak_deal_not_open",
-                f"deal {shown} cannot be on this sheet: {tiebreak.reason}.",
+                filled(
+                    gettext_noop("deal %(deals)s cannot be on this sheet: %(reason)s."),
+                    deals=shown,
+                    reason=tiebreak.reason,
+                ),
             )
         )
     reached = tiebreak.phase in (Phase.TOSS, Phase.SUDDEN_DEATH) or (
@@ -208,8 +260,14 @@ def problems(
         found.append(
             (
                 "toss_without_tie",
-                "a toss is recorded, but the totals would no longer be equal after "
-                f"deal {last_extra}; delete the toss first if this change is right",
+                filled(
+                    gettext_noop(
+                        "a toss is recorded, but the totals would no longer be equal "
+                        "after deal %(last)s; delete the toss first if this change is "
+                        "right"
+                    ),
+                    last=last_extra,
+                ),
             )
         )
     return found
@@ -245,5 +303,5 @@ def toss_due(tiebreak: Tiebreak) -> str | None:
     if tiebreak.phase is Phase.TOSS:
         return None
     if tiebreak.toss is not None:
-        return "the toss of this match is already recorded"
-    return f"no toss is due: {tiebreak.reason}"
+        return gettext_noop("the toss of this match is already recorded")
+    return filled(gettext_noop("no toss is due: %(reason)s"), reason=tiebreak.reason)

@@ -23,6 +23,7 @@ from openpyxl.styles import Border, Font, PatternFill, Side
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
+from tournament.domain.errors import filled, gettext_noop
 from tournament.xlsx import clean, put
 from tournament.xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 
@@ -376,7 +377,9 @@ class FileSheet:
 class FileRefused(Exception):
     """A file the reader cannot take: every problem found, with where it is."""
 
-    message = "Nothing was imported: the file is not a filled score sheet of this site."
+    message = gettext_noop(
+        "Nothing was imported: the file is not a filled score sheet of this site."
+    )
 
     def __init__(self, problems: list[FileProblem]) -> None:
         super().__init__(f"{len(problems)} problem(s) in the file")
@@ -477,8 +480,10 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
                 title,
                 at_match[0] + 1,
                 "match",
-                "the Match id beside its label is not a number: the sheet must be "
-                "one this site printed.",
+                gettext_noop(
+                    "the Match id beside its label is not a number: the sheet must be"
+                    " one this site printed."
+                ),
             )
         )
     version = _number(_beside(rows, _find(rows, LABEL_VERSION)))
@@ -489,7 +494,9 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
                 title,
                 None,
                 "file",
-                "no deal table: a header row starting Deal, Declarer is missing.",
+                gettext_noop(
+                    "no deal table: a header row starting Deal, Declarer is missing."
+                ),
             )
         )
         raise FileRefused(problems)
@@ -587,7 +594,14 @@ def score_sheets_read(
                     found.append(sheet)
     except XlsxRefused as refused:
         raise FileRefused(
-            [FileProblem("", None, "file", refused.message + ".")]
+            [
+                FileProblem(
+                    "",
+                    None,
+                    "file",
+                    filled(gettext_noop("%(reason)s."), reason=refused.message),
+                )
+            ]
         ) from None
     if problems:
         raise FileRefused(problems)
@@ -598,9 +612,15 @@ def score_sheets_read(
                     "",
                     None,
                     "file",
-                    f"no score sheet in the file: no worksheet has a '{LABEL_MATCH}' "
-                    "label. Download the sheet from the match's page, fill it and "
-                    "import that.",
+                    filled(
+                        gettext_noop(
+                            "no score sheet in the file: no worksheet has a "
+                            "'%(LABEL_MATCH)s' label. Download the sheet from the "
+                            "match's"
+                            " page, fill it and import that."
+                        ),
+                        LABEL_MATCH=LABEL_MATCH,
+                    ),
                 )
             ]
         )
@@ -612,8 +632,15 @@ def score_sheets_read(
                     sheet.worksheet,
                     None,
                     "match",
-                    f"match {sheet.match} is also on the worksheet "
-                    f"'{seen[sheet.match]}': one sheet per match.",
+                    filled(
+                        gettext_noop(
+                            "match %(match)s is also on the worksheet '%(other)s': one "
+                            "sheet"
+                            " per match."
+                        ),
+                        match=sheet.match,
+                        other=seen[sheet.match],
+                    ),
                 )
             )
         seen[sheet.match] = sheet.worksheet

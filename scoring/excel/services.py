@@ -19,6 +19,8 @@ from tournament.domain.errors import (
     ForbiddenError,
     RuleError,
     RuleErrors,
+    filled,
+    gettext_noop,
 )
 from tournament.models import Tournament
 from tournament.uploads import xlsx_limits
@@ -146,9 +148,12 @@ class SheetImportRefused(Exception):
 
     def __init__(self, problems: list[paper.FileProblem], message: str = "") -> None:
         self.problems = problems
-        self.message = message or (
-            f"Nothing was imported: {len(problems)} problem(s) in the file. Correct "
-            "them and import the whole file again."
+        self.message = message or filled(
+            gettext_noop(
+                "Nothing was imported: %(count)s problem(s) in the file. Correct them "
+                "and import the whole file again."
+            ),
+            count=len(problems),
         )
         super().__init__(self.message)
 
@@ -187,7 +192,7 @@ def _problem(
 ) -> list[paper.FileProblem]:
     if isinstance(error, RuleErrors):
         return [_problem(sheet, row, e, name)[0] for e in error.errors]
-    message = getattr(error, "message", None) or str(error)
+    message = error.words if isinstance(error, RuleError) else str(error)
     where = getattr(error, "field", None) or name
     return [paper.FileProblem(sheet.worksheet, row, where, message)]
 
@@ -232,8 +237,14 @@ def _file_deals(
                     sheet.worksheet,
                     line.row,
                     "number",
-                    f"deal {deal.number} is also on row {found[deal.number].row}: a "
-                    "deal is entered once.",
+                    filled(
+                        gettext_noop(
+                            "deal %(number)s is also on row %(row)s: a deal is entered "
+                            "once."
+                        ),
+                        number=deal.number,
+                        row=found[deal.number].row,
+                    ),
                 )
             )
             continue
@@ -263,16 +274,33 @@ def _file_penalties(
 
         deal = line.deal
         if isinstance(deal, bool) or not isinstance(deal, int):
-            refuse("deal", "the penalty's deal must be a deal number.")
+            refuse("deal", gettext_noop("the penalty's deal must be a deal number."))
         elif deal not in numbers:
-            refuse("deal", f"there is no deal {deal} on this sheet.")
+            refuse(
+                "deal",
+                filled(
+                    gettext_noop("there is no deal %(deal)s on this sheet."), deal=deal
+                ),
+            )
         if line.offender not in ("A", "B"):
-            refuse("offender", "the offender must be A or B (team A or team B).")
+            refuse(
+                "offender",
+                gettext_noop("the offender must be A or B (team A or team B)."),
+            )
         try:
             kind = PenaltyKind(str(line.kind))
         except ValueError:
             kinds = ", ".join(k.value for k in PenaltyKind)
-            refuse("kind", f"'{line.kind}' is not a penalty; the kinds are {kinds}.")
+            refuse(
+                "kind",
+                filled(
+                    gettext_noop(
+                        "'%(kind)s' is not a penalty; the kinds are %(kinds)s."
+                    ),
+                    kind=line.kind,
+                    kinds=kinds,
+                ),
+            )
             kind = None
         points = line.points
         if kind is not None:
@@ -283,7 +311,9 @@ def _file_penalties(
                     isinstance(points, bool) or not isinstance(points, int)
                 ):
                     raise RuleError(
-                        "not_a_number", "points must be a whole number.", field="points"
+                        "not_a_number",
+                        gettext_noop("points must be a whole number."),
+                        field="points",
                     )
                 rules.check_penalty_points(kind, points)  # type: ignore[arg-type]
             except RuleError as error:
@@ -292,8 +322,14 @@ def _file_penalties(
                 if deal in awarded:
                     refuse(
                         "kind",
-                        f"deal {deal} is already given away by the penalty on row "
-                        f"{awarded[deal]}; a deal is given away once.",
+                        filled(
+                            gettext_noop(
+                                "deal %(deal)s is already given away by the penalty on "
+                                "row %(row)s; a deal is given away once."
+                            ),
+                            deal=deal,
+                            row=awarded[deal],
+                        ),
                     )
                 awarded.setdefault(deal, line.row)
         if here:
@@ -319,7 +355,9 @@ def _sheet_import(
                 sheet.worksheet,
                 sheet.toss_row,
                 "toss",
-                "the toss needs both who won it and who deals first, each A or B.",
+                gettext_noop(
+                    "the toss needs both who won it and who deals first, each A or B."
+                ),
             )
         )
     if problems:
@@ -389,8 +427,16 @@ def _sheet_import(
                 sheet.worksheet,
                 None,
                 "match",
-                f"the file changes the sheet of {match}, which is {what}; an "
-                "organizer reopens it first (rules.md §7), then imports the file.",
+                filled(
+                    gettext_noop(
+                        "the file changes the sheet of %(match)s, which is %(what)s; "
+                        "an "
+                        "organizer reopens it first (rules.md §7), then imports the "
+                        "file."
+                    ),
+                    match=match,
+                    what=what,
+                ),
             )
         ]
     if sheet.version is not None and sheet.version != match.version:
@@ -399,9 +445,17 @@ def _sheet_import(
                 sheet.worksheet,
                 None,
                 "version",
-                f"the sheet changed since this file was made (version {sheet.version} "
-                f"in the file, {match.version} now). Nothing was imported: download "
-                "the sheet again, copy your entries into it and import that.",
+                filled(
+                    gettext_noop(
+                        "the sheet changed since this file was made (version "
+                        "%(version)s "
+                        "in the file, %(version_2)s now). Nothing was imported: "
+                        "download "
+                        "the sheet again, copy your entries into it and import that."
+                    ),
+                    version=sheet.version,
+                    version_2=match.version,
+                ),
             )
         ]
 
@@ -511,7 +565,13 @@ def score_sheets_import(
                     sheet.worksheet,
                     None,
                     "match",
-                    f"match {sheet.match} is not a match of {tournament.name}.",
+                    filled(
+                        gettext_noop(
+                            "match %(match)s is not a match of %(tournament)s."
+                        ),
+                        match=sheet.match,
+                        tournament=tournament.name,
+                    ),
                 )
             )
             continue

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.apis_common import xlsx_response
@@ -43,9 +44,11 @@ STAFF = frozenset({Role.ORGANIZER, Role.SCORER})
 def _staff_tournament(request: HttpRequest, slug: str):
     tournament, roles = visible_tournament(request, slug)
     if not request.user.is_authenticated:
-        raise PermissionDenied("Sign in as the tournament's organizer or scorer.")
+        raise PermissionDenied(
+            gettext("Sign in as the tournament's organizer or scorer.")
+        )
     if not roles & STAFF:
-        raise PermissionDenied("Only the tournament's organizers and scorers.")
+        raise PermissionDenied(gettext("Only the tournament's organizers and scorers."))
     return tournament, roles
 
 
@@ -66,10 +69,14 @@ def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("scoring:excel", slug=slug)
         if action == "import":
             if Role.ORGANIZER not in roles:
-                raise PermissionDenied("Only the tournament's organizers import.")
+                raise PermissionDenied(
+                    gettext("Only the tournament's organizers import.")
+                )
             upload = request.FILES.get("file")
             if upload is None:
-                import_error = "file: choose the filled score sheet (.xlsx) to import."
+                import_error = gettext(
+                    "file: choose the filled score sheet (.xlsx) to import."
+                )
             else:
                 try:
                     imported = services.score_sheets_import_file(

@@ -4,11 +4,13 @@ services'.
 """
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def _seed_field(help_text: str) -> forms.IntegerField:
     return forms.IntegerField(
-        label="Seed (optional)",
+        label=_("Seed (optional)"),
         required=False,
         min_value=0,
         max_value=2**63 - 1,
@@ -19,7 +21,7 @@ def _seed_field(help_text: str) -> forms.IntegerField:
 
 class DrawForm(forms.Form):
     seed = _seed_field(
-        "Leave empty for a random seed; the same seed gives the same draw."
+        _("Leave empty for a random seed; the same seed gives the same draw.")
     )
 
 
@@ -28,17 +30,17 @@ class ReleaseForm(forms.Form):
 
 
 class LotForm(forms.Form):
-    seed = _seed_field("Leave empty for a random seed; it is recorded either way.")
+    seed = _seed_field(_("Leave empty for a random seed; it is recorded either way."))
 
 
 class SectionFilterForm(forms.Form):
     section = forms.TypedChoiceField(
-        label="Section", required=False, coerce=int, empty_value=None
+        label=_("Section"), required=False, coerce=int, empty_value=None
     )
 
     def __init__(self, *args, sections, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["section"].choices = [("", "All sections")] + [
+        self.fields["section"].choices = [("", _("All sections"))] + [
             (s.pk, s.name) for s in sections
         ]
 
@@ -47,21 +49,25 @@ class WithdrawForm(forms.Form):
     from_round = forms.IntegerField(
         min_value=1,
         max_value=50,
-        label="From round",
-        error_messages={"required": "Say from which round the team is withdrawn."},
+        label=_("From round"),
+        error_messages={"required": _("Say from which round the team is withdrawn.")},
     )
     reason = forms.CharField(
         max_length=300,
-        label="Why",
-        error_messages={"required": "Say why the team is withdrawn."},
+        label=_("Why"),
+        error_messages={"required": _("Say why the team is withdrawn.")},
     )
 
 
 class SubstituteForm(forms.Form):
-    out = forms.CharField(max_length=80, label="Player who leaves")
-    into = forms.CharField(max_length=80, label="Player who comes in")
-    from_round = forms.IntegerField(min_value=1, max_value=50, label="From round")
+    out = forms.CharField(max_length=80, label=_("Player who leaves"))
+    into = forms.CharField(max_length=80, label=_("Player who comes in"))
+    from_round = forms.IntegerField(min_value=1, max_value=50, label=_("From round"))
     stage = forms.ChoiceField(
-        choices=[("league", "League"), ("knockout", "Knockout")], initial="league"
+        choices=[
+            ("league", pgettext_lazy("stage", "League")),
+            ("knockout", pgettext_lazy("stage", "Knockout")),
+        ],
+        initial="league",
     )
-    reason = forms.CharField(max_length=300, label="Why")
+    reason = forms.CharField(max_length=300, label=_("Why"))

@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
 
 from tournament.domain import draw as draw_rules
+from tournament.domain.errors import Words, filled, gettext_noop
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Section, Team, Tournament
 
@@ -195,18 +196,25 @@ def league_first_result(*, tournament: Tournament) -> SheetChange | None:
     )
 
 
-def draw_locked_reason(*, tournament: Tournament) -> str | None:
+def draw_locked_reason(*, tournament: Tournament) -> Words | None:
     """Why the league cannot be drawn (again) now, or None when it can."""
     if tournament.status not in (
         TournamentStatus.REGISTRATION,
         TournamentStatus.LEAGUE,
     ):
-        return f"{tournament.name} is past its league (status {tournament.status})"
+        return filled(
+            gettext_noop("%(tournament)s is past its league (status %(status)s)"),
+            tournament=tournament.name,
+            status=tournament.status,
+        )
     result = league_first_result(tournament=tournament)
     if result is not None:
-        return (
-            f"the league has results (the first on the sheet of {result.match}); a "
-            "draw is locked once a result is entered (rules.md §5)"
+        return filled(
+            gettext_noop(
+                "the league has results (the first on the sheet of %(match)s); a "
+                "draw is locked once a result is entered (rules.md §5)"
+            ),
+            match=str(result.match),
         )
     return None
 

@@ -19,6 +19,9 @@ from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import (
     ConflictError,
     RuleError,
+    Words,
+    filled,
+    gettext_noop,
 )
 from tournament.domain.roster import substitution_check
 from tournament.domain.types import RoundStage, TeamStatus, TournamentStatus
@@ -75,15 +78,20 @@ def league_draw_generate(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     locked = draw_locked_reason(tournament=tournament)
     if locked is not None:
-        raise ConflictError("draw_locked", f"Cannot draw again: {locked}.")
+        raise ConflictError(
+            "draw_locked", gettext_noop("Cannot draw again: %(locked)s."), locked=locked
+        )
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     teams = draw_teams(tournament=tournament, entrants=True)
     if tournament.check_in_required and not teams:
         raise ConflictError(
             "no_team_checked_in",
-            f"Cannot draw: {tournament.name} requires check-in and no team is checked "
-            "in yet; the draw takes the teams checked in (rules.md §9).",
+            gettext_noop(
+                "Cannot draw: %(tournament)s requires check-in and no team is checked"
+                " in yet; the draw takes the teams checked in (rules.md §9)."
+            ),
+            tournament=tournament.name,
         )
     backup_before_step(tournament=tournament, step="the draw", user=user)
     draw = draw_league(teams, tournament.league_rounds, seed)
@@ -178,9 +186,13 @@ def league_round_release(*, tournament: Tournament, user, number: int) -> League
     if found is None:
         raise ConflictError(
             "no_such_round",
-            f"{tournament.name} has no drawn league round {number}; draw the league "
-            "first.",
+            gettext_noop(
+                "%(tournament)s has no drawn league round %(number)s; draw the league"
+                " first."
+            ),
             field="round",
+            tournament=tournament.name,
+            number=number,
         )
     if found.released_at is None:
         found.released_at = timezone.now()
@@ -196,7 +208,10 @@ def league_rounds_release_all(*, tournament: Tournament, user) -> int:
     if not LeagueRound.objects.filter(tournament=tournament).exists():
         raise ConflictError(
             "no_such_round",
-            f"{tournament.name} has no drawn league rounds; draw the league first.",
+            gettext_noop(
+                "%(tournament)s has no drawn league rounds; draw the league first."
+            ),
+            tournament=tournament.name,
         )
     return drafts.update(
         released_at=timezone.now(), released_by=user if user.is_authenticated else None
@@ -212,21 +227,41 @@ def league_final_check(progress, *, doing: str) -> None:
     confirmed and every round released."""
     if progress.final:
         return
-    waiting = []
+    waiting: list[Words] = []
     if progress.matches == 0:
-        waiting.append("the league has no matches yet")
+        waiting.append(gettext_noop("the league has no matches yet"))
     elif progress.confirmed < progress.matches:
         waiting.append(
-            f"{progress.matches - progress.confirmed} of {progress.matches} "
-            "league sheets are not confirmed yet"
+            filled(
+                gettext_noop(
+                    "%(open)s of %(matches)s league sheets are not confirmed yet"
+                ),
+                open=progress.matches - progress.confirmed,
+                matches=progress.matches,
+            )
         )
     if progress.draft_rounds:
-        waiting.append(f"{progress.draft_rounds} drawn rounds are not released")
+        waiting.append(
+            filled(
+                gettext_noop("%(rounds)s drawn rounds are not released"),
+                rounds=progress.draft_rounds,
+            )
+        )
     raise ConflictError(
         "league_not_final",
-        f"{doing} on the final standings, and "
-        + " and ".join(waiting)
-        + " (rules.md §5).",
+        filled(
+            gettext_noop(
+                "%(doing)s on the final standings, and %(waiting)s (rules.md §5)."
+            ),
+            doing=doing,
+            waiting=waiting[0]
+            if len(waiting) == 1
+            else filled(
+                gettext_noop("%(first)s and %(second)s"),
+                first=waiting[0],
+                second=waiting[1],
+            ),
+        ),
     )
 
 
@@ -245,13 +280,18 @@ def standings_lots_draw(
     if drawn is not None:
         raise ConflictError(
             "lots_drawn",
-            f"The lots of {tournament.name} were drawn at "
-            f"{drawn.drawn_at:%Y-%m-%d %H:%M} with seed {drawn.seed}; they are drawn "
-            "once, and that seed orders any equal teams from then on.",
+            gettext_noop(
+                "The lots of %(tournament)s were drawn at %(drawn_at)s with seed "
+                "%(seed)s; "
+                "they are drawn once, and that seed orders any equal teams from then "
+                "on."
+            ),
             seed=drawn.seed,
+            tournament=tournament.name,
+            drawn_at=f"{drawn.drawn_at:%Y-%m-%d %H:%M}",
         )
     standings = standings_get(tournament=tournament)
-    league_final_check(standings.progress, doing="Lots are drawn")
+    league_final_check(standings.progress, doing=gettext_noop("Lots are drawn"))
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     ordered = ranking.draw_lots(
@@ -281,15 +321,23 @@ def _in_league(tournament: Tournament, team: Team, doing: str) -> None:
     if tournament.status == TournamentStatus.REGISTRATION:
         raise ConflictError(
             "league_not_drawn",
-            f"Cannot {doing}: the league of {tournament.name} is not drawn yet; "
-            "before the draw a team's players are changed, or the team deleted, on "
-            "its registration.",
+            gettext_noop(
+                "Cannot %(doing)s: the league of %(tournament)s is not drawn yet; "
+                "before the draw a team's players are changed, or the team deleted, "
+                "on its registration."
+            ),
+            doing=doing,
+            tournament=tournament.name,
         )
     if team.status == TeamStatus.ABSENT:
         raise ConflictError(
             "team_absent",
-            f"Cannot {doing}: {team.name} was not checked in for the draw and plays "
-            "no match (rules.md §9).",
+            gettext_noop(
+                "Cannot %(doing)s: %(team)s was not checked in for the draw and plays"
+                " no match (rules.md §9)."
+            ),
+            doing=doing,
+            team=team.name,
         )
 
 
@@ -302,26 +350,42 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     automatic backup is taken first, as before the draw."""
     tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
     team = Team.objects.select_for_update().get(pk=team.pk)
-    reason = words_check(reason, "reason", "why the team is withdrawn", 300)
-    _in_league(tournament, team, f"withdraw {team.name}")
+    reason = words_check(
+        reason, "reason", gettext_noop("why the team is withdrawn"), 300
+    )
+    _in_league(
+        tournament,
+        team,
+        filled(gettext_noop("withdraw %(team)s"), team=team.name),
+    )
     if team.status == TeamStatus.WITHDRAWN:
         raise ConflictError(
             "team_withdrawn",
-            f"{team.name} was withdrawn from round {team.withdrawn_from_round} "
-            f"already ({team.withdrawn_reason}).",
+            gettext_noop(
+                "%(team)s was withdrawn from round %(withdrawn_from_round)s already "
+                "(%(withdrawn_reason)s)."
+            ),
+            team=team.name,
+            withdrawn_from_round=team.withdrawn_from_round,
+            withdrawn_reason=team.withdrawn_reason,
         )
     if tournament.status != TournamentStatus.LEAGUE:
         raise ConflictError(
             "knockout_seeded",
-            f"Cannot withdraw {team.name}: the knockout of {tournament.name} is "
-            "seeded. A team that leaves the knockout forfeits its match there: an "
-            "organizer records the forfeit on that sheet (rules.md §9).",
+            gettext_noop(
+                "Cannot withdraw %(team)s: the knockout of %(tournament)s is seeded. "
+                "A team that leaves the knockout forfeits its match there: an "
+                "organizer records the forfeit on that sheet (rules.md §9)."
+            ),
+            team=team.name,
+            tournament=tournament.name,
         )
     if not 1 <= from_round <= tournament.league_rounds:
         raise RuleError(
             "round_out_of_range",
-            f"the league has rounds 1 to {tournament.league_rounds}",
+            gettext_noop("the league has rounds 1 to %(league_rounds)s"),
             field="from_round",
+            league_rounds=tournament.league_rounds,
         )
     backup_before_step(
         tournament=tournament, step=f"the withdrawal of {team.name}", user=user
@@ -341,7 +405,9 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     )
     why = f"{team.name} withdrew from round {from_round}: {reason}"
     for match_id, absent in plan:
-        match = sheet_open(match_id=match_id, version=None, action="record a forfeit")
+        match = sheet_open(
+            match_id=match_id, version=None, action=gettext_noop("record a forfeit")
+        )
         sheet_forfeit_locked(match, absent, reason=why[:300], user=user)
     team.status = TeamStatus.WITHDRAWN
     team.withdrawn_from_round = from_round
@@ -370,13 +436,21 @@ def substitution_approve(
     is final already: the roster of a confirmed match is kept as it was played."""
     tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
     team = Team.objects.select_for_update().get(pk=team.pk)
-    _in_league(tournament, team, f"substitute a player of {team.name}")
+    _in_league(
+        tournament,
+        team,
+        filled(gettext_noop("substitute a player of %(team)s"), team=team.name),
+    )
     if team.status == TeamStatus.WITHDRAWN:
         raise ConflictError(
             "team_withdrawn",
-            f"{team.name} was withdrawn from round {team.withdrawn_from_round}.",
+            gettext_noop("%(team)s was withdrawn from round %(withdrawn_from_round)s."),
+            team=team.name,
+            withdrawn_from_round=team.withdrawn_from_round,
         )
-    reason = words_check(reason, "reason", "why the substitution is made", 300)
+    reason = words_check(
+        reason, "reason", gettext_noop("why the substitution is made"), 300
+    )
     stage_of = RoundStage(stage)
     existing = list(Substitution.objects.filter(team=team).order_by("number"))
     out, into = substitution_check(
@@ -403,9 +477,16 @@ def substitution_approve(
     if played is not None:
         raise ConflictError(
             "round_played",
-            f"{team.name}'s sheet of {played.stage} round {played.round} is "
-            f"{played.status} already, with the players who played it; a "
-            "substitution starts from a round not yet final (rules.md §9).",
+            gettext_noop(
+                "%(team)s's sheet of %(stage)s round %(round)s is %(status)s "
+                "already, "
+                "with the players who played it; a substitution starts from a round "
+                "not yet final (rules.md §9)."
+            ),
+            team=team.name,
+            stage=played.stage,
+            round=played.round,
+            status=played.status,
         )
     return Substitution.objects.create(
         team=team,

@@ -14,14 +14,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from tournament.domain.errors import RuleError
+from tournament.domain.errors import RuleError, gettext_noop
 from tournament.domain.types import Role
 from tournament.models import Team
 from tournament.selectors import substitution_list
 from tournament.views import form_errors, htmx_request, visible_tournament
+from tournament.words import refusal
 
 from ..desk.selectors import round_marks, round_pick
 from ..domain.desk import current_round
@@ -32,6 +34,7 @@ from ..sheets.selectors import (
 )
 from ..statistics.labels import FIGURE_COLUMNS
 from ..statistics.selectors import player_url, team_players_get
+from ..words import said
 from . import services
 from .forms import (
     DrawForm,
@@ -60,7 +63,9 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers draw the league.")
+        raise PermissionDenied(
+            gettext("Only the tournament's organizers draw the league.")
+        )
     action = request.POST.get("action") if request.method == "POST" else None
     form = DrawForm(request.POST if action == "draw" else None)
     if action == "draw" and form.is_valid():
@@ -69,12 +74,15 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament=tournament, user=request.user, seed=form.cleaned_data["seed"]
             )
         except RuleError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal(error))
         else:
             messages.success(
                 request,
-                f"The league is drawn (draw {done.number}, seed {done.seed}). Check "
-                "the rounds, then release them to the teams.",
+                gettext(
+                    "The league is drawn (draw %(number)s, seed %(seed)s). Check the "
+                    "rounds, then release them to the teams."
+                )
+                % {"number": done.number, "seed": done.seed},
             )
         return redirect("scoring:draw", slug=slug)
     if action in ("release", "release-all"):
@@ -91,11 +99,13 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
                     number=release.cleaned_data["round"],
                 )
             else:
-                raise RuleError("invalid", "Choose a round to release.")
+                raise RuleError("invalid", gettext_noop("Choose a round to release."))
         except RuleError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal(error))
         else:
-            messages.success(request, "Released: the teams see these pairings now.")
+            messages.success(
+                request, gettext("Released: the teams see these pairings now.")
+            )
         return redirect("scoring:draw", slug=slug)
     return render(
         request,
@@ -115,24 +125,35 @@ def _withdraw(request, team) -> str:
     if not form.is_valid():
         raise RuleError("invalid", next(iter(form.errors.values()))[0])
     services.team_withdraw(team=team, user=request.user, **form.cleaned_data)
-    return (
-        f"{team.name} is withdrawn from round {form.cleaned_data['from_round']}: its "
-        "later matches are forfeits its opponents win."
-    )
+    return gettext(
+        "%(team)s is withdrawn from round %(number)s: its later matches are forfeits "
+        "its opponents win."
+    ) % {"team": team.name, "number": form.cleaned_data["from_round"]}
 
 
 def _substitute(request, team) -> str:
     form = SubstituteForm(request.POST)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
-        raise RuleError("invalid", f"{form.fields[field].label}: {errors[0]}")
+        # The form's label and error are in the page's language already.
+        raise RuleError(
+            "invalid",
+            gettext("%(label)s: %(error)s")
+            % {"label": form.fields[field].label, "error": errors[0]},
+        )
     made = services.substitution_approve(
         team=team, user=request.user, **form.cleaned_data
     )
-    return (
-        f"{made.player_in} plays for {team.name} instead of {made.player_out} from "
-        f"{made.stage} round {made.from_round}."
-    )
+    return gettext(
+        "%(player_in)s plays for %(team)s instead of %(player_out)s from %(stage)s "
+        "round %(number)s."
+    ) % {
+        "player_in": made.player_in,
+        "team": team.name,
+        "player_out": made.player_out,
+        "stage": said(made.stage, "stage"),
+        "number": made.from_round,
+    }
 
 
 TEAM_ACTIONS = {"withdraw": _withdraw, "substitute": _substitute}
@@ -158,15 +179,19 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         if Role.ORGANIZER not in roles:
             raise PermissionDenied(
-                "Only an organizer withdraws a team or approves a substitution."
+                gettext(
+                    "Only an organizer withdraws a team or approves a substitution."
+                )
             )
         action = TEAM_ACTIONS.get(request.POST.get("action", ""))
         try:
             if action is None:
-                raise RuleError("invalid", "Choose what to do from the forms here.")
+                raise RuleError(
+                    "invalid", gettext("Choose what to do from the forms here.")
+                )
             messages.success(request, action(request, team))
         except RuleError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal(error))
         return redirect("scoring:team", slug=slug, pk=pk)
     rows = team_sheets(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
     context = {
@@ -209,7 +234,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if Role.ORGANIZER not in roles:
-            raise PermissionDenied("Only the tournament's organizers draw lots.")
+            raise PermissionDenied(
+                gettext("Only the tournament's organizers draw lots.")
+            )
         form = LotForm(request.POST)
         try:
             if not form.is_valid():
@@ -218,12 +245,15 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament=tournament, user=request.user, seed=form.cleaned_data["seed"]
             )
         except RuleError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal(error))
         else:
             messages.success(
                 request,
-                f"The lots are drawn (seed {lot.seed}): the places of equal teams "
-                "are settled.",
+                gettext(
+                    "The lots are drawn (seed %(seed)s): the places of equal teams are "
+                    "settled."
+                )
+                % {"seed": lot.seed},
             )
         return redirect("scoring:standings", slug=slug)
     filters = SectionFilterForm(
@@ -262,7 +292,7 @@ def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if request.method == "POST":
         if form is None:
-            raise PermissionDenied("Only organizers set up matches.")
+            raise PermissionDenied(gettext("Only organizers set up matches."))
         if form.is_valid():
             try:
                 match = sheet_services.match_create(
@@ -271,7 +301,10 @@ def matches_page(request: HttpRequest, slug: str) -> HttpResponse:
             except RuleError as error:
                 form_errors(form, error)
             else:
-                messages.success(request, f"Match {match} is set up.")
+                messages.success(
+                    request,
+                    gettext("The match %(match)s is set up.") % {"match": match},
+                )
                 return redirect(reverse("scoring:matches", args=[slug]))
     drafts = sees_drafts(roles)
     marks = round_marks(tournament=tournament, drafts=drafts)

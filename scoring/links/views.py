@@ -21,17 +21,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import services as tournament_services
-from tournament.domain.errors import RuleError
+from tournament.domain.errors import RuleError, gettext_noop
 from tournament.domain.types import Role
 from tournament.links import services
 from tournament.links.auth import LinkHolder, link_refusal
 from tournament.links.selectors import link_find, link_list
 from tournament.models import Link, LinkKind
 from tournament.views import htmx_request, page_action, visible_tournament
+from tournament.words import words_said
 
 from ..domain.rules import MatchStatus
 from ..sheets import day
@@ -93,7 +95,9 @@ def link_page(request: HttpRequest, key: str) -> HttpResponse:
         return _private(answer)
     if request.method == "POST" or opened:
         if match is None or match.locked:
-            messages.error(request, "This sheet is no longer open at this table.")
+            messages.error(
+                request, gettext("This sheet is no longer open at this table.")
+            )
             return redirect("scoring:link", key=key)
         return _private(_table_score(request, link, match, reach, home=True))
     return _private(
@@ -120,9 +124,9 @@ def link_sheet_page(request: HttpRequest, key: str, pk: int) -> HttpResponse:
     reach = table_reach(link)
     match = next((m for m in reach.matches if m.pk == pk), None)
     if match is None:
-        raise PermissionDenied(link_refusal(link))
+        raise PermissionDenied(words_said(link_refusal(link)))
     if match.locked:
-        messages.info(request, "This sheet is confirmed and locked.")
+        messages.info(request, gettext("This sheet is confirmed and locked."))
         return redirect("scoring:link", key=key)
     current = reach.current is not None and reach.current.pk == match.pk
     return _private(_table_score(request, link, match, reach, home=current))
@@ -153,7 +157,7 @@ def link_preview(request: HttpRequest, key: str, pk: int) -> HttpResponse:
     link = _link(key, LinkKind.TABLE)
     match = match_reached(link, pk)
     if match is None:
-        raise PermissionDenied(link_refusal(link))
+        raise PermissionDenied(words_said(link_refusal(link)))
     return _private(preview_response(request, match))
 
 
@@ -206,7 +210,7 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
     action = request.POST.get("action")
     if action == "check_in":
         tournament_services.team_check_in(team=link.team, user=holder)
-        return f"{link.team.name} is checked in."
+        return gettext("%(team)s is checked in.") % {"team": link.team.name}
     raw = request.POST.get("match", "")
     match = match_reached(link, int(raw)) if raw.isdigit() and len(raw) < 19 else None
     if match is None:
@@ -215,7 +219,9 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
     if action == "confirm":
         form = ConfirmForm(request.POST)
         if not form.is_valid():
-            raise RuleError("invalid", "The page is out of date; reload it.")
+            raise RuleError(
+                "invalid", gettext_noop("The page is out of date; reload it.")
+            )
         done = sheet_services.score_sheet_confirm(
             match_id=match.pk,
             user=holder,
@@ -223,12 +229,13 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
             roles=frozenset(),
             sides=sides,
         )
-        return (
-            f"Table {match.table}: the sheet is confirmed and locked."
-            if done.locked
-            else f"Table {match.table}: your confirmation is recorded; the other "
-            "team's is next."
-        )
+        if done.locked:
+            return gettext("Table %(table)s: the sheet is confirmed and locked.") % {
+                "table": match.table
+            }
+        return gettext(
+            "Table %(table)s: your confirmation is recorded; the other team's is next."
+        ) % {"table": match.table}
     if action == "dispute":
         form = DisputeForm(request.POST)
         if not form.is_valid():
@@ -240,11 +247,11 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
             sides=sides,
             **form.cleaned_data,
         )
-        return (
-            f"Your dispute on table {match.table} is recorded (number {dispute.pk}); "
-            "an organizer rules on it."
-        )
-    raise RuleError("invalid", "Choose what to do.")
+        return gettext(
+            "Your dispute on table %(table)s is recorded (number %(number)s); an "
+            "organizer rules on it."
+        ) % {"table": match.table, "number": dispute.pk}
+    raise RuleError("invalid", gettext_noop("Choose what to do."))
 
 
 # A link's QR code and web-app manifest
@@ -321,7 +328,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def _organizer(request: HttpRequest, slug: str):
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers see its links.")
+        raise PermissionDenied(
+            gettext("Only the tournament's organizers see its links.")
+        )
     return tournament
 
 
@@ -359,7 +368,7 @@ def _renew(request: HttpRequest, tournament) -> str:
     raw = request.POST.get("link", "")
     kind, _, number = raw.partition("-")
     if kind not in LinkKind.values or not number.isdigit() or len(number) > 18:
-        raise RuleError("invalid", "Choose the link to renew.")
+        raise RuleError("invalid", gettext_noop("Choose the link to renew."))
     if kind == LinkKind.TABLE:
         link = services.link_renew(
             tournament=tournament, user=request.user, table=int(number)
@@ -368,10 +377,17 @@ def _renew(request: HttpRequest, tournament) -> str:
         link = services.link_renew(
             tournament=tournament, user=request.user, team=int(number)
         )
-    return (
-        f"The {link.label} is renewed: the old one no longer works. Print its card "
-        "again."
-    )
+    if link.kind == LinkKind.TABLE:
+        renewed = gettext(
+            "The link of table %(table)s is renewed: the old one no longer works. "
+            "Print its card again."
+        )
+    else:
+        renewed = gettext(
+            "The link of %(team)s is renewed: the old one no longer works. Print its "
+            "card again."
+        )
+    return renewed % {"table": link.table, "team": link.team.name if link.team else ""}
 
 
 @require_GET

@@ -7,7 +7,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.domain.errors import ConflictError, ForbiddenError, RuleError
+from tournament.domain.errors import (
+    ConflictError,
+    ForbiddenError,
+    RuleError,
+    gettext_noop,
+)
 from tournament.domain.types import Role
 
 from ..domain import rules, tiebreak
@@ -21,10 +26,19 @@ from .services import sheet_locked_after
 def words_check(text: str | None, field: str, what: str, limit: int) -> str:
     text = (text or "").strip()
     if not text:
-        raise RuleError("required", f"say {what}; the history keeps it", field=field)
+        raise RuleError(
+            "required",
+            gettext_noop("say %(what)s; the history keeps it"),
+            field=field,
+            what=what,
+        )
     if len(text) > limit:
         raise RuleError(
-            "too_long", f"at most {limit} characters, not {len(text)}", field=field
+            "too_long",
+            gettext_noop("at most %(limit)s characters, not %(count)s"),
+            field=field,
+            limit=limit,
+            count=len(text),
         )
     return text
 
@@ -37,8 +51,12 @@ def score_sheet_forfeit(
     (rules.md §9): the sheet locks with status `forfeited`, totals 0, the present
     team as the winner. Only a sheet with no deal; in the knockout one team must be
     present, and it moves on as after a confirmation."""
-    reason = words_check(reason, "reason", "why the match is forfeited", 300)
-    match = sheet_open(match_id=match_id, version=version, action="record a forfeit")
+    reason = words_check(
+        reason, "reason", gettext_noop("why the match is forfeited"), 300
+    )
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("record a forfeit")
+    )
     return sheet_forfeit_locked(match, Absent(absent), reason=reason, user=user)
 
 
@@ -100,15 +118,19 @@ def score_sheet_dispute_raise(
     if not raised_as:
         raise ForbiddenError(
             "not_allowed_here",
-            "only a captain of either team, a scorer or an organizer of the "
-            "tournament raises a dispute on this sheet.",
+            gettext_noop(
+                "only a captain of either team, a scorer or an organizer of the "
+                "tournament raises a dispute on this sheet."
+            ),
         )
-    text = words_check(text, "text", "what is disputed", 2000)
+    text = words_check(text, "text", gettext_noop("what is disputed"), 2000)
     match = match_locked(match_id)
     replay_check(match)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
-            "sheet_void", f"the sheet of {match} is void; it is not disputed."
+            "sheet_void",
+            gettext_noop("the sheet of %(match)s is void; it is not disputed."),
+            match=match,
         )
     highest = match.deals_scheduled or rules.DEAL_NUMBER_MAX
     if match.deals_scheduled and match.stage == Stage.KNOCKOUT:
@@ -116,9 +138,12 @@ def score_sheet_dispute_raise(
     if deal is not None and not 1 <= deal <= highest:
         raise RuleError(
             "deal_out_of_range",
-            f"this match has deals 1 to {highest}; leave the deal out to dispute the "
-            "whole match",
+            gettext_noop(
+                "this match has deals 1 to %(highest)s; leave the deal out to dispute"
+                " the whole match"
+            ),
             field="deal",
+            highest=highest,
         )
     dispute = Dispute.objects.create(
         match=match,
@@ -149,7 +174,7 @@ def score_sheet_dispute_rule(
 ) -> Dispute:
     """An organizer rules on an open dispute, in words, for the Rules Committee; that
     closes it. A change the ruling needs is made on the sheet as usual."""
-    ruling = words_check(ruling, "ruling", "the ruling", 2000)
+    ruling = words_check(ruling, "ruling", gettext_noop("the ruling"), 2000)
     match = match_locked(match_id)
     replay_check(match)
     dispute = (
@@ -160,8 +185,14 @@ def score_sheet_dispute_rule(
     if not dispute.open:
         raise ConflictError(
             "dispute_ruled",
-            f"dispute {dispute.pk} was ruled on at {dispute.ruled_at:%Y-%m-%d %H:%M} "
-            f"by {dispute.ruled_by_name}: {dispute.ruling}",
+            gettext_noop(
+                "dispute %(dispute)s was ruled on at %(when)s by %(ruled_by_name)s: "
+                "%(ruling)s"
+            ),
+            dispute=dispute.pk,
+            when=f"{dispute.ruled_at:%Y-%m-%d %H:%M}",
+            ruled_by_name=dispute.ruled_by_name,
+            ruling=dispute.ruling,
         )
     dispute.ruling = ruling
     dispute.ruled_by = user if user is not None and user.is_authenticated else None

@@ -21,9 +21,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from tournament.domain.errors import (
-    ConflictError,
-)
+from tournament.domain.errors import ConflictError, gettext_noop
 from tournament.models import Team, Tournament
 
 from ..domain import rules, tiebreak
@@ -106,25 +104,40 @@ def sheet_open(
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
-            f"Cannot {action}: the sheet of {match} is void (set aside by an "
-            "organizer; its history says why) and stays as it is.",
+            gettext_noop(
+                "Cannot %(action)s: the sheet of %(match)s is void (set aside by an "
+                "organizer; its history says why) and stays as it is."
+            ),
+            action=action,
+            match=match,
         )
     if match.status == MatchStatus.FORFEITED:
-        absent = (
-            "both teams were"
-            if match.forfeit_absent == "both"
-            else f"team {match.forfeit_absent} was"
-        )
         raise ConflictError(
             "sheet_locked",
-            f"Cannot {action}: the sheet of {match} is forfeited ({absent} absent) "
-            "and locked; only an organizer can reopen it (rules.md §9).",
+            gettext_noop(
+                "Cannot %(action)s: the sheet of %(match)s is forfeited (both teams "
+                "were absent) and locked; only an organizer can reopen it "
+                "(rules.md §9)."
+            )
+            if match.forfeit_absent == "both"
+            else gettext_noop(
+                "Cannot %(action)s: the sheet of %(match)s is forfeited (team "
+                "%(absent)s was absent) and locked; only an organizer can reopen it "
+                "(rules.md §9)."
+            ),
+            action=action,
+            match=match,
+            absent=match.forfeit_absent,
         )
     if match.locked:
         raise ConflictError(
             "sheet_locked",
-            f"Cannot {action}: the sheet of {match} is confirmed and locked; only an "
-            "organizer can reopen it (rules.md §7).",
+            gettext_noop(
+                "Cannot %(action)s: the sheet of %(match)s is confirmed and locked; "
+                "only an organizer can reopen it (rules.md §7)."
+            ),
+            action=action,
+            match=match,
         )
     version_check(match, version)
     return match
@@ -216,10 +229,13 @@ def version_check(match: Match, version: int | None) -> None:
     if version is not None and version != match.version:
         raise ConflictError(
             "stale_version",
-            f"The sheet changed since you read it (you sent version {version}; it is "
-            f"now version {match.version}). Nothing was saved: read it again and "
-            "repeat your change if it is still needed.",
+            gettext_noop(
+                "The sheet changed since you read it (you sent version %(version)s; "
+                "it is now version %(current_version)s). Nothing was saved: read it "
+                "again and repeat your change if it is still needed."
+            ),
             current_version=match.version,
+            version=version,
         )
 
 
@@ -316,7 +332,12 @@ def rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules.
         if found:
             code, message = found[0]
             field = "number" if code == "tiebreak_deal_not_open" else None
-            raise ConflictError(code, f"Nothing was saved: {message}", field=field)
+            raise ConflictError(
+                code,
+                gettext_noop("Nothing was saved: %(reason)s"),
+                field=field,
+                reason=message,
+            )
     results = {row.number: row.result for row in sheet.rows}
     changed_deals = []
     for deal in deals:

@@ -25,6 +25,7 @@ from tournament.domain.errors import (
     ForbiddenError,
     RuleError,
     RuleErrors,
+    gettext_noop,
 )
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
@@ -169,41 +170,64 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
         if pk not in teams:
             raise RuleError(
                 "unknown_team",
-                f"there is no team {pk} in {tournament.name}.",
+                gettext_noop("there is no team %(pk)s in %(tournament)s."),
                 field=field,
+                pk=pk,
+                tournament=tournament.name,
             )
     if plan.team_a == plan.team_b:
         raise RuleError(
-            "same_team", "a team cannot play itself; choose two teams.", field="team_b"
+            "same_team",
+            gettext_noop("a team cannot play itself; choose two teams."),
+            field="team_b",
         )
     a, b = teams[plan.team_a], teams[plan.team_b]
     if stage == Stage.LEAGUE:
         if a.section_id == b.section_id:
             raise RuleError(
                 "same_section",
-                f"{a.name} and {b.name} are both in section {a.section}; in the league "
-                "no team meets a team of its own section (rules.md §5).",
+                gettext_noop(
+                    "%(a)s and %(b)s are both in section %(section)s; in the league "
+                    "no team meets a team of its own section (rules.md §5)."
+                ),
                 field="team_b",
+                a=a.name,
+                b=b.name,
+                section=a.section,
             )
         if not 1 <= plan.round <= tournament.league_rounds:
             raise RuleError(
                 "round_out_of_range",
-                f"the league of {tournament.name} has rounds 1 to "
-                f"{tournament.league_rounds}.",
+                gettext_noop(
+                    "the league of %(tournament)s has rounds 1 to %(league_rounds)s."
+                ),
                 field="round",
+                tournament=tournament.name,
+                league_rounds=tournament.league_rounds,
             )
     if (plan.round, plan.table) in tables:
         raise ConflictError(
             "table_taken",
-            f"table {plan.table} of {stage} round {plan.round} already has a match.",
+            gettext_noop(
+                "table %(table)s of %(stage)s round %(round)s already has a match."
+            ),
             field="table",
+            table=plan.table,
+            stage=stage,
+            round=plan.round,
         )
     if stage == Stage.LEAGUE and {(plan.round, a.pk), (plan.round, b.pk)} & busy:
         # The final's games share a knockout round.
         raise ConflictError(
             "team_busy",
-            f"{a.name} or {b.name} already plays in {stage} round {plan.round}; a team "
-            "plays one match per round.",
+            gettext_noop(
+                "%(a)s or %(b)s already plays in %(stage)s round %(round)s; a team "
+                "plays one match per round."
+            ),
+            a=a.name,
+            b=b.name,
+            stage=stage,
+            round=plan.round,
         )
     return a, b
 
@@ -215,8 +239,11 @@ def match_delete(*, match: Match, user) -> None:
     if match.changes.exclude(action=SheetAction.MATCH_CREATE).exists():
         raise ConflictError(
             "match_has_history",
-            f"{match} has a score sheet history; a match that was scored cannot be "
-            "deleted.",
+            gettext_noop(
+                "%(match)s has a score sheet history; a match that was scored cannot "
+                "be deleted."
+            ),
+            match=match,
         )
     match.changes.all().delete()
     match.delete()
@@ -243,9 +270,14 @@ def bidder_check(match: Match, declarer: str, bidder: str) -> str:
             return name
     raise RuleError(
         "bidder_not_declarer",
-        f"{bidder} did not play for the declaring team {declarer} in this match; the "
-        f"bidder is one of {', '.join(roster) or 'its players'}, or leave it empty.",
+        gettext_noop(
+            "%(bidder)s did not play for the declaring team %(declarer)s in this "
+            "match; the bidder is one of %(players)s, or leave it empty."
+        ),
         field="bidder",
+        bidder=bidder,
+        declarer=declarer,
+        players=", ".join(roster) or "its players",
     )
 
 
@@ -317,7 +349,7 @@ def score_sheet_deal_record(
     bidder = values.pop("bidder", "") or ""
     auction = values.pop("auction", "") or ""
     match = sheet_open(
-        match_id=match_id, version=version, action="add a deal", done=done
+        match_id=match_id, version=version, action=gettext_noop("add a deal"), done=done
     )
     checked = deal_check(match, values)
     bidder, auction = deal_extras(match, checked, bidder, auction)
@@ -325,15 +357,17 @@ def score_sheet_deal_record(
     if any(d.number == checked.number for d in deals):
         raise ConflictError(
             "deal_number_taken",
-            f"deal {checked.number} is already on the sheet; replace it instead, or "
-            "give the number of the deal you mean.",
+            gettext_noop(
+                "deal %(number)s is already on the sheet; replace it instead, or give"
+                " the number of the deal you mean."
+            ),
             field="number",
             number=checked.number,
         )
     if match.deals_scheduled is None and match.status == MatchStatus.COMPLETED:
         raise ConflictError(
             "match_over",
-            "the match is over: a team has no tables left (rules.md §8).",
+            gettext_noop("the match is over: a team has no tables left (rules.md §8)."),
         )
     deal = Deal(
         match=match,
@@ -357,7 +391,7 @@ def _deal_locked(match: Match, number: int) -> tuple[Deal, list[Deal], list[Pena
             return deal, deals, penalties
     raise ConflictError(
         "no_such_deal",
-        f"there is no deal {number} on this sheet.",
+        gettext_noop("there is no deal %(number)s on this sheet."),
         field="number",
         number=number,
     )
@@ -370,7 +404,9 @@ def score_sheet_deal_replace(
     """Replace what deal `number` records; its penalties stay with it."""
     bidder = values.pop("bidder", "") or ""
     auction = values.pop("auction", "") or ""
-    match = sheet_open(match_id=match_id, version=version, action="change a deal")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("change a deal")
+    )
     checked = deal_check(match, {"number": number, **values})
     bidder, auction = deal_extras(match, checked, bidder, auction)
     deal, deals, penalties = _deal_locked(match, number)
@@ -395,14 +431,19 @@ def score_sheet_deal_replace(
 def score_sheet_deal_delete(
     *, match_id: int, number: int, user, version: int | None
 ) -> Match:
-    match = sheet_open(match_id=match_id, version=version, action="delete a deal")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("delete a deal")
+    )
     deal, deals, penalties = _deal_locked(match, number)
     if any(p.deal_id == deal.pk for p in penalties):
         raise ConflictError(
             "deal_has_penalties",
-            f"deal {number} has penalties; delete them first, so that no penalty is "
-            "lost without a trace.",
+            gettext_noop(
+                "deal %(number)s has penalties; delete them first, so that no penalty"
+                " is lost without a trace."
+            ),
             field="number",
+            number=number,
         )
     before = deal.record()
     deals.remove(deal)
@@ -430,13 +471,17 @@ def score_sheet_penalty_record(
     by_organizer: bool,
 ) -> tuple[Penalty, Match]:
     """A penalty in deal `deal` (rules.md §3); its points go to the other team."""
-    match = sheet_open(match_id=match_id, version=version, action="add a penalty")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("add a penalty")
+    )
     the_kind = PenaltyKind(kind)
     if the_kind is PenaltyKind.CONDUCT and not by_organizer:
         raise ForbiddenError(
             "conduct_by_organizer",
-            "a conduct penalty's points are set by the organizer (rules.md §3); ask "
-            "an organizer to enter it.",
+            gettext_noop(
+                "a conduct penalty's points are set by the organizer (rules.md §3); "
+                "ask an organizer to enter it."
+            ),
             field="kind",
         )
     rules.check_penalty_points(the_kind, points)
@@ -445,17 +490,24 @@ def score_sheet_penalty_record(
     if target is None:
         raise RuleError(
             "no_such_deal",
-            f"there is no deal {deal} on this sheet yet; enter the deal first, then "
-            "its penalty.",
+            gettext_noop(
+                "there is no deal %(number)s on this sheet yet; enter the deal first,"
+                " then its penalty."
+            ),
             field="deal",
             number=deal,
         )
     if the_kind in AWARDING_KINDS and target.awarded_by:
         raise ConflictError(
             "deal_already_awarded",
-            f"deal {deal} is already awarded to team {target.award_to} by a "
-            f"{target.awarded_by} penalty; a deal is given away once.",
+            gettext_noop(
+                "deal %(deal)s is already awarded to team %(award_to)s by a "
+                "%(awarded_by)s penalty; a deal is given away once."
+            ),
             field="deal",
+            deal=deal,
+            award_to=target.award_to,
+            awarded_by=target.awarded_by,
         )
     penalty = Penalty(
         deal=target,
@@ -480,14 +532,17 @@ def score_sheet_penalty_record(
 def score_sheet_penalty_delete(
     *, match_id: int, penalty_id: int, user, version: int | None
 ) -> Match:
-    match = sheet_open(match_id=match_id, version=version, action="delete a penalty")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("delete a penalty")
+    )
     deals, penalties = sheet_rows(match)
     penalty = next((p for p in penalties if p.pk == penalty_id), None)
     if penalty is None:
         raise ConflictError(
             "no_such_penalty",
-            f"there is no penalty {penalty_id} on this sheet.",
+            gettext_noop("there is no penalty %(penalty_id)s on this sheet."),
             field="penalty",
+            penalty_id=penalty_id,
         )
     number = next(d.number for d in deals if d.pk == penalty.deal_id)
     before = penalty.record(number)
@@ -551,16 +606,28 @@ def score_sheet_confirm(
         match = Match.objects.select_related("team_a", "team_b").get(pk=match_id)
         raise ForbiddenError(
             "not_a_captain_here",
-            f"only the captains of {match.team_a} and {match.team_b}, or an organizer, "
-            "confirm this sheet.",
+            gettext_noop(
+                "only the captains of %(team_a)s and %(team_b)s, or an organizer, "
+                "confirm this sheet."
+            ),
+            team_a=match.team_a,
+            team_b=match.team_b,
         )
-    match = sheet_open(match_id=match_id, version=version, action="confirm")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("confirm")
+    )
     if match.open_disputes:
         raise ConflictError(
             "dispute_open",
-            f"The sheet cannot be confirmed while {match.open_disputes} dispute"
-            f"{' is' if match.open_disputes == 1 else 's are'} open: an organizer "
-            "rules on it first (rules.md §9).",
+            gettext_noop(
+                "The sheet cannot be confirmed while 1 dispute is open: an organizer "
+                "rules on it first (rules.md §9)."
+            )
+            if match.open_disputes == 1
+            else gettext_noop(
+                "The sheet cannot be confirmed while %(open_disputes)s disputes are "
+                "open: an organizer rules on them first (rules.md §9)."
+            ),
             open_disputes=match.open_disputes,
         )
     if match.status != MatchStatus.COMPLETED:
@@ -568,22 +635,33 @@ def score_sheet_confirm(
         if settled is not None and settled.phase is tiebreak.Phase.TOSS:
             raise ConflictError(
                 "sheet_incomplete",
-                f"The sheet cannot be confirmed yet: {settled.reason}.",
+                gettext_noop("The sheet cannot be confirmed yet: %(reason)s."),
+                reason=settled.reason,
             )
-        if sheet.missing:
-            shown = ", ".join(str(n) for n in sheet.missing[:6])
-            more = " …" if len(sheet.missing) > 6 else ""
-            why = (
-                f"deal {shown} is not on the sheet yet"
-                if len(sheet.missing) == 1
-                else f"deals {shown}{more} are not on the sheet yet"
+        shown = ", ".join(str(n) for n in sheet.missing[:6])
+        if len(sheet.missing) > 6:
+            shown += " …"
+        if len(sheet.missing) == 1:
+            why = gettext_noop(
+                "The sheet cannot be confirmed yet: deal %(missing)s is not on the "
+                "sheet yet."
+            )
+        elif sheet.missing:
+            why = gettext_noop(
+                "The sheet cannot be confirmed yet: deals %(missing)s are not on the "
+                "sheet yet."
             )
         elif match.deals_scheduled is None:
-            why = "both teams still have tables"
+            why = gettext_noop(
+                "The sheet cannot be confirmed yet: both teams still have tables."
+            )
         else:
-            why = "the totals are equal: tie-break deals follow (rules.md §6)"
+            why = gettext_noop(
+                "The sheet cannot be confirmed yet: the totals are equal: tie-break "
+                "deals follow (rules.md §6)."
+            )
         raise ConflictError(
-            "sheet_incomplete", f"The sheet cannot be confirmed yet: {why}."
+            "sheet_incomplete", why, **({"missing": shown} if sheet.missing else {})
         )
     if organizer:
         _lock(match, user)
@@ -629,8 +707,10 @@ def score_sheet_reopen(
     if not reason:
         raise RuleError(
             "reason_missing",
-            "say why the sheet is reopened; the history keeps the reason "
-            "(rules.md §7).",
+            gettext_noop(
+                "say why the sheet is reopened; the history keeps the reason "
+                "(rules.md §7)."
+            ),
             field="reason",
         )
     match = (
@@ -643,12 +723,18 @@ def score_sheet_reopen(
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
-            f"the sheet of {match} is void; a void sheet is not reopened.",
+            gettext_noop(
+                "the sheet of %(match)s is void; a void sheet is not reopened."
+            ),
+            match=match,
         )
     if not match.final:
         raise ConflictError(
             "sheet_not_confirmed",
-            f"the sheet of {match} is not confirmed; there is nothing to reopen.",
+            gettext_noop(
+                "the sheet of %(match)s is not confirmed; there is nothing to reopen."
+            ),
+            match=match,
         )
     backup_before_reopening(match=match, user=user)
     sheet_reopening.send(
@@ -713,11 +799,15 @@ def score_sheet_toss_record(
 ) -> Match:
     """The toss after equal totals at the end of the extra deals (rules.md §6): who
     won it and whom the winner chose to deal the sudden-death deal."""
-    match = sheet_open(match_id=match_id, version=version, action="record a toss")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("record a toss")
+    )
     if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
         raise ConflictError(
             "toss_not_knockout",
-            "only a knockout match of stipulated deals has a toss (rules.md §6).",
+            gettext_noop(
+                "only a knockout match of stipulated deals has a toss (rules.md §6)."
+            ),
         )
     deals, penalties = sheet_rows(match)
     _, settled = sheet_settle(match, deals, penalties)
@@ -725,7 +815,9 @@ def score_sheet_toss_record(
         raise AssertionError("a knockout sheet of stipulated deals has a tie-break")
     why = tiebreak.toss_due(settled)
     if why is not None:
-        raise ConflictError("toss_not_due", f"Nothing was saved: {why}.")
+        raise ConflictError(
+            "toss_not_due", gettext_noop("Nothing was saved: %(why)s."), why=why
+        )
     match.toss_winner, match.first_dealer = Side(winner).value, Side(first_dealer).value
     rescore(match, deals, penalties)
     change(
@@ -740,15 +832,23 @@ def score_sheet_toss_record(
 @transaction.atomic
 def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Match:
     """Take back a toss entered by mistake, while its sudden-death deal is not in."""
-    match = sheet_open(match_id=match_id, version=version, action="delete the toss")
+    match = sheet_open(
+        match_id=match_id, version=version, action=gettext_noop("delete the toss")
+    )
     if not match.toss_winner:
-        raise ConflictError("no_toss", "no toss is recorded on this sheet.")
+        raise ConflictError(
+            "no_toss", gettext_noop("no toss is recorded on this sheet.")
+        )
     deals, penalties = sheet_rows(match)
     sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
     if any(d.number == sudden for d in deals):
         raise ConflictError(
             "toss_played",
-            f"deal {sudden}, played after the toss, is on the sheet; delete it first.",
+            gettext_noop(
+                "deal %(sudden)s, played after the toss, is on the sheet; delete it "
+                "first."
+            ),
+            sudden=sudden,
         )
     before = {"winner": match.toss_winner, "first_dealer": match.first_dealer}
     match.toss_winner = match.first_dealer = ""

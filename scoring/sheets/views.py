@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament.domain.errors import ConflictError, RuleError, RuleErrors
+from tournament.domain.errors import ConflictError, RuleError, gettext_noop
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
 from tournament.selectors import match_roster
 from tournament.views import form_errors, htmx_request
+from tournament.words import refusal
 
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, MatchStatus, Side
@@ -166,19 +167,21 @@ class _ScoreDesk:
             "toss": self._toss,
         }.get(action)
         if handler is None:
-            self.message = "Choose what to change on the sheet."
+            self.message = gettext("Choose what to change on the sheet.")
             return False
         try:
             done = handler()
         except locking.Replayed:
             # The same entry sent again (the offline queue after a lost answer):
             # it is on the sheet once.
-            self.message = "This entry was saved already; it is on the sheet once."
+            self.message = gettext(
+                "This entry was saved already; it is on the sheet once."
+            )
             return True
         except ConflictError as error:
             if error.code == "stale_version":
                 self._reload_keeping_input(action)
-                self.message = (
+                self.message = gettext(
                     "Another scorer changed this sheet a moment ago, so your entry "
                     "was not saved. The sheet below is up to date: check it, then "
                     "save again."
@@ -200,7 +203,7 @@ class _ScoreDesk:
             "toss": self.toss_form,
         }.get(action)
         if form is None:
-            self.message = error.message
+            self.message = refusal(error)
         else:
             form_errors(form, error)
 
@@ -234,14 +237,20 @@ class _ScoreDesk:
             if data["number"] != replacing:
                 raise RuleError(
                     "renumber",
-                    f"this changes deal {replacing}; to move it to another number, "
-                    "delete it and enter it again.",
+                    gettext_noop(
+                        "this changes deal %(replacing)s; to move it to another "
+                        "number, delete it and enter it again."
+                    ),
                     field="number",
+                    replacing=replacing,
                 )
             deal, _ = services.score_sheet_deal_replace(
                 match_id=self.match.pk, user=user, **data
             )
-            return f"Deal {deal.number} is changed: {self._award(deal)}."
+            return gettext("Deal %(number)s is changed: %(award)s.") % {
+                "number": deal.number,
+                "award": self._award(deal),
+            }
         try:
             deal, _ = services.score_sheet_deal_record(
                 match_id=self.match.pk, user=user, **data
@@ -249,13 +258,31 @@ class _ScoreDesk:
         except locking.Replayed:
             # The same deal sent again (a lost answer, a second tap): it is there.
             deal = Deal.objects.get(match=self.match, number=data["number"])
-            return f"Deal {deal.number} was saved already: {self._award(deal)}."
-        return f"Deal {deal.number} saved: {self._award(deal)}."
+            return gettext("Deal %(number)s was saved already: %(award)s.") % {
+                "number": deal.number,
+                "award": self._award(deal),
+            }
+        return gettext("Deal %(number)s saved: %(award)s.") % {
+            "number": deal.number,
+            "award": self._award(deal),
+        }
 
     def _award(self, deal) -> str:
-        team = self.match.team(deal.award_to).name
-        how = "made" if deal.made else "defeated"
-        return f"{deal.contract} {how}, {deal.award_to} ({team}) receives {deal.award}"
+        words = {
+            "contract": deal.contract,
+            "side": deal.award_to,
+            "team": self.match.team(deal.award_to).name,
+            "award": deal.award,
+        }
+        if deal.made:
+            return (
+                gettext("%(contract)s made, %(side)s (%(team)s) receives %(award)s")
+                % words
+            )
+        return (
+            gettext("%(contract)s defeated, %(side)s (%(team)s) receives %(award)s")
+            % words
+        )
 
     def _penalty(self) -> str | None:
         form = self.penalty_form
@@ -274,8 +301,13 @@ class _ScoreDesk:
             by_organizer=Role.ORGANIZER in self.roles,
         )
         if penalty.warning:
-            return f"Out of turn by {penalty.offender}: a warning (no points)."
-        return f"Penalty saved: {penalty.award_to} receives {penalty.points}."
+            return gettext("Out of turn by %(side)s: a warning (no points).") % {
+                "side": penalty.offender
+            }
+        return gettext("Penalty saved: %(side)s receives %(points)s.") % {
+            "side": penalty.award_to,
+            "points": penalty.points,
+        }
 
     def _toss(self) -> str | None:
         form = self.toss_form
@@ -285,15 +317,19 @@ class _ScoreDesk:
             match_id=self.match.pk, user=self.actor, **form.cleaned_data
         )
         sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
-        return (
-            f"Toss won by {match.toss_winner}; {match.first_dealer} deals deal "
-            f"{sudden}, whose winner wins the match."
-        )
+        return gettext(
+            "Toss won by %(winner)s; %(dealer)s deals deal %(number)s, whose winner "
+            "wins the match."
+        ) % {
+            "winner": match.toss_winner,
+            "dealer": match.first_dealer,
+            "number": sudden,
+        }
 
     def _delete(self) -> str:
         form = RowDeleteForm(self.request.POST)
         if not form.is_valid():
-            raise RuleError("invalid", "Choose a deal or a penalty to delete.")
+            raise RuleError("invalid", gettext("Choose a deal or a penalty to delete."))
         data = form.cleaned_data
         if data["penalty"]:
             services.score_sheet_penalty_delete(
@@ -302,14 +338,14 @@ class _ScoreDesk:
                 user=self.actor,
                 version=data["version"],
             )
-            return "The penalty is deleted."
+            return gettext("The penalty is deleted.")
         services.score_sheet_deal_delete(
             match_id=self.match.pk,
             number=data["number"] or 0,
             user=self.actor,
             version=data["version"],
         )
-        return f"Deal {data['number']} is deleted."
+        return gettext("Deal %(number)s is deleted.") % {"number": data["number"]}
 
     def context(self) -> dict:
         return {
@@ -387,9 +423,11 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     match, roles = _match(request, pk)
     if not roles & WRITERS:
-        raise PermissionDenied("Only the tournament's scorers and organizers score.")
+        raise PermissionDenied(
+            gettext("Only the tournament's scorers and organizers score.")
+        )
     if match.locked:
-        messages.info(request, "This sheet is confirmed and locked.")
+        messages.info(request, gettext("This sheet is confirmed and locked."))
         return redirect("scoring:match", pk=pk)
     here = reverse("scoring:score", kwargs={"pk": pk})
     at = ScoreAt(
@@ -419,7 +457,9 @@ def score_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """What the deal being typed would give, before it is saved (htmx)."""
     match, roles = _match(request, pk)
     if not roles & WRITERS:
-        raise PermissionDenied("Only the tournament's scorers and organizers score.")
+        raise PermissionDenied(
+            gettext("Only the tournament's scorers and organizers score.")
+        )
     return preview_response(request, match)
 
 
@@ -437,17 +477,28 @@ def preview_response(request: HttpRequest, match: Match) -> HttpResponse:
         try:
             deal = rules.deal_from_values(**values, deals_allowed=match.deals_scheduled)
         except RuleError as error:
-            items = error.errors if isinstance(error, RuleErrors) else [error]
-            text, bad = " ".join(i.message for i in items), True
+            text, bad = refusal(error), True
         else:
             result = rules.score_deal(deal, ruleset_get(match.tournament.ruleset))
             side = Side(result.award_to)
-            how = "made" if result.made else "defeated"
-            text = (
-                f"{deal.value} {rules.TRUMP_SYMBOLS[deal.trump]} {how} "
-                f"(defenders took {rules.POINTS_IN_DEAL - deal.taken}): "
-                f"{side.value} · {match.team(side).name} receives {result.award}"
-            )
+            words = {
+                "contract": f"{deal.value} {rules.TRUMP_SYMBOLS[deal.trump]}",
+                "defenders": rules.POINTS_IN_DEAL - deal.taken,
+                "side": side.value,
+                "team": match.team(side).name,
+                "award": result.award,
+            }
+            if result.made:
+                text = gettext(
+                    "%(contract)s made (defenders took %(defenders)s): %(side)s · "
+                    "%(team)s receives %(award)s"
+                )
+            else:
+                text = gettext(
+                    "%(contract)s defeated (defenders took %(defenders)s): %(side)s · "
+                    "%(team)s receives %(award)s"
+                )
+            text %= words
     return render(
         request, "scoring/_preview.html", {"text": text, "bad": bad, "match": match}
     )
@@ -473,7 +524,9 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
             if action == "confirm":
                 form = ConfirmForm(request.POST)
                 if not form.is_valid():
-                    raise RuleError("invalid", "The page is out of date; reload it.")
+                    raise RuleError(
+                        "invalid", gettext("The page is out of date; reload it.")
+                    )
                 match = services.score_sheet_confirm(
                     match_id=pk,
                     user=request.user,
@@ -483,19 +536,23 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    "The sheet is confirmed and locked."
+                    gettext("The sheet is confirmed and locked.")
                     if match.locked
-                    else "Your confirmation is recorded; the other captain's is next.",
+                    else gettext(
+                        "Your confirmation is recorded; the other captain's is next."
+                    ),
                 )
                 return redirect("scoring:match", pk=pk)
             if action == "reopen":
                 if Role.ORGANIZER not in roles:
-                    raise PermissionDenied("Only an organizer reopens a sheet.")
+                    raise PermissionDenied(
+                        gettext("Only an organizer reopens a sheet.")
+                    )
                 if reopen_form.is_valid():
                     services.score_sheet_reopen(
                         match_id=pk, user=request.user, **reopen_form.cleaned_data
                     )
-                    messages.success(request, "The sheet is open again.")
+                    messages.success(request, gettext("The sheet is open again."))
                     return redirect("scoring:match", pk=pk)
             if action in DAY_ACTIONS:
                 messages.success(
@@ -503,7 +560,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 return redirect(_back(request, match))
         except RuleError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal(error))
             return redirect(_back(request, match))
     view = sheet_read(match=match)
     return render(
@@ -546,35 +603,38 @@ def _checked(form) -> dict:
 
 def _forfeit(request, match, roles, sides) -> str:
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only an organizer records a forfeit.")
+        raise PermissionDenied(gettext("Only an organizer records a forfeit."))
     data = _checked(ForfeitForm(request.POST, match=match))
     done = day.score_sheet_forfeit(match_id=match.pk, user=request.user, **data)
     won = done.winner
-    return (
-        f"The sheet is forfeited: {done.team(won).name} wins."
-        if won
-        else "The sheet is forfeited: both teams lose."
-    )
+    if won:
+        return gettext("The sheet is forfeited: %(team)s wins.") % {
+            "team": done.team(won).name
+        }
+    return gettext("The sheet is forfeited: both teams lose.")
 
 
 def _dispute(request, match, roles, sides) -> str:
     if not day.dispute_raiser(roles=roles, sides=sides):
         raise PermissionDenied(
-            "Only a captain of either team, a scorer or an organizer raises a dispute."
+            gettext(
+                "Only a captain of either team, a scorer or an organizer raises a "
+                "dispute."
+            )
         )
     data = _checked(DisputeForm(request.POST))
     dispute = day.score_sheet_dispute_raise(
         match_id=match.pk, user=request.user, roles=roles, sides=sides, **data
     )
-    return (
-        f"Your dispute is recorded (number {dispute.pk}); an organizer rules on it. "
+    return gettext(
+        "Your dispute is recorded (number %(number)s); an organizer rules on it. "
         "Until then the sheet cannot be confirmed."
-    )
+    ) % {"number": dispute.pk}
 
 
 def _ruling(request, match, roles, sides) -> str:
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only an organizer rules on a dispute.")
+        raise PermissionDenied(gettext("Only an organizer rules on a dispute."))
     data = _checked(RulingForm(request.POST))
     try:
         day.score_sheet_dispute_rule(
@@ -585,7 +645,7 @@ def _ruling(request, match, roles, sides) -> str:
         )
     except Dispute.DoesNotExist as missing:
         raise Http404("No such dispute on this sheet") from missing
-    return "The ruling is recorded and the dispute closed."
+    return gettext("The ruling is recorded and the dispute closed.")
 
 
 DAY_ACTIONS = {"forfeit": _forfeit, "dispute": _dispute, "rule": _ruling}

@@ -1,19 +1,12 @@
 """The statistics' words as the pages show them, in the visitor's language
-(docs/glossary.md): the columns of the figures, the penalties' names and the records'
-titles. The pure module and the API name them in English."""
+(docs/glossary.md): the columns of the figures and the records' titles (the
+penalties' names are in scoring/words.py). The pure module and the API name them in
+English."""
 
 from django.utils.translation import gettext_lazy
 
 from ..domain import statistics as stats
-from ..domain.rules import PenaltyKind
 
-PENALTY_WORDS = {
-    PenaltyKind.OUT_OF_TURN: gettext_lazy("Out of turn"),
-    PenaltyKind.KALLAKALI: gettext_lazy("Kallakali"),
-    PenaltyKind.CARDINAL_RULE: gettext_lazy("Cardinal rule"),
-    PenaltyKind.CONSTRAINING_HAND: gettext_lazy("Constraining hand"),
-    PenaltyKind.CONDUCT: gettext_lazy("Conduct"),
-}
 FIGURE_COLUMNS = (
     (stats.SortKey.DECLARED, gettext_lazy("Declared")),
     (stats.SortKey.MADE, gettext_lazy("Made")),

@@ -16,8 +16,9 @@ from tournament.views import visible_tournament
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind, Side
+from ..words import PENALTY_WORDS
 from .charts import Row, bar_chart
-from .labels import FIGURE_COLUMNS, PENALTY_WORDS, RECORD_TITLES
+from .labels import FIGURE_COLUMNS, RECORD_TITLES
 from .selectors import (
     Names,
     holder_where,

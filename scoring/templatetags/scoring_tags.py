@@ -1,10 +1,15 @@
 """Template filters of score sheets and standings."""
 
 from django import template
+from django.utils.html import json_script
 
 from scoring.domain import tiebreak
 from scoring.domain.rules import TRUMP_SYMBOLS, Trump
 from scoring.domain.standings import Points, shown
+from scoring.words import offline_words as _offline_words
+from scoring.words import said as _said
+from tournament.domain.errors import Words
+from tournament.words import words_said
 
 register = template.Library()
 
@@ -28,3 +33,24 @@ def trump_symbol(value: str) -> str:
         return TRUMP_SYMBOLS[Trump(value)]
     except ValueError:
         return value
+
+
+@register.filter
+def said(value: str, kind: str) -> str:
+    """A code (a stage, a status, a trump, a table's state...) as the page's language
+    says it: {{ match.stage|said:"stage" }} (scoring/words.py)."""
+    return _said(value, kind)
+
+
+@register.filter
+def words(value: object) -> object:
+    """Marked words (a refusal inside a list of problems) in the page's language;
+    anything else as it is."""
+    return words_said(value) if isinstance(value, Words) else value
+
+
+@register.simple_tag
+def offline_words() -> str:
+    """The offline queue's sentences in the page's language, as a JSON script element
+    static/js/offline.js reads (id "offline-words")."""
+    return json_script(_offline_words(), "offline-words")

@@ -22,7 +22,19 @@
   const RETRY_MS = 15000;
   const DEAL_FIELDS = ["number", "declarer", "value", "trump", "level", "taken"];
   const TRUMPS = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", no_trump: "NT" };
-  const LEVELS = { none: "", doubled: " doubled", redoubled: " redoubled" };
+
+  // The page's words for what this file says (scoring/words.py OFFLINE_WORDS, in the
+  // page's language); a sentence missing there is shown in English.
+  const WORDS = JSON.parse((document.getElementById("offline-words") || {}).textContent || "{}");
+  function t(english, values) {
+    const text = WORDS[english] || english;
+    return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
+  }
+  const LEVELS = { doubled: t("doubled"), redoubled: t("redoubled") };
+  const PENALTIES = {
+    out_of_turn: t("out of turn"), cardinal_rule: t("cardinal rule"), kallakali: t("kallakali"),
+    constraining_hand: t("constraining hand"), conduct: t("conduct"),
+  };
 
   // The queue: one object store, entries in the order they were made
   // ----------------------------------------------------------------------------
@@ -117,13 +129,18 @@
 
   function describe(entry) {
     const b = entry.body;
-    if (entry.kind === "penalty") return `Penalty in deal ${b.deal}: ${b.kind.replace(/_/g, " ")} by ${b.offender}`;
-    const what = entry.kind === "deal-replace" ? `Change to deal ${b.number}` : `Deal ${b.number}`;
-    return `${what}: ${dealText(b)}`;
+    if (entry.kind === "penalty") {
+      return t("Penalty in deal {deal}: {kind} by {offender}", { deal: b.deal, kind: PENALTIES[b.kind] || b.kind, offender: b.offender });
+    }
+    return entry.kind === "deal-replace"
+      ? t("Change to deal {number}: {deal}", { number: b.number, deal: dealText(b) })
+      : t("Deal {number}: {deal}", { number: b.number, deal: dealText(b) });
   }
 
   function dealText(d) {
-    return `${d.declarer} bid ${d.value} ${TRUMPS[d.trump] || d.trump}${LEVELS[d.level] || ""}, took ${d.taken}`;
+    const values = { declarer: d.declarer, value: d.value, trump: TRUMPS[d.trump] || d.trump, taken: d.taken };
+    if (LEVELS[d.level]) return t("{declarer} bid {value} {trump} {level}, took {taken}", { ...values, level: LEVELS[d.level] });
+    return t("{declarer} bid {value} {trump}, took {taken}", values);
   }
 
   function asDeal(row) { // [number, declarer, value, trump, level, taken] or a dict
@@ -172,7 +189,7 @@
     if (plain) plain.checked = true;
     form.elements.number.value = await nextNumber();
     const preview = document.getElementById("preview");
-    if (preview) preview.textContent = "The award is worked out by the server when the deal reaches it.";
+    if (preview) preview.textContent = t("The award is worked out by the server when the deal reaches it.");
     form.elements.number.focus();
   }
 
@@ -180,13 +197,13 @@
     const entry = entryOf(form);
     if (!entry) return;
     if (entry.missing) {
-      say("Fill in every field of the deal before saving: " + entry.missing.join(", ") + ".", true);
+      say(t("Fill in every field of the deal before saving: {fields}.", { fields: entry.missing.join(", ") }), true);
       return;
     }
     Object.assign(entry, { match: MATCH, key: key || newKey(), state: "waiting", made: Date.now() });
     await store(entry);
     await clearForm(form, entry);
-    say(`${describe(entry)}: kept on this phone, waiting to send.`);
+    say(t("{entry}: kept on this phone, waiting to send.", { entry: describe(entry) }));
     await show();
     flush();
   }
@@ -208,7 +225,7 @@
   }
 
   function messageOf(data) {
-    if (!data || typeof data !== "object") return "The server refused it.";
+    if (!data || typeof data !== "object") return t("The server refused it.");
     if (data.detail) return data.detail;
     return Object.entries(data).map(([field, problems]) =>
       `${field}: ${Array.isArray(problems) ? problems.join(" ") : JSON.stringify(problems)}`).join("; ");
@@ -261,10 +278,10 @@
     const now = new Map(sheet.deals.map((d) => [d.number, asDeal(d)]));
     const lines = [];
     for (const [n, d] of now) {
-      if (!before.has(n)) lines.push(`deal ${n} added (${dealText(d)})`);
-      else if (!sameDeal(before.get(n), d)) lines.push(`deal ${n} changed to ${dealText(d)}`);
+      if (!before.has(n)) lines.push(t("deal {number} added ({deal})", { number: n, deal: dealText(d) }));
+      else if (!sameDeal(before.get(n), d)) lines.push(t("deal {number} changed to {deal}", { number: n, deal: dealText(d) }));
     }
-    for (const n of before.keys()) if (!now.has(n)) lines.push(`deal ${n} deleted`);
+    for (const n of before.keys()) if (!now.has(n)) lines.push(t("deal {number} deleted", { number: n }));
     return lines;
   }
 
@@ -296,7 +313,7 @@
             await store(entry);
             break;
           }
-          if (changes.length) notice(`While this phone was offline, another device changed the sheet: ${changes.join("; ")}. ${describe(entry)} did not clash with it and was sent after it; nothing was overwritten.`);
+          if (changes.length) notice(t("While this phone was offline, another device changed the sheet: {changes}. {entry} did not clash with it and was sent after it; nothing was overwritten.", { changes: changes.join("; "), entry: describe(entry) }));
           after[entry.base] = sheet.version;
           result = await send(entry, sheet.version);
         }
@@ -379,7 +396,7 @@
       // Sent again on top of the sheet as it is now, under a new key: a new request.
       const sheet = await readSheet();
       if (!sheet) {
-        say("The server cannot be reached: choose again when this phone is back online.", true);
+        say(t("The server cannot be reached: choose again when this phone is back online."), true);
         return;
       }
       const retry = { ...entry, state: "waiting", key: newKey(), base: sheet.version };
@@ -415,34 +432,36 @@
         panel.className = "conflict";
         panel.setAttribute("role", "alert");
         const h = document.createElement("p");
-        h.innerHTML = "<b>Not sent: the sheet changed on another device.</b>";
+        const strong = document.createElement("b");
+        strong.textContent = t("Not sent: the sheet changed on another device.");
+        h.append(strong);
         const theirs = document.createElement("p");
         theirs.textContent = entry.theirs
-          ? `On the sheet now, deal ${entry.body.number}: ${dealText(entry.theirs)}.`
-          : `On the sheet now, deal ${entry.body.number} is deleted.`;
+          ? t("On the sheet now, deal {number}: {deal}.", { number: entry.body.number, deal: dealText(entry.theirs) })
+          : t("On the sheet now, deal {number} is deleted.", { number: entry.body.number });
         const mine = document.createElement("p");
-        mine.textContent = `Yours, kept on this phone: ${dealText(entry.body)}.`;
+        mine.textContent = t("Yours, kept on this phone: {deal}.", { deal: dealText(entry.body) });
         panel.append(h, theirs, mine);
         if (entry.changes && entry.changes.length) {
           const all = document.createElement("p");
           all.className = "muted";
-          all.textContent = "Every change from the other device: " + entry.changes.join("; ") + ".";
+          all.textContent = t("Every change from the other device: {changes}.", { changes: entry.changes.join("; ") });
           panel.append(all);
         }
-        if (entry.kind === "deal") panel.append(button("Save mine as the next deal", () => resolve(entry, "next")));
-        if (entry.theirs) panel.append(button(`Replace deal ${entry.body.number} with mine`, () => resolve(entry, "replace")));
-        else panel.append(button(`Enter mine as deal ${entry.body.number}`, () => resolve(entry, "same")));
-        panel.append(button("Keep the sheet's, drop mine", () => resolve(entry, "drop")));
+        if (entry.kind === "deal") panel.append(button(t("Save mine as the next deal"), () => resolve(entry, "next")));
+        if (entry.theirs) panel.append(button(t("Replace deal {number} with mine", { number: entry.body.number }), () => resolve(entry, "replace")));
+        else panel.append(button(t("Enter mine as deal {number}", { number: entry.body.number }), () => resolve(entry, "same")));
+        panel.append(button(t("Keep the sheet's, drop mine"), () => resolve(entry, "drop")));
         box.append(panel);
         continue;
       }
       const item = document.createElement("li");
       item.className = entry.state === "refused" ? "refused" : "waiting";
       item.textContent = entry.state === "refused"
-        ? `${describe(entry)}: refused by the server: ${entry.message} `
-        : `${describe(entry)}: waiting to send`;
+        ? t("{entry}: refused by the server: {message}", { entry: describe(entry), message: entry.message }) + " "
+        : t("{entry}: waiting to send", { entry: describe(entry) });
       if (entry.state === "refused") {
-        item.append(button("Try again", () => resolve(entry, "again")), button("Drop it", () => resolve(entry, "drop")));
+        item.append(button(t("Try again"), () => resolve(entry, "again")), button(t("Drop it"), () => resolve(entry, "drop")));
       }
       list.append(item);
     }
@@ -451,16 +470,16 @@
     const held = rows.filter((e) => e.state !== "waiting").length;
     line.classList.toggle("offline", !navigator.onLine);
     line.querySelector(".net").textContent = navigator.onLine
-      ? "Online"
-      : "Offline: entries are kept on this phone and sent when the network is back";
+      ? t("Online")
+      : t("Offline: entries are kept on this phone and sent when the network is back");
     line.querySelector(".waiting").textContent = waiting === 0
-      ? "nothing waiting to send"
-      : `${waiting} ${waiting === 1 ? "entry" : "entries"} waiting to send`
-        + (held ? ` (${held} held for your choice below)` : "");
+      ? t("nothing waiting to send")
+      : (waiting === 1 ? t("1 entry waiting to send") : t("{count} entries waiting to send", { count: waiting }))
+        + (held ? " " + t("({count} held for your choice below)", { count: held }) : "");
     const at = Number(localStorage.getItem(SAVED) || 0);
     line.querySelector(".saved").textContent = at
-      ? `last saved ${new Date(at).toLocaleTimeString()}`
-      : "nothing saved from this device yet";
+      ? t("last saved {time}", { time: new Date(at).toLocaleTimeString(document.documentElement.lang || undefined) })
+      : t("nothing saved from this device yet");
     root.dataset.waiting = String(waiting);
   }
 
@@ -475,7 +494,7 @@
       if (!navigator.onLine) {
         event.preventDefault();
         event.stopPropagation();
-        say("Deleting and the toss need the network: do it again when this phone is back online.", true);
+        say(t("Deleting and the toss need the network: do it again when this phone is back online."), true);
       }
       return;
     }
@@ -506,7 +525,7 @@
       }
     }
     if (event.detail.elt && event.detail.elt.id !== "preview") {
-      say("That needs the network (opening a deal to change it, deleting, the toss): try again when this phone is back online.", true);
+      say(t("That needs the network (opening a deal to change it, deleting, the toss): try again when this phone is back online."), true);
     }
   });
 

@@ -42,6 +42,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils import timezone
 
+from ..domain.errors import filled, gettext_noop
+
 FORMAT = "fiftysix-tournament"
 VERSION = 1
 APPS = ("auth", "authtoken", "tournament", "scoring", "brackets")
@@ -334,16 +336,27 @@ def _inflate(content: bytes, limit: int) -> bytes:
             out += inflater.decompress(data, limit + 1 - len(out))
             if len(out) > limit:
                 raise BackupRefused(
-                    f"the file holds more than {limit // 2**20} MB of text, the "
-                    "most a backup may hold (BACKUP_MAX_BYTES)."
+                    filled(
+                        gettext_noop(
+                            "the file holds more than %(mb)s MB of text, the most a "
+                            "backup may hold (BACKUP_MAX_BYTES)."
+                        ),
+                        mb=limit // 2**20,
+                    )
                 )
             if inflater.unconsumed_tail:
-                raise BackupRefused("the file's text is longer than it should be.")
+                raise BackupRefused(
+                    gettext_noop("the file's text is longer than it should be.")
+                )
             if not inflater.eof:
-                raise BackupRefused("the file ends in the middle: it is not whole.")
+                raise BackupRefused(
+                    gettext_noop("the file ends in the middle: it is not whole.")
+                )
             data = inflater.unused_data
     except zlib.error as error:
-        raise BackupRefused(f"it is not gzip-compressed ({error}).") from error
+        raise BackupRefused(
+            filled(gettext_noop("it is not gzip-compressed (%(error)s)."), error=error)
+        ) from error
     return bytes(out)
 
 
@@ -356,20 +369,35 @@ def file_read(content: bytes, *, limit: int | None = None) -> Archive:
     try:
         header = json.loads(head)
     except ValueError as error:
-        raise BackupRefused("its first line is not a backup's header.") from error
+        raise BackupRefused(
+            gettext_noop("its first line is not a backup's header.")
+        ) from error
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise BackupRefused(f"it is not a tournament's backup ({FORMAT}).")
+        raise BackupRefused(
+            filled(
+                gettext_noop("it is not a tournament's backup (%(FORMAT)s)."),
+                FORMAT=FORMAT,
+            )
+        )
     if header.get("version") != VERSION:
         raise BackupRefused(
-            f"it is format version {header.get('version')}; this site reads "
-            f"version {VERSION}."
+            filled(
+                gettext_noop(
+                    "it is format version %(version)s; this site reads version "
+                    "%(VERSION)s."
+                ),
+                version=header.get("version"),
+                VERSION=VERSION,
+            )
         )
     lines = [line for line in body.split(b"\n") if line]
     check = hashlib.sha256(
         "".join(digest(line) + "\n" for line in lines).encode()
     ).hexdigest()
     if check != header.get("sha256") or len(lines) != header.get("lines"):
-        raise BackupRefused("it is damaged: its rows do not match its checksum.")
+        raise BackupRefused(
+            gettext_noop("it is damaged: its rows do not match its checksum.")
+        )
     archive = Archive(header)
     for number, line in enumerate(lines, start=2):
         _merge(archive, line, number)
@@ -380,23 +408,52 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
     try:
         tables = json.loads(line)["tables"]
     except (ValueError, KeyError, TypeError) as error:
-        raise BackupRefused(f"line {number} is not a line of rows.") from error
+        raise BackupRefused(
+            filled(
+                gettext_noop("line %(number)s is not a line of rows."), number=number
+            )
+        ) from error
     if not isinstance(tables, dict):
-        raise BackupRefused(f"line {number} is not a line of rows.")
+        raise BackupRefused(
+            filled(
+                gettext_noop("line %(number)s is not a line of rows."), number=number
+            )
+        )
     for label, part in tables.items():
         if label != PEOPLE and label not in LOAD_ORDER:
-            raise BackupRefused(f"line {number} holds {label!r}, not a tournament's.")
+            raise BackupRefused(
+                filled(
+                    gettext_noop(
+                        "line %(number)s holds %(label)r, not a tournament's."
+                    ),
+                    number=number,
+                    label=label,
+                )
+            )
         expected = (
             ["id", "username"] if label == PEOPLE else columns_of(model_of(label))
         )
         if not isinstance(part, dict) or part.get("columns") != expected:
             raise BackupRefused(
-                f"line {number}: the columns of {label} are not this site's "
-                f"({expected}); the file is of other code."
+                filled(
+                    gettext_noop(
+                        "line %(number)s: the columns of %(label)s are not this site's "
+                        "(%(expected)s); the file is of other code."
+                    ),
+                    number=number,
+                    label=label,
+                    expected=expected,
+                )
             )
         rows = part.get("rows")
         if not isinstance(rows, list) or any(
             not isinstance(r, list) or len(r) != len(expected) for r in rows
         ):
-            raise BackupRefused(f"line {number}: a row of {label} is not whole.")
+            raise BackupRefused(
+                filled(
+                    gettext_noop("line %(number)s: a row of %(label)s is not whole."),
+                    number=number,
+                    label=label,
+                )
+            )
         archive.tables.setdefault(label, (expected, []))[1].extend(rows)

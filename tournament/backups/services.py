@@ -22,6 +22,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from ..domain.errors import filled, gettext_noop
 from ..domain.types import Role
 from ..models import Backup, BackupScope, SheetCopy, Tournament
 from .archive import (
@@ -305,9 +306,16 @@ def _check_migrations(archive: Archive) -> None:
     here = migrations()
     if archive.header.get("migrations") != here:
         raise BackupRefused(
-            f"it was made at migrations {archive.header.get('migrations')}; this "
-            f"database is at {here}. Take it with the code of its day, or migrate "
-            "that code first."
+            filled(
+                gettext_noop(
+                    "it was made at migrations %(migrations)s; this database is at "
+                    "%(here)s. "
+                    "Take"
+                    " it with the code of its day, or migrate that code first."
+                ),
+                migrations=archive.header.get("migrations"),
+                here=here,
+            )
         )
 
 
@@ -319,11 +327,15 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
     named = {row["id"]: row["username"] for row in archive.rows(PEOPLE)}
     for name in named.values():
         if not isinstance(name, str) or not name or len(name) > 150:
-            raise BackupRefused(f"{name!r} is not a username.")
+            raise BackupRefused(
+                filled(gettext_noop("%(name)r is not a username."), name=name)
+            )
         try:
             User.username_validator(name)
         except ValidationError as error:
-            raise BackupRefused(f"{name!r} is not a username here.") from error
+            raise BackupRefused(
+                filled(gettext_noop("%(name)r is not a username here."), name=name)
+            ) from error
     found = dict(
         User._base_manager.filter(username__in=named.values()).values_list(
             "username", "pk"
@@ -334,8 +346,14 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
         clash = User._base_manager.filter(username__iexact=name).first()
         if clash is not None:
             raise BackupRefused(
-                f"the person {name!r} of the file and {clash.username!r} of this site "
-                "differ only by letter case; rename one of them first."
+                filled(
+                    gettext_noop(
+                        "the person %(name)r of the file and %(username)r of this site "
+                        "differ only by letter case; rename one of them first."
+                    ),
+                    name=name,
+                    username=clash.username,
+                )
             )
         if create:
             found[name] = User.objects.create_user(username=name).pk
@@ -387,7 +405,14 @@ class _Loader:
             if len(set(old)) != len(old) or not all(
                 isinstance(pk, int) and pk > 0 for pk in old
             ):
-                raise BackupRefused(f"the ids of {label} in the file are not unique.")
+                raise BackupRefused(
+                    filled(
+                        gettext_noop(
+                            "the ids of %(label)s in the file are not unique."
+                        ),
+                        label=label,
+                    )
+                )
             if label == "tournament.tournament" and tournament_id is not None:
                 self.ids[label] = {pk: tournament_id for pk in old}
             elif self.fresh:
@@ -411,8 +436,16 @@ class _Loader:
                     mapped = self.ids.get(target, {}).get(value)
                     if mapped is None:
                         raise BackupRefused(
-                            f"a row of {label} refers to {target} {value}, which the "
-                            "file does not hold."
+                            filled(
+                                gettext_noop(
+                                    "a row of %(label)s refers to %(target)s "
+                                    "%(value)s, "
+                                    "which the file does not hold."
+                                ),
+                                label=label,
+                                target=target,
+                                value=value,
+                            )
                         )
                     value = mapped
                 elif value is not None and f.get_internal_type() == "DateTimeField":
@@ -427,7 +460,13 @@ class _Loader:
                     )
                 except ValidationError as error:
                     raise BackupRefused(
-                        f"a row of {label} is not valid here: {error.message_dict}"
+                        filled(
+                            gettext_noop(
+                                "a row of %(label)s is not valid here: %(message_dict)s"
+                            ),
+                            label=label,
+                            message_dict=error.message_dict,
+                        )
                     ) from error
             made.append(instance)
         return made
@@ -436,7 +475,13 @@ class _Loader:
 def _aware(value: Any, label: str) -> datetime:
     moment = parse_datetime(value) if isinstance(value, str) else None
     if moment is None:
-        raise BackupRefused(f"a time in {label} is not a time: {value!r}.")
+        raise BackupRefused(
+            filled(
+                gettext_noop("a time in %(label)s is not a time: %(value)r."),
+                label=label,
+                value=value,
+            )
+        )
     if timezone.is_naive(moment):  # SQLite keeps UTC without saying so
         moment = timezone.make_aware(moment, timezone.utc)
     return moment
@@ -509,13 +554,24 @@ def backup_restore(
     about = archive.header.get("tournament") or {}
     if about.get("slug") != tournament.slug:
         raise BackupRefused(
-            f"it is a backup of {about.get('slug')!r}, not of {tournament.slug!r}; "
-            "import it as a tournament of its own instead."
+            filled(
+                gettext_noop(
+                    "it is a backup of %(slug)r, not of %(here)r; import it as a "
+                    "tournament of its own instead."
+                ),
+                slug=about.get("slug"),
+                here=tournament.slug,
+            )
         )
     if archive.header.get("scope") == BackupScope.SHEETS:
         return archive, _sheets_restore(tournament, archive, user, trusted)
     if archive.header.get("scope") != BackupScope.TOURNAMENT:
-        raise BackupRefused(f"its scope {archive.header.get('scope')!r} is unknown.")
+        raise BackupRefused(
+            filled(
+                gettext_noop("its scope %(scope)r is unknown."),
+                scope=archive.header.get("scope"),
+            )
+        )
     safety = backup_take(
         tournament=tournament,
         reason=f"before restoring the backup of {archive.header.get('created')}",
@@ -530,7 +586,11 @@ def backup_restore(
             _tournament_load(loader, tournament, tournament.slug)
             _check_constraints()
     except IntegrityError as error:
-        raise BackupRefused(f"its rows do not fit this site: {error}") from error
+        raise BackupRefused(
+            filled(
+                gettext_noop("its rows do not fit this site: %(error)s"), error=error
+            )
+        ) from error
     return archive, safety
 
 
@@ -545,7 +605,7 @@ def _sheets_restore(
     knockout_matches = archive.header.get("knockout_matches") or []
     for row in archive.rows("scoring.match"):
         if row["tournament_id"] != tournament.pk or row["id"] not in sheets:
-            raise BackupRefused("it holds a sheet of another tournament.")
+            raise BackupRefused(gettext_noop("it holds a sheet of another tournament."))
     now_games = list(
         Game._base_manager.filter(knockout_match__in=knockout_matches).values_list(
             "sheet_id", flat=True
@@ -591,7 +651,9 @@ def _sheets_restore(
         )
     )
     if not set(knockout_matches) <= in_bracket:
-        raise BackupRefused("it holds a knockout match of another tournament.")
+        raise BackupRefused(
+            gettext_noop("it holds a knockout match of another tournament.")
+        )
     loader.ids["brackets.knockoutmatch"] = {pk: pk for pk in in_bracket}
     Bracket = model_of("brackets.bracket")
     loader.ids["brackets.bracket"] = {
@@ -616,7 +678,11 @@ def _sheets_restore(
             insert_raw(loader.objects("brackets.game"))
             _check_constraints()
     except IntegrityError as error:
-        raise BackupRefused(f"its rows do not fit this site: {error}") from error
+        raise BackupRefused(
+            filled(
+                gettext_noop("its rows do not fit this site: %(error)s"), error=error
+            )
+        ) from error
     status = (archive.header.get("tournament") or {}).get("status")
     if status and status != tournament.status and knockout_matches:
         tournament.status = status
@@ -660,17 +726,25 @@ def tournament_import(
     _check_migrations(archive)
     if archive.header.get("scope") != BackupScope.TOURNAMENT:
         raise BackupRefused(
-            "it is a backup of some sheets, not of a whole tournament; only a "
-            "tournament's backup is imported."
+            gettext_noop(
+                "it is a backup of some sheets, not of a whole tournament; only a "
+                "tournament's backup is imported."
+            )
         )
     (row,) = archive.rows("tournament.tournament") or [None]
     if row is None:
-        raise BackupRefused("it holds no tournament.")
+        raise BackupRefused(gettext_noop("it holds no tournament."))
     slug = slug or row["slug"]
     if Tournament.objects.filter(slug=slug).exists():
         raise BackupRefused(
-            f"this site has a tournament {slug!r} already; import it under "
-            "another slug."
+            filled(
+                gettext_noop(
+                    "this site has a tournament %(slug)r already; import it under "
+                    "another"
+                    " slug."
+                ),
+                slug=slug,
+            )
         )
     loader = _Loader(archive, fresh=True, validate=True)
     loader.plan(_people(archive, create=True), None)
@@ -679,7 +753,11 @@ def tournament_import(
             pk = _tournament_load(loader, None, slug)
             _check_constraints()
     except IntegrityError as error:
-        raise BackupRefused(f"its rows do not fit this site: {error}") from error
+        raise BackupRefused(
+            filled(
+                gettext_noop("its rows do not fit this site: %(error)s"), error=error
+            )
+        ) from error
     tournament = Tournament.objects.get(pk=pk)
     if user is not None and getattr(user, "is_authenticated", False):
         Membership = model_of("tournament.membership")

@@ -41,6 +41,7 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
+from ..domain.errors import filled, gettext_noop
 from . import archive
 from .archive import APPS, BackupRefused
 
@@ -204,18 +205,43 @@ def backup_read(path: Path) -> dict[str, Any]:
             document = json.load(source)
     except (OSError, EOFError, ValueError) as error:
         raise BackupRefused(
-            f"{path} is not a backup: it is not gzip-compressed JSON ({error})."
+            filled(
+                gettext_noop(
+                    "%(path)s is not a backup: it is not gzip-compressed JSON "
+                    "(%(error)s)."
+                ),
+                path=path,
+                error=error,
+            )
         ) from error
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise BackupRefused(f"{path} is not a backup of this site ({FORMAT}).")
+        raise BackupRefused(
+            filled(
+                gettext_noop("%(path)s is not a backup of this site (%(FORMAT)s)."),
+                path=path,
+                FORMAT=FORMAT,
+            )
+        )
     if document.get("version") not in READS:
         raise BackupRefused(
-            f"{path} is format version {document.get('version')}; this site reads "
-            f"version {VERSION}."
+            filled(
+                gettext_noop(
+                    "%(path)s is format version %(version)s; this site reads version "
+                    "%(VERSION)s."
+                ),
+                path=path,
+                version=document.get("version"),
+                VERSION=VERSION,
+            )
         )
     if _digest(document.get("rows", [])) != document.get("sha256"):
         raise BackupRefused(
-            f"{path} is damaged: its rows do not match its SHA-256 checksum."
+            filled(
+                gettext_noop(
+                    "%(path)s is damaged: its rows do not match its SHA-256 checksum."
+                ),
+                path=path,
+            )
         )
     return document
 
@@ -248,8 +274,17 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     now = archive.migrations()
     if document["migrations"] != now:
         raise BackupRefused(
-            f"{path} was made at migrations {document['migrations']}; this database "
-            f"is at {now}. Restore it with the code of its day, or migrate that code."
+            filled(
+                gettext_noop(
+                    "%(path)s was made at migrations %(migrations)s; this database "
+                    "is at "
+                    "%(now)s."
+                    " Restore it with the code of its day, or migrate that code."
+                ),
+                path=path,
+                migrations=document["migrations"],
+                now=now,
+            )
         )
     safety = backup_write(reason="before restore")
     models = backup_models()
@@ -259,7 +294,15 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     _passwords_kept(rows)
     unknown = {row["model"] for row in rows} - set(by_label)
     if unknown:
-        raise BackupRefused(f"{path} holds rows this site does not keep: {unknown}.")
+        raise BackupRefused(
+            filled(
+                gettext_noop(
+                    "%(path)s holds rows this site does not keep: %(unknown)s."
+                ),
+                path=path,
+                unknown=unknown,
+            )
+        )
     with connection.constraint_checks_disabled():
         with connection.cursor() as cursor:
             for model in reversed(models):

@@ -11,11 +11,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from ..domain.types import Role
 from ..models import Backup, Tournament
 from ..views import visible_tournament
+from ..words import backup_reason, exception_said
 from . import services
 from .archive import BackupRefused
 
@@ -23,7 +25,9 @@ from .archive import BackupRefused
 def _organizer(request: HttpRequest, slug: str) -> tuple[Tournament, frozenset]:
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers see its backups.")
+        raise PermissionDenied(
+            gettext("Only the tournament's organizers see its backups.")
+        )
     return tournament, roles
 
 
@@ -37,21 +41,25 @@ def backup_list_page(request: HttpRequest, slug: str) -> HttpResponse:
             tournament=tournament, reason="by hand", user=request.user
         )
         messages.success(
-            request, f"Backup {backup.pk} taken: {backup.rows} rows of {tournament}."
+            request,
+            gettext("Backup %(number)s taken: %(rows)s rows of %(tournament)s.")
+            % {"number": backup.pk, "rows": backup.rows, "tournament": tournament},
         )
         return redirect("tournament:backups", slug=slug)
-    backups = (
+    backups = list(
         Backup.objects.filter(tournament=tournament)
         .select_related("created_by")
         .defer("content")
     )
+    for backup in backups:
+        backup.reason_said = backup_reason(backup.reason)
     return render(
         request,
         "tournament/backups.html",
         {
             "tournament": tournament,
             "roles": roles,
-            "backups": list(backups),
+            "backups": backups,
             "kept": settings.BACKUPS_KEPT,
         },
     )
@@ -88,8 +96,11 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
         if request.POST.get("confirm") != tournament.slug:
             messages.error(
                 request,
-                f"Nothing was restored: type the tournament's slug "
-                f"({tournament.slug}) to confirm.",
+                gettext(
+                    "Nothing was restored: type the tournament's slug (%(slug)s) to "
+                    "confirm."
+                )
+                % {"slug": tournament.slug},
             )
             return redirect("tournament:backup-restore", slug=slug, pk=pk)
         try:
@@ -100,14 +111,26 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
                 trusted=True,
             )
         except BackupRefused as refused:
-            messages.error(request, f"Nothing was restored: {refused}")
+            messages.error(
+                request,
+                gettext("Nothing was restored: %(reason)s")
+                % {"reason": exception_said(refused)},
+            )
             return redirect("tournament:backups", slug=slug)
         messages.success(
             request,
-            f"Restored backup {backup.pk} ({backup.reason}). What it replaced is "
-            f"kept as backup {safety.pk}.",
+            gettext(
+                "Restored backup %(number)s (%(reason)s). What it replaced is kept as "
+                "backup %(safety)s."
+            )
+            % {
+                "number": backup.pk,
+                "reason": backup_reason(backup.reason),
+                "safety": safety.pk,
+            },
         )
         return redirect("tournament:backups", slug=slug)
+    backup.reason_said = backup_reason(backup.reason)
     return render(
         request,
         "tournament/backup_restore.html",
@@ -134,7 +157,9 @@ def tournament_import_page(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not request.user.has_perm("tournament.add_tournament"):
-        raise PermissionDenied("Only people who may create tournaments import one.")
+        raise PermissionDenied(
+            gettext("Only people who may create tournaments import one.")
+        )
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -152,10 +177,16 @@ def tournament_import_page(request: HttpRequest) -> HttpResponse:
                     slug=form.cleaned_data["slug"] or None,
                 )
             except BackupRefused as refused:
-                form.add_error("file", f"Not imported: {refused}")
+                form.add_error(
+                    "file",
+                    gettext("Not imported: %(reason)s")
+                    % {"reason": exception_said(refused)},
+                )
             else:
                 messages.success(
-                    request, f"{tournament.name} is imported; you are its organizer."
+                    request,
+                    gettext("%(tournament)s is imported; you are its organizer.")
+                    % {"tournament": tournament.name},
                 )
                 return redirect("tournament:detail", slug=tournament.slug)
     return render(

@@ -38,7 +38,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .errors import RuleError
+from .errors import RuleError, Words, filled, gettext_noop
 
 ALGORITHM = "56-draw/1"  # changes whenever the same input could give another draw
 
@@ -109,8 +109,12 @@ def section_sizes(teams: Sequence[DrawTeam]) -> list[SectionSize]:
     ]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _teams(count: int) -> Words:
+    """'1 team' or '5 teams', as a refusal says it."""
+    return filled(
+        gettext_noop("1 team") if count == 1 else gettext_noop("%(count)s teams"),
+        count=count,
+    )
 
 
 def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
@@ -128,32 +132,43 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
     if rounds < 1:
         problems.append(
             DrawError(
-                "no_rounds", "the league needs at least one round", field="rounds"
+                "no_rounds",
+                gettext_noop("the league needs at least one round"),
+                field="rounds",
             )
         )
     if count < 2:
         problems.append(
             DrawError(
                 "too_few_teams",
-                f"a league needs at least 2 teams; {_plural(count, 'team is')} "
-                "registered"
+                gettext_noop("a league needs at least 2 teams; 1 team is registered")
                 if count == 1
-                else "a league needs at least 2 teams; none is registered",
+                else gettext_noop(
+                    "a league needs at least 2 teams; none is registered"
+                ),
                 teams=count,
             )
         )
         return problems
     places = count + count % 2
-    bye_note = " (counting the bye, as the count is odd)" if count % 2 else ""
+    bye_note = (
+        gettext_noop(" (counting the bye, as the count is odd)") if count % 2 else ""
+    )
     sizes = section_sizes(teams)
     largest = sizes[0]
     if len(sizes) == 1:
         problems.append(
             DrawError(
                 "one_section",
-                f"all {count} teams are in section {largest.section}; in the league "
-                "no team meets a team of its own section (rules.md §5), so nobody "
-                "could play. Define the other sections and move teams into them.",
+                filled(
+                    gettext_noop(
+                        "all %(count)s teams are in section %(section)s; in the league "
+                        "no team meets a team of its own section (rules.md §5), so "
+                        "nobody could play. Define the other sections and move teams "
+                        "into them."
+                    ),
+                    count=count,
+                ),
                 section=largest.section,
             )
         )
@@ -163,11 +178,18 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
         problems.append(
             DrawError(
                 "section_too_large",
-                f"section {largest.section} has {largest.teams} of the {count} teams; "
-                f"at most {half} can be drawn{bye_note}, because in every round each "
-                "of its teams must meet a team from another section. Move "
-                f"{_plural(largest.teams - half, 'team')} to other sections, or "
-                "register more teams elsewhere.",
+                filled(
+                    gettext_noop(
+                        "section %(section)s has %(teams)s of the %(count)s teams; at "
+                        "most %(limit)s can be drawn%(bye_note)s, because in every "
+                        "round each of its teams must meet a team from another "
+                        "section. Move %(excess)s to other sections, or register more "
+                        "teams elsewhere."
+                    ),
+                    count=count,
+                    bye_note=bye_note,
+                    excess=_teams(largest.teams - half),
+                ),
                 section=largest.section,
                 teams=largest.teams,
                 limit=half,
@@ -179,14 +201,20 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
         if crowded is not None:
             problems.append(crowded)
     if rounds >= 1 and outside < rounds:
-        bye = " or a bye" if count % 2 else ""
+        bye = gettext_noop(" or a bye") if count % 2 else ""
         problems.append(
             DrawError(
                 "too_few_opponents",
-                f"each team of section {largest.section} can meet only "
-                f"{_plural(count - largest.teams, 'team')} from other sections{bye}, "
-                f"but plays {rounds} rounds and may not meet a team twice. Draw at "
-                f"most {outside} rounds, or move teams out of {largest.section}.",
+                filled(
+                    gettext_noop(
+                        "each team of section %(section)s can meet only %(outside)s "
+                        "from other sections%(bye)s, but plays %(rounds)s rounds and "
+                        "may not meet a team twice. Draw at most %(opponents)s rounds, "
+                        "or move teams out of %(section)s."
+                    ),
+                    outside=_teams(count - largest.teams),
+                    bye=bye,
+                ),
                 section=largest.section,
                 opponents=outside,
                 rounds=rounds,
@@ -216,28 +244,51 @@ def _crowded_sections(
         rest = places - taken
         need = sum(s.teams * max(0, rounds - (taken - s.teams)) for s in group)
         if need > rounds * rest:
-            names = (
-                ", ".join(s.section for s in group[:-1]) + f" and {group[-1].section}"
+            names = filled(
+                gettext_noop("%(sections)s and %(last)s"),
+                sections=", ".join(s.section for s in group[:-1]),
+                last=group[-1].section,
             )
             others = places - taken - odd
             if others:
-                bye = " and the bye" if odd else ""
-                short = (
-                    f"need at least {need} matches against the other "
-                    f"{_plural(others, 'team')}{bye}, which can play only "
-                    f"{rounds * rest}"
+                short = filled(
+                    gettext_noop(
+                        "need at least %(need)s matches against the other "
+                        "%(others)s and the bye, which can play only %(most)s"
+                    )
+                    if odd
+                    else gettext_noop(
+                        "need at least %(need)s matches against the other "
+                        "%(others)s, which can play only %(most)s"
+                    ),
+                    need=need,
+                    others=_teams(others),
+                    most=rounds * rest,
                 )
             else:
-                short = (
-                    f"need at least {need} byes, and a round has one bye ({rounds} "
-                    "in all)"
+                short = filled(
+                    gettext_noop(
+                        "need at least %(need)s byes, and a round has one bye "
+                        "(%(rounds)s in all)"
+                    ),
+                    need=need,
+                    rounds=rounds,
                 )
             return DrawError(
                 "sections_too_large",
-                f"sections {names} hold {taken} of the {places - odd} teams, and "
-                f"their teams cannot meet each other often enough: over {rounds} "
-                f"rounds they {short}. Move teams out of these sections, or draw "
-                "fewer rounds.",
+                filled(
+                    gettext_noop(
+                        "sections %(names)s hold %(taken)s of the %(places)s teams, "
+                        "and their teams cannot meet each other often enough: over "
+                        "%(rounds)s rounds they %(short)s. Move teams out of these "
+                        "sections, or draw fewer rounds."
+                    ),
+                    names=names,
+                    taken=taken,
+                    places=places - odd,
+                    rounds=rounds,
+                    short=short,
+                ),
                 sections=[s.section for s in group],
                 need=need,
                 available=rounds * rest,
@@ -483,9 +534,14 @@ def draw_league(teams: Sequence[DrawTeam], rounds: int, seed: int) -> Draw:
         return Draw(seed, ALGORITHM, _rounds(field, mates, seed), attempt)
     raise DrawError(
         "draw_not_found",
-        f"{attempts_allowed(len(teams))} attempts with seed {seed} met a dead end; "
-        "this field is extraordinarily tight. Draw again with another seed, or move "
-        "a team between sections.",
+        filled(
+            gettext_noop(
+                "%(attempts)s attempts with seed %(seed)s met a dead end; this field "
+                "is extraordinarily tight. Draw again with another seed, or move a "
+                "team between sections."
+            ),
+            attempts=attempts_allowed(len(teams)),
+        ),
         seed=seed,
     )
 

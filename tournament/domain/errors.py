@@ -9,14 +9,54 @@ tests and clients can rely on.
 from __future__ import annotations
 
 
+class Words(str):
+    """English words marked for translation, as a refusal says them: the text is the
+    English, `template` the marked words with a `%(name)s` hole for each of `params`
+    (which may be `Words` in turn). The API says the text; the pages translate the
+    template and its parameters (tournament/words.py, docs/glossary.md)."""
+
+    template: str
+    params: dict[str, object]
+
+
+def gettext_noop(text: str) -> Words:
+    """Marks words for the Malayalam catalogue: `make messages` collects every string
+    given to a function of this name. Plain Python: the rules import nothing from
+    Django, and the words stay English until a page translates them."""
+    words = Words(text)
+    words.template, words.params = text, {}
+    return words
+
+
+class _Holes(dict[str, object]):
+    def __missing__(self, name: str) -> str:
+        return f"%({name})s"
+
+
+def filled(words: Words, **params: object) -> Words:
+    """Marked words with holes filled: a phrase a refusal puts in its own, or a
+    refusal's words with the values only its sentence needs (the error's parameters,
+    which the API also gives, fill the rest)."""
+    said = Words(words.template % _Holes(params))
+    said.template, said.params = words.template, params
+    return said
+
+
 class RuleError(Exception):
-    """Input that breaks a rule of the game or of registration (answered with 400)."""
+    """Input that breaks a rule of the game or of registration (answered with 400).
+
+    Its message is marked `Words` filled with its parameters, or plain English text
+    (shown as it is in every language)."""
 
     status = 400
 
     def __init__(
         self, code: str, message: str, *, field: str | None = None, **params: object
     ) -> None:
+        self.template = message.template if isinstance(message, Words) else None
+        self.fills = message.params if isinstance(message, Words) else {}
+        if self.template is not None:
+            message = self.template % {"field": field, **self.fills, **params}
         super().__init__(message)
         self.code = code
         self.message = message
@@ -25,6 +65,17 @@ class RuleError(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, field={self.field!r})"
+
+    @property
+    def words(self) -> str:
+        """The message as marked `Words` when it is (a page can translate it), for a
+        refusal reported inside another one (a bad row of a file)."""
+        if self.template is None:
+            return self.message
+        said = Words(self.message)
+        said.template = self.template
+        said.params = {"field": self.field, **self.fills, **self.params}
+        return said
 
 
 class ConflictError(RuleError):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import ConflictError, RuleError, RuleErrors
+from .errors import ConflictError, RuleError, RuleErrors, gettext_noop
 from .types import RoundStage
 
 NAME_MAX = 80
@@ -72,10 +72,12 @@ def substitution_check(
     if len(swaps) >= allowed:
         raise ConflictError(
             "substitutions_used",
-            f"the team has made {len(swaps)} of the {allowed} substitution"
-            f"{'s' if allowed != 1 else ''} this tournament allows "
-            "(substitutions_allowed, rules.md §9).",
+            gettext_noop(
+                "the team has made %(count)s of the substitutions this tournament "
+                "allows (%(allowed)s: substitutions_allowed, rules.md §9)."
+            ),
             allowed=allowed,
+            count=len(swaps),
         )
     errors = []
     last = max(swaps, key=lambda s: s.number, default=None)
@@ -84,8 +86,10 @@ def substitution_check(
         errors.append(
             RuleError(
                 "round_out_of_range",
-                f"a {stage.value} round is 1 to {highest}",
+                gettext_noop("a %(stage)s round is 1 to %(highest)s"),
                 field="from_round",
+                stage=stage.value,
+                highest=highest,
             )
         )
     elif last is not None and round_order(stage, from_round) < round_order(
@@ -94,36 +98,60 @@ def substitution_check(
         errors.append(
             RuleError(
                 "substitution_order",
-                f"the team's substitution {last.number} is from {last.stage.value} "
-                f"round {last.from_round}; a later one cannot start earlier",
+                gettext_noop(
+                    "the team's substitution %(number)s is from %(stage)s round "
+                    "%(from_round)s; a later one cannot start earlier"
+                ),
                 field="from_round",
+                number=last.number,
+                stage=last.stage.value,
+                from_round=last.from_round,
             )
         )
     out, into = " ".join(out.split()), " ".join(into.split())
     roster = roster_at(players, swaps, stage, max(from_round, 1))
     folded = [p.casefold() for p in roster]
     if not out:
-        errors.append(RuleError("required", "name the player who leaves", field="out"))
+        errors.append(
+            RuleError(
+                "required", gettext_noop("name the player who leaves"), field="out"
+            )
+        )
     elif out.casefold() not in folded:
         errors.append(
             RuleError(
                 "not_on_roster",
-                f"{out} does not play for the team then; its roster is "
-                + ", ".join(roster),
+                gettext_noop(
+                    "%(out)s does not play for the team then; its roster is %(roster)s"
+                ),
                 field="out",
+                out=out,
+                roster=", ".join(roster),
             )
         )
     if not into:
-        errors.append(RuleError("required", "name the player who comes in", field="in"))
+        errors.append(
+            RuleError(
+                "required", gettext_noop("name the player who comes in"), field="in"
+            )
+        )
     elif len(into) > NAME_MAX:
         errors.append(
             RuleError(
-                "too_long", f"a name is at most {NAME_MAX} characters", field="in"
+                "too_long",
+                gettext_noop("a name is at most %(NAME_MAX)s characters"),
+                field="in",
+                NAME_MAX=NAME_MAX,
             )
         )
     elif into.casefold() in folded:
         errors.append(
-            RuleError("on_roster", f"{into} already plays for the team", field="in")
+            RuleError(
+                "on_roster",
+                gettext_noop("%(into)s already plays for the team"),
+                field="in",
+                into=into,
+            )
         )
     if errors:
         raise errors[0] if len(errors) == 1 else RuleErrors(errors)

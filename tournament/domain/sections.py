@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import RuleError, RuleErrors
+from .errors import RuleError, RuleErrors, filled, gettext_noop
 
 USA = "USA"
 INTERNATIONAL = "International"
@@ -169,10 +169,12 @@ def normalize_state(state: str) -> str:
         return _STATE_BY_NAME[folded]
     raise RuleError(
         "unknown_state",
-        f"'{clean_name(state)}' is not a US state; use a two-letter code such as NJ "
-        "or TX",
+        gettext_noop(
+            "'%(given)s' is not a US state; use a two-letter code such as NJ or TX"
+        ),
         field="state",
         state=state,
+        given=clean_name(state),
     )
 
 
@@ -189,24 +191,36 @@ def normalize_captain(*, name: str, city: str, state: str, country: str) -> Capt
     country_n = normalize_country(country or "")
     if not name:
         errors.append(
-            RuleError("required", "the captain's name is required", field="name")
+            RuleError(
+                "required", gettext_noop("the captain's name is required"), field="name"
+            )
         )
     if not country_n:
         errors.append(
-            RuleError("required", "the captain's country is required", field="country")
+            RuleError(
+                "required",
+                gettext_noop("the captain's country is required"),
+                field="country",
+            )
         )
     state_n = ""
     if country_n == USA:
         if not city:
             errors.append(
-                RuleError("required", "a captain in the USA needs a city", field="city")
+                RuleError(
+                    "required",
+                    gettext_noop("a captain in the USA needs a city"),
+                    field="city",
+                )
             )
         if not clean_name(state or ""):
             errors.append(
                 RuleError(
                     "required",
-                    "a captain in the USA needs a state (rules.md §5: the section "
-                    "follows the captain's city or state)",
+                    gettext_noop(
+                        "a captain in the USA needs a state (rules.md §5: the section"
+                        " follows the captain's city or state)"
+                    ),
                     field="state",
                 )
             )
@@ -239,20 +253,23 @@ def place_team(
     us_sections = [s for s in sections if not s.international]
     if us_sections:
         listing = "; ".join(
-            f"{s.name} ({', '.join(s.states + s.cities) or 'no places yet'})"
-            for s in us_sections
+            f"{s.name} ({', '.join(s.states + s.cities) or '–'})" for s in us_sections
         )
-        known = f"The sections are: {listing}."
+        known = filled(gettext_noop("The sections are: %(listing)s."), listing=listing)
     else:
-        known = "The tournament has no US section yet."
+        known = gettext_noop("The tournament has no US section yet.")
     raise RuleError(
         "no_section",
-        f"No section takes a team from {captain.city}, {captain.state} "
-        f"({US_STATES[captain.state]}). {known} Add {captain.state}, or the city, "
-        "to a section first.",
+        gettext_noop(
+            "No section takes a team from %(city)s, %(state)s (%(state_name)s). "
+            "%(known)s Add %(state)s, or the city, to a section first."
+        ),
         field="state",
         state=captain.state,
         sections=[s.name for s in sections],
+        city=captain.city,
+        state_name=US_STATES[captain.state],
+        known=known,
     )
 
 
@@ -265,8 +282,10 @@ def check_section_areas(sections: Iterable[SectionArea]) -> None:
             errors.append(
                 RuleError(
                     "international_lists_places",
-                    "International takes every team from outside the USA; it lists no "
-                    "states or cities",
+                    gettext_noop(
+                        "International takes every team from outside the USA; it "
+                        "lists no states or cities"
+                    ),
                     field="states",
                 )
             )
@@ -278,9 +297,13 @@ def check_section_areas(sections: Iterable[SectionArea]) -> None:
                 errors.append(
                     RuleError(
                         f"{kind}_taken",
-                        f"{shown} is already listed by section {owner}",
+                        gettext_noop(
+                            "%(shown)s is already listed by section %(owner)s"
+                        ),
                         field=field,
                         **{kind: shown},
+                        shown=shown,
+                        owner=owner,
                     )
                 )
     if errors:
@@ -303,7 +326,9 @@ def normalize_areas(
         name = clean_name(city)
         if not name:
             errors.append(
-                RuleError("blank", "a city name cannot be blank", field="cities")
+                RuleError(
+                    "blank", gettext_noop("a city name cannot be blank"), field="cities"
+                )
             )
             continue
         seen.setdefault(city_key(name), name)
@@ -323,10 +348,16 @@ def roster(
     """
     names = [clean_name(p) for p in players]
     if any(not n for n in names):
-        raise RuleError("blank", "a player's name cannot be blank", field="players")
+        raise RuleError(
+            "blank", gettext_noop("a player's name cannot be blank"), field="players"
+        )
     folded = [_fold(n) for n in names]
     if len(set(folded)) != len(folded):
-        raise RuleError("duplicate_player", "a player is listed twice", field="players")
+        raise RuleError(
+            "duplicate_player",
+            gettext_noop("a player is listed twice"),
+            field="players",
+        )
     captain = clean_name(captain_name)
     if _fold(captain) in folded:
         names.insert(0, names.pop(folded.index(_fold(captain))))
@@ -335,8 +366,10 @@ def roster(
     if len(names) != team_size:
         raise RuleError(
             "team_size",
-            f"a team has {team_size} players in this tournament (captain included); "
-            f"this one has {len(names)}",
+            gettext_noop(
+                "a team has %(team_size)s players in this tournament (captain "
+                "included); this one has %(size)s"
+            ),
             field="players",
             size=len(names),
             team_size=team_size,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import gettext_noop
 from .types import TournamentStatus
 
 SETTINGS = (
@@ -44,8 +45,8 @@ class Step:
 
 DRAW = Step(
     "draw_locked",
-    "the league draw",
-    "the league is drawn",
+    gettext_noop("the league draw"),
+    gettext_noop("the league is drawn"),
     frozenset(
         {
             "ruleset",
@@ -59,8 +60,8 @@ DRAW = Step(
 )
 SEEDING = Step(
     "knockout_seeded",
-    "the knockout seeding",
-    "the knockout is seeded",
+    gettext_noop("the knockout seeding"),
+    gettext_noop("the knockout is seeded"),
     frozenset({"qualifiers"}),
     TournamentStatus.KNOCKOUT,
 )

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
+from ..domain.errors import Words, filled, gettext_noop
 from ..models import Link, LinkKind
 from .selectors import link_find
 
@@ -52,17 +53,22 @@ def request_link(request) -> Link | None:
     return auth if isinstance(auth, Link) else None
 
 
-def link_refusal(link: Link) -> str:
+def link_refusal(link: Link) -> Words:
     """Why a link cannot do what it was asked: what it reaches instead."""
     if link.kind == LinkKind.TABLE:
-        return (
-            f"A table link enters only the sheets played at table {link.table} "
-            "(this round's, and earlier ones not yet confirmed); nothing else."
+        return filled(
+            gettext_noop(
+                "A table link enters only the sheets played at table %(table)s "
+                "(this round's, and earlier ones not yet confirmed); nothing else."
+            ),
+            table=link.table,
         )
-    name = link.team.name if link.team else "its team"
-    return (
-        f"A team link only checks {name} in, confirms {name}'s sheets and raises "
-        "disputes on them; nothing else."
+    return filled(
+        gettext_noop(
+            "A team link only checks %(team)s in, confirms %(team)s's sheets and "
+            "raises disputes on them; nothing else."
+        ),
+        team=link.team.name if link.team else "its team",
     )
 
 

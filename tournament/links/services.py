@@ -13,7 +13,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..domain.errors import RuleError
+from ..domain.errors import RuleError, gettext_noop
 from ..models import Link, LinkKind, Team, Tournament
 from .selectors import key_digest
 
@@ -74,20 +74,27 @@ def link_renew(
     """A new key for one table's or one team's link; the old key stops at once."""
     if (table is None) == (team is None):
         raise RuleError(
-            "required", "name either a table or a team, not both", field="table"
+            "required",
+            gettext_noop("name either a table or a team, not both"),
+            field="table",
         )
     found = Link.objects.select_for_update(of=("self",)).filter(tournament=tournament)
     if table is not None:
         link = found.filter(kind=LinkKind.TABLE, table=table).first()
         if link is None:
             raise RuleError(
-                "unknown_table", f"no table {table} in this tournament", field="table"
+                "unknown_table",
+                gettext_noop("no table %(table)s in this tournament"),
+                field="table",
+                table=table,
             )
     else:
         link = found.filter(kind=LinkKind.TEAM, team_id=team).first()
         if link is None:
             raise RuleError(
-                "unknown_team", "no such team in this tournament", field="team"
+                "unknown_team",
+                gettext_noop("no such team in this tournament"),
+                field="team",
             )
     link.key, link.key_digest = _new_key()
     link.renewed_at = timezone.now()

@@ -3,34 +3,40 @@ services."""
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from ..domain.types import Role
 from .services import INVITATION_DAYS_MAX
 
 ROLE_CHOICES = [
-    (Role.ORGANIZER.value, "Co-organizer"),
-    (Role.SCORER.value, "Scorer"),
-    (Role.CAPTAIN.value, "Captain"),
+    (Role.ORGANIZER.value, _("Co-organizer")),
+    (Role.SCORER.value, _("Scorer")),
+    (Role.CAPTAIN.value, _("Captain")),
 ]
 
 
 class InvitationForm(forms.Form):
-    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label="Role")
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
     team = forms.TypedChoiceField(
         required=False,
         coerce=int,
         empty_value=None,
-        label="Team",
-        help_text="For a captain",
+        label=_("Team"),
+        help_text=_("For a captain"),
     )
     name = forms.CharField(
-        max_length=80, required=False, label="For", help_text="A name, to know it by"
+        max_length=80,
+        required=False,
+        label=_("For"),
+        help_text=_("A name, to know it by"),
     )
     email = forms.EmailField(
-        required=False, label="E-mail", help_text="Optional: the link is sent there"
+        required=False,
+        label=_("E-mail"),
+        help_text=_("Optional: the link is sent there"),
     )
     days = forms.IntegerField(
-        min_value=1, max_value=INVITATION_DAYS_MAX, label="Valid for (days)"
+        min_value=1, max_value=INVITATION_DAYS_MAX, label=_("Valid for (days)")
     )
 
     def __init__(self, *args, teams=(), **kwargs):
@@ -42,14 +48,14 @@ class InvitationForm(forms.Form):
 class RoleForm(forms.Form):
     """A role for someone who has an account already, by username."""
 
-    username = forms.CharField(max_length=150, label="Username")
-    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label="Role")
+    username = forms.CharField(max_length=150, label=_("Username"))
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
     team = forms.TypedChoiceField(
         required=False,
         coerce=int,
         empty_value=None,
-        label="Team",
-        help_text="For a captain",
+        label=_("Team"),
+        help_text=_("For a captain"),
     )
 
     def __init__(self, *args, teams=(), **kwargs):
@@ -68,22 +74,22 @@ class AcceptForm(forms.Form):
 
     username = forms.CharField(
         max_length=150,
-        label="Choose a username",
+        label=_("Choose a username"),
         widget=forms.TextInput(
             attrs={"autocomplete": "username", "autocapitalize": "none"}
         ),
     )
     password = forms.CharField(
-        label="Choose a password",
+        label=_("Choose a password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     password_again = forms.CharField(
-        label="The password again",
+        label=_("The password again"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
     def clean(self):
         data = super().clean()
         if data.get("password") and data.get("password") != data.get("password_again"):
-            self.add_error("password_again", "The two passwords differ.")
+            self.add_error("password_again", _("The two passwords differ."))
         return data

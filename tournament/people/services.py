@@ -23,7 +23,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from ..domain.errors import ConflictError, RuleError, RuleErrors
+from ..domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
 from ..domain.types import Role
 from ..models import Invitation, Membership, Team, Tournament
 
@@ -43,15 +43,27 @@ def _role_errors(
     errors: list[RuleError] = []
     if role == Role.CAPTAIN and team is None:
         errors.append(
-            RuleError("required", "a captain's role names the team", field="team")
+            RuleError(
+                "required",
+                gettext_noop("a captain's role names the team"),
+                field="team",
+            )
         )
     if role != Role.CAPTAIN and team is not None:
         errors.append(
-            RuleError("not_captain", "only a captain's role names a team", field="team")
+            RuleError(
+                "not_captain",
+                gettext_noop("only a captain's role names a team"),
+                field="team",
+            )
         )
     if team is not None and team.tournament_id != tournament.pk:
         errors.append(
-            RuleError("unknown_team", "no such team in this tournament", field="team")
+            RuleError(
+                "unknown_team",
+                gettext_noop("no such team in this tournament"),
+                field="team",
+            )
         )
     if (
         team is not None
@@ -59,7 +71,10 @@ def _role_errors(
     ):
         errors.append(
             RuleError(
-                "captain_taken", f"{team.name} has a captain already", field="team"
+                "captain_taken",
+                gettext_noop("%(team)s has a captain already"),
+                field="team",
+                team=team.name,
             )
         )
     return errors
@@ -68,7 +83,11 @@ def _role_errors(
 def _role_taken(tournament: Tournament, user, role: Role) -> RuleError | None:
     if Membership.objects.filter(tournament=tournament, user=user, role=role).exists():
         return RuleError(
-            "role_taken", f"{user.username} is {role.value} here already", field="role"
+            "role_taken",
+            gettext_noop("%(username)s is %(role)s here already"),
+            field="role",
+            username=user.username,
+            role=role.value,
         )
     return None
 
@@ -96,13 +115,18 @@ def _new_user_errors(username: str, password: str | None) -> list[RuleError]:
         errors.append(
             RuleError(
                 "username_taken",
-                f"the username {username} is taken; choose another, or log in if it "
-                "is yours",
+                gettext_noop(
+                    "the username %(username)s is taken; choose another, or log in if"
+                    " it is yours"
+                ),
                 field="username",
+                username=username,
             )
         )
     if not password:
-        errors.append(RuleError("required", "choose a password", field="password"))
+        errors.append(
+            RuleError("required", gettext_noop("choose a password"), field="password")
+        )
     else:
         try:
             validate_password(password, user_model(username=username))
@@ -154,8 +178,11 @@ def membership_create(
             errors.append(
                 RuleError(
                     "required",
-                    f"there is no user {username}; give a password to create one",
+                    gettext_noop(
+                        "there is no user %(username)s; give a password to create one"
+                    ),
                     field="password",
+                    username=username,
                 )
             )
         else:
@@ -164,9 +191,12 @@ def membership_create(
         errors.append(
             RuleError(
                 "user_exists",
-                f"{username} exists already; a role for an existing user takes no "
-                "password",
+                gettext_noop(
+                    "%(username)s exists already; a role for an existing user takes "
+                    "no password"
+                ),
                 field="password",
+                username=username,
             )
         )
     elif taken := _role_taken(tournament, user, role):
@@ -187,7 +217,7 @@ def membership_delete(*, membership: Membership) -> None:
         .exists()
     ):
         raise ConflictError(
-            "last_organizer", "a tournament keeps at least one organizer"
+            "last_organizer", gettext_noop("a tournament keeps at least one organizer")
         )
     membership.delete()
 
@@ -226,8 +256,11 @@ def invitation_create(
         errors.append(
             RuleError(
                 "out_of_range",
-                f"an invitation is valid for 1 to {INVITATION_DAYS_MAX} days",
+                gettext_noop(
+                    "an invitation is valid for 1 to %(INVITATION_DAYS_MAX)s days"
+                ),
                 field="days",
+                INVITATION_DAYS_MAX=INVITATION_DAYS_MAX,
             )
         )
     _raise(errors)
@@ -276,25 +309,31 @@ def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
     if invitation is None:
         return RuleError(
             "invitation_unknown",
-            "This invitation link is not valid: check that it was copied whole.",
+            gettext_noop(
+                "This invitation link is not valid: check that it was copied whole."
+            ),
         )
     if invitation.accepted_at is not None:
         return ConflictError(
             "invitation_used",
-            "This invitation was accepted already; an invitation works once. Ask "
-            "the organizer for a new one if you need it.",
+            gettext_noop(
+                "This invitation was accepted already; an invitation works once. Ask "
+                "the organizer for a new one if you need it."
+            ),
         )
     if invitation.withdrawn_at is not None:
         return ConflictError(
             "invitation_withdrawn",
-            "The organizer withdrew this invitation.",
+            gettext_noop("The organizer withdrew this invitation."),
         )
     if invitation.expires_at <= timezone.now():
         return ConflictError(
             "invitation_expired",
-            f"This invitation expired on "
-            f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}; ask the "
-            "organizer for a new one.",
+            gettext_noop(
+                "This invitation expired on %(expired_on)s; ask the organizer for a "
+                "new one."
+            ),
+            expired_on=f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}",
         )
     return None
 
@@ -345,7 +384,9 @@ def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
     if invitation.accepted_at is not None:
         raise ConflictError(
             "invitation_used",
-            "This invitation was accepted already; remove the role instead.",
+            gettext_noop(
+                "This invitation was accepted already; remove the role instead."
+            ),
         )
     if invitation.withdrawn_at is None:
         invitation.withdrawn_at = timezone.now()

@@ -15,12 +15,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from ..domain.errors import RuleError
 from ..domain.types import Role
 from ..models import Team
 from ..views import form_errors, page_action, visible_tournament
+from ..words import refusal as said_refusal
 from . import services
 from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
 from .selectors import invitation_get, invitation_list, membership_list
@@ -43,7 +45,9 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     tournament, roles = visible_tournament(request, slug)
     if Role.ORGANIZER not in roles:
-        raise PermissionDenied("Only the tournament's organizers manage its people.")
+        raise PermissionDenied(
+            gettext("Only the tournament's organizers manage its people.")
+        )
     teams = Team.objects.filter(tournament=tournament)
     action = request.POST.get("action") if request.method == "POST" else None
     invite = InvitationForm(
@@ -103,9 +107,14 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
         services.invitation_mail(invitation=made.invitation, link=link)
         request.session[LINK_SHOWN] = link
         sent = made.invitation.email
-        return "The invitation is made: copy its link below now, it is shown once." + (
-            f" It is sent to {sent}." if sent else ""
+        made_words = gettext(
+            "The invitation is made: copy its link below now, it is shown once."
         )
+        if sent:
+            return (
+                made_words + " " + gettext("It is sent to %(email)s.") % {"email": sent}
+            )
+        return made_words
     if action == "role":
         if not role.is_valid():
             return None
@@ -121,23 +130,29 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
         except RuleError as error:
             form_errors(role, error)
             return None
-        return f"{membership.user.username} is {membership.role} now."
+        return gettext("%(user)s is %(role)s now.") % {
+            "user": membership.user.username,
+            "role": membership.get_role_display().lower(),
+        }
     row = RowForm(request.POST)
     if not row.is_valid():
-        raise RuleError("invalid", "Choose a row of the list.")
+        raise RuleError("invalid", gettext("Choose a row of the list."))
     if action == "remove":
         membership = get_object_or_404(
             membership_list(tournament=tournament), pk=row.cleaned_data["row"]
         )
         services.membership_delete(membership=membership)
-        return f"{membership.user.username} is no {membership.role} now."
+        return gettext("%(user)s is no longer %(role)s.") % {
+            "user": membership.user.username,
+            "role": membership.get_role_display().lower(),
+        }
     if action == "withdraw":
         invitation = get_object_or_404(
             invitation_list(tournament=tournament), pk=row.cleaned_data["row"]
         )
         services.invitation_withdraw(invitation=invitation, user=request.user)
-        return "The invitation is withdrawn: its link no longer works."
-    raise RuleError("invalid", "Choose what to change from the page.")
+        return gettext("The invitation is withdrawn: its link no longer works.")
+    raise RuleError("invalid", gettext("Choose what to change from the page."))
 
 
 # Accepting an invitation
@@ -155,7 +170,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
         return render(
             request,
             "tournament/invitation.html",
-            {"invitation": None, "refusal": refusal.message},
+            {"invitation": None, "refusal": said_refusal(refusal)},
             status=404 if invitation is None else 410,
         )
     signed_in = request.user.is_authenticated
@@ -172,7 +187,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
             )
         except RuleError as error:
             if signed_in:
-                messages.error(request, error.message)
+                messages.error(request, said_refusal(error))
                 return redirect("tournament:invitation", key=key)
             form_errors(form, error)
         else:
@@ -184,8 +199,11 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
                 )
             messages.success(
                 request,
-                f"Welcome: you are {membership.get_role_display().lower()} of "
-                f"{membership.tournament.name} now.",
+                gettext("Welcome: you are %(role)s of %(tournament)s now.")
+                % {
+                    "role": membership.get_role_display().lower(),
+                    "tournament": membership.tournament.name,
+                },
             )
             return redirect("tournament:detail", slug=membership.tournament.slug)
     return render(

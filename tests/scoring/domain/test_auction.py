@@ -100,7 +100,7 @@ def test_every_rule_is_named_when_broken(text, code):
 def test_a_refusal_names_the_call_and_the_rule():
     with pytest.raises(RuleError) as caught:
         auction_settle(auction_parse("A: 30S 29H"))
-    assert caught.value.params == {"call": 2}
+    assert caught.value.params == {"call": 2, "token": "29H", "value": 30}
     assert "call 2 (29H)" in caught.value.message and "000 §3.1" in caught.value.message
 
 
@@ -282,7 +282,8 @@ def test_a_bid_that_does_not_raise_the_number_is_refused(built, data):
     with pytest.raises(RuleError) as caught:
         auction_settle(Auction(auction.lead, tuple(calls)))
     assert caught.value.code == "bid_not_higher"
-    assert caught.value.params == {"call": at + 1}
+    assert caught.value.params["call"] == at + 1
+    assert caught.value.params["token"] == str(calls[at])
 
 
 @given(legal_auctions())

@@ -45,8 +45,14 @@ def test_every_status_with_and_without_an_open_dispute(status, disputed):
         assert table_state(status.value, count) == EXPECTED[(status, disputed)]
 
 
-def test_every_state_has_a_label_and_the_desk_lists_them_in_order():
-    assert [s.label for s in TableState] == [
+def test_every_state_has_its_words_and_the_desk_lists_them_in_order():
+    from django.utils import translation
+
+    from scoring.words import said
+
+    with translation.override("en"):
+        words = [said(s.value, "table") for s in TableState]
+    assert words == [
         "not started",
         "in progress",
         "disputed",

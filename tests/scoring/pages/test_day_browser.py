@@ -31,7 +31,7 @@ def test_arrivals_draw_forfeit_and_a_ruling(browser, live_server):
     desk = log_in(browser, live_server, organizer, viewport=DESK)
     desk.goto(f"{live_server.url}/t/day-cup/registration/")
     for team in teams:  # one team, Late Sevens, never arrives
-        desk.click(f"button[aria-label='Check in {team.name}']")
+        desk.get_by_role("button", name=f"Arrived {team.name}", exact=True).click()
         desk.locator(".messages").get_by_text(f"{team.name} is checked in").wait_for()
     assert "6 of 7 teams have arrived" in desk.inner_text("#check-in h2")
 

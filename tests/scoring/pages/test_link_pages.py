@@ -198,7 +198,7 @@ def test_the_links_tab_renews_and_prints_cards(cup):
     assert tab.count('name="link" value="table-') == 3
     assert tab.count('name="link" value="team-') == 6
     renewed = client.post("/t/cards/links/", {"link": "table-2"}, follow=True)
-    assert "The table 2 link is renewed" in renewed.content.decode()
+    assert "The link of table 2 is renewed" in renewed.content.decode()
     assert _key(tournament, table=2) != old
     assert client.get(f"/l/{old}/").status_code == 404
     bad = client.post("/t/cards/links/", {"link": "table-x"}, follow=True)

@@ -160,7 +160,7 @@ def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
         [["Edison Aces", "Jose", "Edison", "NJ", "USA", "Anil", "Biju"]]
     )
     response = desk.post(DESK, {"action": "import", "import-file": good}, follow=True)
-    assert "1 teams are registered." in response.content.decode()
+    assert "1 team is registered." in response.content.decode()
     assert Team.objects.get().section.name == "Tri-State"
 
 

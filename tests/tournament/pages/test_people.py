@@ -154,7 +154,7 @@ def test_roles_are_given_by_username_and_removed(desk, sections):
     page = desk.post(
         PEOPLE, {"action": "remove", "row": membership.pk}, follow=True
     ).content.decode()
-    assert "anil is no scorer now." in page
+    assert "anil is no longer scorer." in page
     # A new username needs an invitation: the page never takes a password.
     page = desk.post(
         PEOPLE, {"action": "role", "role-username": "nobody", "role-role": "scorer"}

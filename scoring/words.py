@@ -1,0 +1,233 @@
+"""The game's values as the pages say them, in the visitor's language
+(docs/glossary.md): match statuses, stages, trumps, levels, penalties and the desk's
+table states. Model choices and the `said` template filter take their labels from
+here; the domain modules and the API keep the English codes."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from tournament import words as tournament_words
+
+from .domain.desk import TableState
+from .domain.rules import Level, MatchStatus, PenaltyKind, Stage, Trump
+
+PENALTY_WORDS = {
+    PenaltyKind.OUT_OF_TURN: _("Out of turn"),
+    PenaltyKind.KALLAKALI: _("Kallakali"),
+    PenaltyKind.CARDINAL_RULE: _("Cardinal rule"),
+    PenaltyKind.CONSTRAINING_HAND: _("Constraining hand"),
+    PenaltyKind.CONDUCT: _("Conduct"),
+}
+
+WORDS: dict[type[StrEnum], dict[str, object]] = {
+    Stage: {
+        Stage.LEAGUE: pgettext_lazy("stage", "League"),
+        Stage.KNOCKOUT: pgettext_lazy("stage", "Knockout"),
+    },
+    MatchStatus: {
+        MatchStatus.SCHEDULED: _("Scheduled"),
+        MatchStatus.IN_PROGRESS: _("In progress"),
+        MatchStatus.COMPLETED: _("Completed"),
+        MatchStatus.CONFIRMED: _("Confirmed"),
+        MatchStatus.VOID: _("Void"),
+        MatchStatus.FORFEITED: _("Forfeited"),
+    },
+    Trump: {
+        Trump.CLUBS: _("Clubs"),
+        Trump.DIAMONDS: _("Diamonds"),
+        Trump.HEARTS: _("Hearts"),
+        Trump.SPADES: _("Spades"),
+        Trump.NO_TRUMP: _("No trump"),
+    },
+    Level: {
+        Level.NONE: pgettext_lazy("level", "None"),
+        Level.DOUBLED: _("Doubled"),
+        Level.REDOUBLED: _("Redoubled"),
+    },
+    PenaltyKind: PENALTY_WORDS,
+    TableState: {
+        TableState.NOT_STARTED: _("not started"),
+        TableState.IN_PROGRESS: _("in progress"),
+        TableState.DISPUTED: _("disputed"),
+        TableState.AWAITING: _("awaiting confirmation"),
+        TableState.CONFIRMED: _("confirmed"),
+        TableState.FORFEITED: _("forfeited"),
+    },
+}
+# A match's result for one of its teams (league/selectors.py's TeamRound.result).
+RESULTS = {
+    "won": pgettext_lazy("match result", "won"),
+    "lost": pgettext_lazy("match result", "lost"),
+    "tied": pgettext_lazy("match result", "tied"),
+}
+# The template filter's names for the kinds of value: {{ m.stage|said:"stage" }}.
+KINDS: dict[str, type[StrEnum]] = {
+    "stage": Stage,
+    "status": MatchStatus,
+    "trump": Trump,
+    "level": Level,
+    "penalty": PenaltyKind,
+    "table": TableState,
+}
+
+
+def choices(enum: type[StrEnum]) -> list[tuple[str, object]]:
+    """A model field's choices: each value with its label in the page's language."""
+    return tournament_words.choices(enum, WORDS)
+
+
+def said(value: str, kind: str) -> str:
+    """`value` (a code of the kind named) as the page's language says it; an unknown
+    value is shown as it is."""
+    if kind == "result":
+        return str(RESULTS.get(value, value))
+    enum = KINDS[kind]
+    try:
+        return str(WORDS[enum][enum(value)])
+    except ValueError:
+        return str(value)
+
+
+# What the offline queue (static/js/offline.js) says, by its English words; the page
+# hands them over translated ({% offline_words %}) and the script fills in the
+# {names}. A sentence the script says must be here (tests/test_language.py).
+OFFLINE_WORDS = (
+    gettext_noop("({count} held for your choice below)"),
+    gettext_noop("1 entry waiting to send"),
+    gettext_noop("Change to deal {number}: {deal}"),
+    gettext_noop("Deal {number}: {deal}"),
+    gettext_noop(
+        "Deleting and the toss need the network: do it again when this phone is "
+        "back online."
+    ),
+    gettext_noop("Drop it"),
+    gettext_noop("Enter mine as deal {number}"),
+    gettext_noop("Every change from the other device: {changes}."),
+    gettext_noop("Fill in every field of the deal before saving: {fields}."),
+    gettext_noop("Keep the sheet's, drop mine"),
+    gettext_noop("Not sent: the sheet changed on another device."),
+    gettext_noop(
+        "Offline: entries are kept on this phone and sent when the network is back"
+    ),
+    gettext_noop("On the sheet now, deal {number} is deleted."),
+    gettext_noop("On the sheet now, deal {number}: {deal}."),
+    gettext_noop("Online"),
+    gettext_noop("Penalty in deal {deal}: {kind} by {offender}"),
+    gettext_noop("Replace deal {number} with mine"),
+    gettext_noop("Save mine as the next deal"),
+    gettext_noop(
+        "That needs the network (opening a deal to change it, deleting, the toss): "
+        "try again when this phone is back online."
+    ),
+    gettext_noop("The award is worked out by the server when the deal reaches it."),
+    gettext_noop(
+        "The server cannot be reached: choose again when this phone is back online."
+    ),
+    gettext_noop("The server refused it."),
+    gettext_noop("Try again"),
+    gettext_noop(
+        "While this phone was offline, another device changed the sheet: "
+        "{changes}. {entry} did not clash with it and was sent after it; nothing was "
+        "overwritten."
+    ),
+    gettext_noop("Yours, kept on this phone: {deal}."),
+    gettext_noop("cardinal rule"),
+    gettext_noop("conduct"),
+    gettext_noop("constraining hand"),
+    gettext_noop("deal {number} added ({deal})"),
+    gettext_noop("deal {number} changed to {deal}"),
+    gettext_noop("deal {number} deleted"),
+    gettext_noop("doubled"),
+    gettext_noop("kallakali"),
+    gettext_noop("last saved {time}"),
+    gettext_noop("nothing saved from this device yet"),
+    gettext_noop("nothing waiting to send"),
+    gettext_noop("out of turn"),
+    gettext_noop("redoubled"),
+    gettext_noop("{count} entries waiting to send"),
+    gettext_noop("{declarer} bid {value} {trump} {level}, took {taken}"),
+    gettext_noop("{declarer} bid {value} {trump}, took {taken}"),
+    gettext_noop("{entry}: kept on this phone, waiting to send."),
+    gettext_noop("{entry}: refused by the server: {message}"),
+    gettext_noop("{entry}: waiting to send"),
+)
+
+
+def offline_words() -> dict[str, str]:
+    """The offline queue's sentences in the page's language, by their English."""
+    return {english: gettext(english) for english in OFFLINE_WORDS}
+
+
+# A sheet's history, as the match page lists it (SheetChange.summary).
+ACTIONS = {
+    "match_create": _("Match set up"),
+    "deal_add": _("Deal added"),
+    "deal_replace": _("Deal changed"),
+    "deal_delete": _("Deal deleted"),
+    "penalty_add": _("Penalty added"),
+    "penalty_delete": _("Penalty deleted"),
+    "confirm": _("Confirmed"),
+    "lock": _("Locked"),
+    "reopen": _("Reopened"),
+    "toss": _("Toss"),
+    "toss_delete": _("Toss deleted"),
+    "void": _("Void"),
+    "restore": _("Restored from a backup"),
+    "forfeit": _("Forfeit"),
+    "dispute": _("Dispute"),
+    "ruling": _("Ruling"),
+}
+
+
+def change_summary(action: str, row: dict) -> str:
+    """A change of a sheet in a few words: what was done, and to what."""
+    what = str(ACTIONS.get(action, action.replace("_", " ").capitalize()))
+    if "kind" in row:
+        return gettext("%(what)s: %(kind)s by %(offender)s in deal %(deal)s") % {
+            "what": what,
+            "kind": said(row["kind"], "penalty").lower(),
+            "offender": row["offender"],
+            "deal": row["deal"],
+        }
+    if "number" in row:
+        return gettext(
+            "%(what)s, deal %(number)s: %(declarer)s %(value)s %(trump)s, took "
+            "%(taken)s"
+        ) % {
+            "what": what,
+            "number": row["number"],
+            "declarer": row["declarer"],
+            "value": row["value"],
+            "trump": said(row["trump"], "trump"),
+            "taken": row["taken"],
+        }
+    if "side" in row:
+        return gettext("%(what)s for %(side)s") % {"what": what, "side": row["side"]}
+    if "absent" in row:
+        if row["absent"] == "both":
+            return gettext("%(what)s: both teams absent") % {"what": what}
+        return gettext("%(what)s: team %(side)s absent") % {
+            "what": what,
+            "side": row["absent"],
+        }
+    if "ruling" in row:
+        return gettext("Ruling on dispute %(dispute)s: %(ruling)s") % {
+            "dispute": row["dispute"],
+            "ruling": row["ruling"],
+        }
+    if "text" in row:
+        if row.get("deal"):
+            return gettext("Dispute %(dispute)s on deal %(deal)s: %(text)s") % {
+                "dispute": row["dispute"],
+                "deal": row["deal"],
+                "text": row["text"],
+            }
+        return gettext("Dispute %(dispute)s on the match: %(text)s") % {
+            "dispute": row["dispute"],
+            "text": row["text"],
+        }
+    return what
