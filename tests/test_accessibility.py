@@ -1,6 +1,7 @@
 """Every kind of page, in English and in Malayalam, checked by axe-core in Debian's
 chromium on a phone's screen: no serious or critical violation (missing labels, wrong
-`lang`, contrast, names of buttons and links, ARIA misuse...). axe-core comes from
+`lang`, contrast, names of buttons and links, ARIA misuse...), and no page wider than
+the phone (a wide table scrolls in its own region). axe-core comes from
 npm into tests/axe/ (`make browser`) and is put into the page by the test only; the
 site never serves it. Each Malayalam page is kept as a screenshot in
 artifacts/screens/ (not committed), to look at."""
@@ -107,7 +108,19 @@ def _check(page, url: str, status: int = 200) -> list[dict]:
         f"{url}: {answer and answer.status}"
     )
     page.add_script_tag(path=str(AXE))
-    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+    found = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+    # A page fits the phone's width: what is wider scrolls inside its own region.
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    if width > PHONE["width"]:
+        found.append(
+            {
+                "id": "wider-than-the-phone",
+                "impact": "serious",
+                "help": f"the page is {width} px wide on a {PHONE['width']} px screen",
+                "nodes": [],
+            }
+        )
+    return found
 
 
 def _context(browser, language: str):
