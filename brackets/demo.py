@@ -19,6 +19,7 @@ from scoring.domain.tiebreak import Phase
 from scoring.league import services as league_services
 from scoring.models import Match
 from scoring.sheets import services as sheets_services
+from scoring.sheets import toss as sheets_toss
 from scoring.sheets.selectors import sheet_read
 from tournament.demo import FIXTURES, demo_load
 from tournament.domain.types import Role
@@ -39,7 +40,7 @@ def _settle(match: Match, user, rng: random.Random) -> None:
             return
         if tb.phase is Phase.TOSS:
             winner = rng.choice([Side.A, Side.B])
-            sheets_services.score_sheet_toss_record(
+            sheets_toss.score_sheet_toss_record(
                 match_id=match.pk,
                 user=user,
                 version=None,

@@ -34,6 +34,7 @@ from ..models import (
     Penalty,
 )
 from ..sheets import services as sheets
+from ..sheets import toss as sheet_toss
 from ..sheets.locking import DEAL_FIELDS, changes_from, sheet_rows
 from ..sheets.services import deal_check, deal_extras
 from . import paper
@@ -472,7 +473,7 @@ def _sheet_import(
             step(None, sheets.score_sheet_penalty_delete, penalty_id=penalty.pk)
             done.penalties_deleted += 1
         if toss_goes:
-            step(sheet.toss_row, sheets.score_sheet_toss_delete)
+            step(sheet.toss_row, sheet_toss.score_sheet_toss_delete)
         for n in drop:
             step(None, sheets.score_sheet_deal_delete, number=n)
             done.deleted += 1
@@ -497,7 +498,7 @@ def _sheet_import(
             if toss_changes and not done.toss and sudden is not None and n >= sudden:
                 step(
                     sheet.toss_row,
-                    sheets.score_sheet_toss_record,
+                    sheet_toss.score_sheet_toss_record,
                     winner=toss[0],
                     first_dealer=toss[1],
                 )
@@ -508,7 +509,7 @@ def _sheet_import(
         if toss_changes and not done.toss:
             step(
                 sheet.toss_row,
-                sheets.score_sheet_toss_record,
+                sheet_toss.score_sheet_toss_record,
                 winner=toss[0],
                 first_dealer=toss[1],
             )

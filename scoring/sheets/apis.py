@@ -42,7 +42,7 @@ from ..models import (
     Penalty,
     SheetChange,
 )
-from . import locking, services
+from . import locking, services, toss
 from .selectors import (
     SheetView,
     captain_sides,
@@ -726,7 +726,7 @@ class MatchTossApi(MatchScopedMixin, APIView):
         self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.score_sheet_toss_record(
+        toss.score_sheet_toss_record(
             match_id=self.match.pk, user=request.user, **data.validated_data
         )
         return self.answer_sheet(status.HTTP_201_CREATED)
@@ -734,7 +734,7 @@ class MatchTossApi(MatchScopedMixin, APIView):
     @extend_schema(request=VersionInput, responses=SheetOutput)
     def delete(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
-        services.score_sheet_toss_delete(
+        toss.score_sheet_toss_delete(
             match_id=self.match.pk, user=request.user, version=_version(request)
         )
         return self.answer_sheet()

@@ -31,7 +31,7 @@ from tournament.words import refusal
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, MatchStatus, Side
 from ..models import Deal, Dispute, Match
-from . import day, locking, services
+from . import day, locking, services, toss
 from .forms import (
     ConfirmForm,
     DealForm,
@@ -313,7 +313,7 @@ class _ScoreDesk:
         form = self.toss_form
         if not form.is_valid():
             return None
-        match = services.score_sheet_toss_record(
+        match = toss.score_sheet_toss_record(
             match_id=self.match.pk, user=self.actor, **form.cleaned_data
         )
         sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
