@@ -8,6 +8,7 @@ which are recomputed by scoring/domain/rules.py on every write.
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 
 from tournament.models import Team, Tournament, someone
 
@@ -185,7 +186,14 @@ class Match(models.Model):
     sheet: Sheet | None = None
 
     def __str__(self) -> str:
-        return f"{self.team_a} v {self.team_b} (round {self.round}, table {self.table})"
+        # In the language of the request that names it: a page's (a refusal that
+        # names the match), English for the API, the workbooks and the logs.
+        return gettext("%(a)s v %(b)s (round %(round)s, table %(table)s)") % {
+            "a": self.team_a,
+            "b": self.team_b,
+            "round": self.round,
+            "table": self.table,
+        }
 
     @property
     def locked(self) -> bool:
