@@ -150,3 +150,37 @@ def test_a_paper_sheet_prints_with_a_row_per_deal(
         staff.get(reverse("scoring:round-print", args=[SLUG]) + "?round=x").status_code
         == 404
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_workbook_asked_for_on_a_malayalam_page_is_built_in_english(
+    celery_worker_running,
+):
+    """The page speaks Malayalam; the workbook is a file format read back on import,
+    so it stays English even where the build runs inside that page's request."""
+    import openpyxl
+
+    from scoring.models import ExportJob, ExportStatus
+
+    organizer = final_league(2, 3, qualifiers=4, slug="ml-cup")[1]
+    client = _client(organizer)
+    client.post("/i18n/setlang/", {"language": "ml", "next": "/"})
+    url = reverse("scoring:excel", args=["ml-cup"])
+    assert '<html lang="ml">' in client.get(url).content.decode()
+    client.post(url, {"action": "export"})
+    deadline = time.monotonic() + 30
+    job = ExportJob.objects.get(tournament__slug="ml-cup")
+    while job.status != ExportStatus.DONE:
+        assert time.monotonic() < deadline and job.status != ExportStatus.FAILED
+        time.sleep(0.2)
+        job.refresh_from_db()
+    workbook = openpyxl.load_workbook(io.BytesIO(bytes(job.content)))
+    words = " ".join(
+        str(cell.value)
+        for sheet in workbook.worksheets
+        for row in sheet.iter_rows(max_row=6)
+        for cell in row
+        if cell.value is not None
+    )
+    assert "Standings" in workbook.sheetnames
+    assert not re.search("[\u0d00-\u0d7f]", words + " ".join(workbook.sheetnames))
