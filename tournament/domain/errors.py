@@ -28,9 +28,22 @@ def gettext_noop(text: str) -> Words:
     return words
 
 
+class _Hole:
+    """A hole `filled` leaves for the error's own parameters, kept as it was written."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"%({self.name})s"
+
+    def __repr__(self) -> str:
+        return f"%({self.name})r"
+
+
 class _Holes(dict[str, object]):
-    def __missing__(self, name: str) -> str:
-        return f"%({name})s"
+    def __missing__(self, name: str) -> _Hole:
+        return _Hole(name)
 
 
 def filled(words: Words, **params: object) -> Words:

@@ -1,0 +1,54 @@
+"""A refusal's words (tournament/domain/errors.py): English for the API, and the
+marked template with its values for a page to translate (tournament/words.py)."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournament.domain.errors import RuleError, Words, filled, gettext_noop
+
+
+def test_marked_words_keep_their_template_and_say_their_english():
+    error = RuleError(
+        "value_out_of_range",
+        gettext_noop("a contract is %(least)s to %(most)s; %(value)s cannot be bid."),
+        field="value",
+        value=60,
+        least=28,
+        most=56,
+    )
+    assert error.message == "a contract is 28 to 56; 60 cannot be bid."
+    assert error.template.startswith("a contract is %(least)s")
+    assert error.params == {"value": 60, "least": 28, "most": 56}
+
+
+def test_values_only_the_sentence_needs_stay_out_of_the_parameters():
+    """filled() fills some holes and leaves the rest, in their own conversion, for
+    the error's parameters: the API's parameters are not crowded with phrases."""
+    error = RuleError(
+        "x",
+        filled(gettext_noop("a %(one)s b %(two)r c %(three)s"), one=1),
+        two="t",
+        three=3,
+    )
+    assert error.message == "a 1 b 't' c 3"
+    assert error.params == {"two": "t", "three": 3}
+    assert error.fills == {"one": 1}
+
+
+def test_a_phrase_inside_a_refusal_is_words_too():
+    phrase = filled(gettext_noop("%(count)s teams"), count=5)
+    error = RuleError("x", gettext_noop("move %(excess)s"), excess=phrase)
+    assert error.message == "move 5 teams"
+    assert isinstance(error.params["excess"], Words)
+    assert error.params["excess"].template == "%(count)s teams"
+
+
+def test_plain_words_are_said_as_they_are():
+    error = RuleError("x", "100% plain, %(not)s a template")
+    assert error.message == "100% plain, %(not)s a template"
+    assert error.template is None and error.words == error.message
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="%"), max_size=40))
+def test_any_text_marked_is_its_own_english(text):
+    assert gettext_noop(text) == text == RuleError("x", gettext_noop(text)).message
