@@ -6,7 +6,7 @@ from .excel import apis as excel_apis
 from .league import apis as league_apis
 from .links import apis as links_apis
 from .sheets import apis as sheets_apis
-from .sheets import day_apis
+from .sheets import day_apis, entry_apis
 from .statistics import apis as statistics_apis
 
 app_name = "scoring-api"
@@ -84,21 +84,21 @@ urlpatterns = [
         name="match-dispute-rule",
     ),
     path(
-        "matches/<id:pk>/deals/", sheets_apis.DealListApi.as_view(), name="match-deals"
+        "matches/<id:pk>/deals/", entry_apis.DealListApi.as_view(), name="match-deals"
     ),
     path(
         "matches/<id:pk>/deals/<id:number>/",
-        sheets_apis.DealDetailApi.as_view(),
+        entry_apis.DealDetailApi.as_view(),
         name="match-deal",
     ),
     path(
         "matches/<id:pk>/penalties/",
-        sheets_apis.PenaltyListApi.as_view(),
+        entry_apis.PenaltyListApi.as_view(),
         name="match-penalties",
     ),
     path(
         "matches/<id:pk>/penalties/<id:penalty>/",
-        sheets_apis.PenaltyDetailApi.as_view(),
+        entry_apis.PenaltyDetailApi.as_view(),
         name="match-penalty",
     ),
     path(
