@@ -65,13 +65,14 @@ RESULTS = {
     "tied": pgettext_lazy("match result", "tied"),
 }
 # The template filter's names for the kinds of value: {{ m.stage|said:"stage" }}.
-KINDS: dict[str, type[StrEnum]] = {
-    "stage": Stage,
-    "status": MatchStatus,
-    "trump": Trump,
-    "level": Level,
-    "penalty": PenaltyKind,
-    "table": TableState,
+KINDS: dict[str, dict[str, object]] = {
+    "stage": WORDS[Stage],
+    "status": WORDS[MatchStatus],
+    "trump": WORDS[Trump],
+    "level": WORDS[Level],
+    "penalty": WORDS[PenaltyKind],
+    "table": WORDS[TableState],
+    "result": RESULTS,
 }
 
 
@@ -83,13 +84,7 @@ def choices(enum: type[StrEnum]) -> list[tuple[str, object]]:
 def said(value: str, kind: str) -> str:
     """`value` (a code of the kind named) as the page's language says it; an unknown
     value is shown as it is."""
-    if kind == "result":
-        return str(RESULTS.get(value, value))
-    enum = KINDS[kind]
-    try:
-        return str(WORDS[enum][enum(value)])
-    except ValueError:
-        return str(value)
+    return str(KINDS[kind].get(value, value))
 
 
 # What the offline queue (static/js/offline.js) says, by its English words; the page

@@ -41,15 +41,7 @@ from .models import Membership, Player, Section, Team, Tournament
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
     """The same error(s), each field put under `prefix` (`state` → `captain.state`)."""
     items = error.errors if isinstance(error, RuleErrors) else [error]
-    moved = [
-        RuleError(
-            e.code,
-            gettext_noop(e.template) if e.template else e.message,
-            field=f"{prefix}.{e.field}" if e.field else prefix,
-            **e.params,
-        )
-        for e in items
-    ]
+    moved = [e.at(f"{prefix}.{e.field}" if e.field else prefix) for e in items]
     return moved[0] if len(moved) == 1 else RuleErrors(moved)
 
 

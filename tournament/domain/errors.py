@@ -79,6 +79,14 @@ class RuleError(Exception):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, field={self.field!r})"
 
+    def at(self, field: str | None) -> RuleError:
+        """The same refusal named on another field: its words, the values only its
+        sentence needs, and its parameters, all kept."""
+        words: str = self.message
+        if self.template is not None:
+            words = filled(gettext_noop(self.template), **self.fills)
+        return RuleError(self.code, words, field=field, **self.params)
+
     @property
     def words(self) -> str:
         """The message as marked `Words` when it is (a page can translate it), for a

@@ -35,6 +35,28 @@ def test_values_only_the_sentence_needs_stay_out_of_the_parameters():
     assert error.fills == {"one": 1}
 
 
+def test_a_refusal_named_on_another_field_keeps_its_words_and_values():
+    error = RuleError(
+        "x",
+        filled(gettext_noop("%(field)s: %(one)s and %(two)s"), one="a"),
+        field="state",
+        two="b",
+    )
+    moved = error.at("captain.state")
+    assert moved.message == "captain.state: a and b"
+    assert (moved.template, moved.fills, moved.params) == (
+        error.template,
+        {"one": "a"},
+        {"two": "b"},
+    )
+    plain = RuleError("y", "as it is", field="name").at("team.name")
+    assert (plain.message, plain.field, plain.template) == (
+        "as it is",
+        "team.name",
+        None,
+    )
+
+
 def test_a_phrase_inside_a_refusal_is_words_too():
     phrase = filled(gettext_noop("%(count)s teams"), count=5)
     error = RuleError("x", gettext_noop("move %(excess)s"), excess=phrase)
