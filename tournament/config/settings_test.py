@@ -17,7 +17,10 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, as in the embedded default: shared in-memory SQLite fails concurrent
     # writers at once ("table is locked") instead of waiting, unlike the real thing.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+    # One file per process, so that two runs on one machine never share it.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")  # noqa: F405
+    }
 else:
     # Threads of the live server and of the race tests open their own connections;
     # closing each at the end of its request lets the test database be dropped.
@@ -28,4 +31,4 @@ else:
 CONTENT_SECURITY_POLICY_REPORT_ONLY = False
 
 # Automatic backups of the test database go to a folder of their own.
-BACKUP_DIR = VAR_DIR / "test-backups"  # noqa: F405
+BACKUP_DIR = VAR_DIR / "test-backups" / str(os.getpid())  # noqa: F405
