@@ -25,7 +25,7 @@ from scoring.sheets import services as sheets_services
 from tournament.backups.services import backup_before_step
 from tournament.domain.errors import ConflictError, RuleError, gettext_noop
 from tournament.domain.types import TeamStatus, TournamentStatus
-from tournament.models import Team, Tournament
+from tournament.models import Team, Tournament, account
 
 from .domain import progression, seeding
 from .domain.progression import Feed, Kind
@@ -115,7 +115,7 @@ def knockout_seed(
         deals=per_stage if not tables else dict.fromkeys(per_stage),
         final_best_of=FINAL_BEST_OF,
         lot=lot,
-        seeded_by=_someone(user),
+        seeded_by=account(user),
     )
     Seed.objects.bulk_create(
         Seed(
@@ -168,10 +168,6 @@ def knockout_seed(
     tournament.status = TournamentStatus.KNOCKOUT
     tournament.save(update_fields=["status", "updated_at"])
     return bracket
-
-
-def _someone(user):
-    return user if user is not None and user.is_authenticated else None
 
 
 def _game_open(knockout_match: KnockoutMatch, *, number: int, user) -> Game:

@@ -6,6 +6,7 @@ services, which lock the tournament row while they check and write.
 """
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
@@ -28,6 +29,13 @@ def someone() -> models.ForeignKey:
         on_delete=models.SET_NULL,
         related_name="+",
     )
+
+
+def account(user) -> AbstractBaseUser | None:
+    """The account behind `user` for a `*_by` field: None for a link's holder (a
+    table or team link acts with no account), an anonymous visitor, or nobody (a
+    file's import). Records name such actors in words (the history's actor_name)."""
+    return user if user is not None and user.is_authenticated else None
 
 
 class Tournament(models.Model):

@@ -35,7 +35,7 @@ from .domain.sections import (
 )
 from .domain.setup import STEPS, fixed_settings
 from .domain.types import Role, TeamStatus, TournamentStatus
-from .models import Membership, Player, Section, Team, Tournament
+from .models import Membership, Player, Section, Team, Tournament, account
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
@@ -613,7 +613,7 @@ def team_check_in(*, team: Team, user) -> Team:
         )
     if team.checked_in_at is None:
         team.checked_in_at = timezone.now()
-        team.checked_in_by = user if user.is_authenticated else None
+        team.checked_in_by = account(user)
         team.save(update_fields=["checked_in_at", "checked_in_by"])
     return team
 

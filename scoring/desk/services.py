@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.domain.errors import RuleError, gettext_noop
-from tournament.models import Announcement, Tournament
+from tournament.models import Announcement, Tournament, account
 
 
 @transaction.atomic
@@ -32,7 +32,7 @@ def announcement_create(*, tournament: Tournament, user, text: str) -> Announcem
     announcement = Announcement(
         tournament=tournament,
         text=text,
-        created_by=user if user.is_authenticated else None,
+        created_by=account(user),
     )
     announcement.full_clean()
     announcement.save()
@@ -44,6 +44,6 @@ def announcement_end(*, announcement: Announcement, user) -> Announcement:
     """Take an announcement off the screen (it stays on record)."""
     if announcement.ended_at is None:
         announcement.ended_at = timezone.now()
-        announcement.ended_by = user if user.is_authenticated else None
+        announcement.ended_by = account(user)
         announcement.save(update_fields=["ended_at", "ended_by"])
     return announcement

@@ -22,7 +22,7 @@ from tournament.domain.errors import (
     filled,
     gettext_noop,
 )
-from tournament.models import Tournament
+from tournament.models import Tournament, account
 from tournament.uploads import xlsx_limits
 
 from ..domain import rules, tiebreak
@@ -76,7 +76,7 @@ def export_request(*, tournament: Tournament, user) -> tuple[ExportJob, bool]:
         return live, False
     job = ExportJob.objects.create(
         tournament=tournament,
-        requested_by=user if user is not None and user.is_authenticated else None,
+        requested_by=account(user),
         total=Match.objects.filter(tournament=tournament).count(),
     )
     from ..tasks import export_build  # tasks call services: import when queuing

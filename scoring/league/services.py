@@ -32,6 +32,7 @@ from tournament.models import (
     Substitution,
     Team,
     Tournament,
+    account,
 )
 from tournament.selectors import swaps_of
 
@@ -118,7 +119,7 @@ def league_draw_generate(
         restarts=draw.restarts,
         most_from_one_section=spread.most_from_one_section,
         mean_sections_met=spread.mean_sections_met,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=account(user),
     )
     LeagueRound.objects.bulk_create(
         LeagueRound(tournament=tournament, number=r.number) for r in draw.rounds
@@ -143,7 +144,7 @@ def league_draw_generate(
     )
     if any(m.pk is None for m in matches):  # SQLite before 3.35 returns no ids
         matches = list(league.order_by("round", "table"))
-    actor = user if user is not None and user.is_authenticated else None
+    actor = account(user)
     SheetChange.objects.bulk_create(
         SheetChange(
             match=m,
@@ -196,7 +197,7 @@ def league_round_release(*, tournament: Tournament, user, number: int) -> League
         )
     if found.released_at is None:
         found.released_at = timezone.now()
-        found.released_by = user if user.is_authenticated else None
+        found.released_by = account(user)
         found.save(update_fields=["released_at", "released_by"])
     return found
 
@@ -213,9 +214,7 @@ def league_rounds_release_all(*, tournament: Tournament, user) -> int:
             ),
             tournament=tournament.name,
         )
-    return drafts.update(
-        released_at=timezone.now(), released_by=user if user.is_authenticated else None
-    )
+    return drafts.update(released_at=timezone.now(), released_by=account(user))
 
 
 # Lots in the standings
@@ -309,7 +308,7 @@ def standings_lots_draw(
         algorithm=ranking.LOT_ALGORITHM,
         places=tournament.qualifiers,
         decided=decided,
-        drawn_by=user if user is not None and user.is_authenticated else None,
+        drawn_by=account(user),
     )
 
 
@@ -413,7 +412,7 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     team.withdrawn_from_round = from_round
     team.withdrawn_reason = reason
     team.withdrawn_at = timezone.now()
-    team.withdrawn_by = user if user is not None and user.is_authenticated else None
+    team.withdrawn_by = account(user)
     team.full_clean()
     team.save()
     return team
@@ -496,6 +495,6 @@ def substitution_approve(
         stage=stage_of.value,
         from_round=from_round,
         reason=reason,
-        approved_by=user if user is not None and user.is_authenticated else None,
+        approved_by=account(user),
         approved_at=timezone.now(),
     )

@@ -254,7 +254,10 @@ class SheetOutput(MatchSummary):
         help_text="Who played for each team in this match (rules.md §9)."
     )
     confirmed_a = serializers.BooleanField(
-        help_text="Team A's captain confirmed the sheet at its current version."
+        help_text=(
+            "Team A's captain confirmed the sheet at its current version (a "
+            "locked sheet: at the version it locked at)."
+        )
     )
     confirmed_b = serializers.BooleanField()
     confirmed_at = serializers.DateTimeField(allow_null=True)

@@ -22,7 +22,7 @@ from django.db import connection
 from django.utils import timezone
 
 from tournament.domain.errors import ConflictError, gettext_noop
-from tournament.models import Team, Tournament
+from tournament.models import Team, Tournament, account
 
 from ..domain import rules, tiebreak
 from ..domain.rules import MatchStatus, Stage
@@ -281,7 +281,7 @@ def change_row(
         match=match,
         version=match.version,
         action=action,
-        actor=user if user is not None and user.is_authenticated else None,
+        actor=account(user),
         actor_name=actor_name(user),
         before=before,
         after=after,

@@ -118,6 +118,16 @@ class SheetView:
         return None
 
     @property
+    def tiebreak_deals(self) -> int:
+        """Deals on the sheet past the scheduled ones: a knockout's tie-break."""
+        return max(0, len(self.deals) - (self.match.deals_scheduled or len(self.deals)))
+
+    @property
+    def scheduled_played(self) -> int:
+        """The scheduled deals on the sheet (a tie-break's are counted apart)."""
+        return len(self.deals) - self.tiebreak_deals
+
+    @property
     def confirmed_a(self) -> bool:
         return self.confirmed(Side.A)
 
@@ -133,12 +143,15 @@ class SheetView:
         return Role.ORGANIZER in roles or any(not self.confirmed(s) for s in sides)
 
     def confirmed(self, side: Side) -> bool:
-        """This side's captain confirmed the sheet as it is now."""
+        """This side's captain confirmed the sheet as it is now (a locked sheet: as it
+        was when it locked, the version before the lock's)."""
         got = (
             self.match.confirmed_a_version
             if side is Side.A
             else self.match.confirmed_b_version
         )
+        if self.match.status == MatchStatus.CONFIRMED:
+            return got is not None and got == self.match.version - 1
         return got == self.match.version
 
 

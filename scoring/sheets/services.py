@@ -28,7 +28,7 @@ from tournament.domain.errors import (
     gettext_noop,
 )
 from tournament.domain.types import Role
-from tournament.models import Team, Tournament
+from tournament.models import Team, Tournament, account
 from tournament.selectors import match_roster
 from tournament.tasks import sheet_copy_keep
 
@@ -373,7 +373,7 @@ def score_sheet_deal_record(
         match=match,
         bidder=bidder,
         auction=auction,
-        entered_by=user if user.is_authenticated else None,
+        entered_by=account(user),
     )
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
@@ -414,7 +414,7 @@ def score_sheet_deal_replace(
     for field in DEAL_FIELDS:
         setattr(deal, field, getattr(checked, field))
     deal.bidder, deal.auction = bidder, auction
-    deal.entered_by = user if user.is_authenticated else None
+    deal.entered_by = account(user)
     deal.save()
     rescore(match, deals, penalties)
     change(
@@ -515,7 +515,7 @@ def score_sheet_penalty_record(
         kind=the_kind.value,
         points=points if the_kind is PenaltyKind.CONDUCT else 0,
         note=note,
-        entered_by=user if user.is_authenticated else None,
+        entered_by=account(user),
     )
     penalties.append(penalty)
     rescore(match, deals, penalties)
@@ -560,7 +560,7 @@ def score_sheet_penalty_delete(
 def _lock(match: Match, user) -> None:
     match.status = MatchStatus.CONFIRMED
     match.confirmed_at = timezone.now()
-    match.confirmed_by = user
+    match.confirmed_by = account(user)
     match.version += 1
     match.save(
         update_fields=[

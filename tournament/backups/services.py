@@ -24,7 +24,7 @@ from django.utils.dateparse import parse_datetime
 
 from ..domain.errors import filled, gettext_noop
 from ..domain.types import Role
-from ..models import Backup, BackupScope, SheetCopy, Tournament
+from ..models import Backup, BackupScope, SheetCopy, Tournament, account
 from .archive import (
     BRACKET_PARTS,
     LOAD_ORDER,
@@ -209,7 +209,7 @@ def backup_take(
         sheets=sheets or [],
         reason=reason[:300],
         automatic=automatic,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=account(user),
         created_at=now,
         counts=written.counts,
         rows=written.rows,
@@ -704,7 +704,7 @@ def _history_restored(archive: Archive, versions: dict[int, int], user, safety) 
             match_id=row["id"],
             version=version,
             action="restore",
-            actor=user if getattr(user, "is_authenticated", False) else None,
+            actor=account(user),
             actor_name=from_name or "site",
             after={"version": row["version"], "status": row["status"]},
             reason=(

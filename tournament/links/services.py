@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..domain.errors import RuleError, gettext_noop
-from ..models import Link, LinkKind, Team, Tournament
+from ..models import Link, LinkKind, Team, Tournament, account
 from .selectors import key_digest
 
 TABLES_MAX = 999  # as a match's table (scoring's MatchListApi)
@@ -98,7 +98,7 @@ def link_renew(
             )
     link.key, link.key_digest = _new_key()
     link.renewed_at = timezone.now()
-    link.renewed_by = user if user.is_authenticated else None
+    link.renewed_by = account(user)
     link.save(update_fields=["key", "key_digest", "renewed_at", "renewed_by"])
     return Link.objects.select_related("tournament", "team").get(pk=link.pk)
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from ..domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
 from ..domain.types import Role
-from ..models import Invitation, Membership, Team, Tournament
+from ..models import Invitation, Membership, Team, Tournament, account
 
 INVITATION_DAYS_MAX = 60
 
@@ -272,7 +272,7 @@ def invitation_create(
         name=name.strip(),
         email=email.strip(),
         key_digest=invitation_digest(key),
-        created_by=user if user.is_authenticated else None,
+        created_by=account(user),
         expires_at=timezone.now() + timedelta(days=days),
     )
     invitation.full_clean()
@@ -390,6 +390,6 @@ def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
         )
     if invitation.withdrawn_at is None:
         invitation.withdrawn_at = timezone.now()
-        invitation.withdrawn_by = user if user.is_authenticated else None
+        invitation.withdrawn_by = account(user)
         invitation.save(update_fields=["withdrawn_at", "withdrawn_by"])
     return invitation
