@@ -178,35 +178,41 @@ class TableSheet:
 OPEN_STATUSES = frozenset(
     {MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED}
 )
+# The sheets a table is playing: not every deal is in yet.
+PLAYING_STATUSES = frozenset({MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS})
 
 
 def table_reach(
     released: Sequence[RoundKey], sheets: Sequence[TableSheet]
 ) -> tuple[TableSheet | None, list[TableSheet]]:
-    """The sheets of one table that its link opens: the one of the latest released
-    round of the tournament (None when this table has no match in it), and the
-    table's sheets of earlier released rounds that are not yet final (confirmed,
+    """The sheets of one table that its link opens, in released rounds only.
+
+    The current one is the sheet the table is playing now: its latest sheet still
+    being played (scheduled or in progress), whatever later rounds have opened at
+    other tables (a quarter-final still played when a semi-final has begun); when
+    none is being played, its sheet of the latest released round (None when the
+    table has no match there). The others are its sheets not yet final (confirmed,
     forfeited or void), in playing order. A round not yet released reaches nothing."""
     latest = latest_round(released)
     if latest is None:
         return None, []
     rounds = set(released)
-    current = next(
-        (
-            s
-            for s in sheets
-            if (s.stage, s.number) == latest and s.status != MatchStatus.VOID
-        ),
-        None,
-    )
+    reached = [
+        s
+        for s in sheets
+        if (s.stage, s.number) in rounds and s.status != MatchStatus.VOID
+    ]
+    playing = [s for s in reached if s.status in PLAYING_STATUSES]
+    if playing:
+        current: TableSheet | None = max(playing, key=_sheet_order)
+    else:
+        current = next((s for s in reached if (s.stage, s.number) == latest), None)
     earlier = sorted(
-        (
-            s
-            for s in sheets
-            if (s.stage, s.number) in rounds
-            and round_order((s.stage, s.number)) < round_order(latest)
-            and s.status in OPEN_STATUSES
-        ),
-        key=lambda s: (round_order((s.stage, s.number)), s.key),
+        (s for s in reached if s is not current and s.status in OPEN_STATUSES),
+        key=_sheet_order,
     )
     return current, earlier
+
+
+def _sheet_order(sheet: TableSheet) -> tuple[tuple[int, int], int]:
+    return round_order((sheet.stage, sheet.number)), sheet.key

@@ -1,6 +1,7 @@
 """What a table's link reaches (scoring/domain/desk.py, `table_reach`;
-docs/links.md): the sheet of the latest released round at that table, and its earlier
-sheets still open; every status, and hypothesis over any pattern of rounds."""
+docs/links.md): the sheet the table plays now (its latest sheet still being played,
+else its sheet of the latest released round), and its other sheets still open; every
+status, and hypothesis over any pattern of rounds."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.domain.desk import (
     OPEN_STATUSES,
+    PLAYING_STATUSES,
     TableSheet,
     latest_round,
     round_order,
@@ -57,7 +59,33 @@ def test_a_round_not_released_reaches_nothing():
     assert table_reach([(L, 1)], [released, draft]) == (released, [])
 
 
+def test_a_knockout_match_still_played_stays_current_when_a_later_round_opens():
+    """A quarter-final at table 3 goes on while the semi-finals have begun at other
+    tables: table 3's link still opens its quarter-final (issue 38)."""
+    quarter = TableSheet(7, K, 1, MatchStatus.IN_PROGRESS)
+    league = TableSheet(3, L, 8, MatchStatus.COMPLETED)
+    current, others = table_reach([(L, 8), (K, 1), (K, 2)], [league, quarter])
+    assert current == quarter
+    assert others == [league]
+
+
+def test_a_sheet_with_every_deal_in_waits_while_the_next_round_is_played():
+    waiting = TableSheet(1, L, 3, MatchStatus.COMPLETED)
+    next_one = TableSheet(2, L, 4, MatchStatus.SCHEDULED)
+    assert table_reach([(L, 3), (L, 4)], [waiting, next_one]) == (next_one, [waiting])
+
+
+def test_the_latest_sheet_being_played_is_current_and_an_older_one_is_listed():
+    forgotten = TableSheet(1, L, 3, MatchStatus.IN_PROGRESS)
+    now = TableSheet(2, L, 4, MatchStatus.IN_PROGRESS)
+    assert table_reach([(L, 3), (L, 4)], [now, forgotten]) == (now, [forgotten])
+
+
 ROUNDS = st.tuples(st.sampled_from([L, K]), st.integers(1, 6))
+
+
+def order(sheet):
+    return round_order((sheet.stage, sheet.number)), sheet.key
 
 
 @given(
@@ -78,22 +106,26 @@ def test_a_link_reaches_released_sheets_only_and_in_playing_order(released, shee
     assert len({s.key for s in reached}) == len(reached)
     for sheet in reached:
         assert (sheet.stage, sheet.number) in released
-    if current is not None:
+        assert sheet.status != MatchStatus.VOID
+    playing = [
+        s
+        for s in sheets
+        if s.status in PLAYING_STATUSES and (s.stage, s.number) in released
+    ]
+    if playing:
+        # The table's latest sheet still being played, whatever else is open.
+        assert current == max(playing, key=order)
+    elif current is not None:
         assert (current.stage, current.number) == latest
     for sheet in earlier:
         assert sheet.status in OPEN_STATUSES
-        assert round_order((sheet.stage, sheet.number)) < round_order(latest)
-    assert earlier == sorted(
-        earlier, key=lambda s: (round_order((s.stage, s.number)), s.key)
-    )
-    # Nothing open and released before the latest round is left out.
-    if latest is not None:
-        missed = [
-            s
-            for s in sheets
-            if s.status in OPEN_STATUSES
-            and (s.stage, s.number) in released
-            and round_order((s.stage, s.number)) < round_order(latest)
-            and s not in earlier
-        ]
-        assert missed == []
+    assert earlier == sorted(earlier, key=order)
+    # Nothing open and released is left out.
+    missed = [
+        s
+        for s in sheets
+        if s.status in OPEN_STATUSES
+        and (s.stage, s.number) in released
+        and s not in reached
+    ]
+    assert missed == []
