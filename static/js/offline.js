@@ -30,6 +30,13 @@
     const text = WORDS[english] || english;
     return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
   }
+  // A time as the pages write it, on the 24-hour clock ("14:05:09"): a locale's own
+  // format would put an English "AM" or "PM" on a Malayalam page.
+  function clock(at) {
+    const when = new Date(at);
+    return [when.getHours(), when.getMinutes(), when.getSeconds()]
+      .map((n) => String(n).padStart(2, "0")).join(":");
+  }
   const LEVELS = { doubled: t("doubled"), redoubled: t("redoubled") };
   const PENALTIES = {
     out_of_turn: t("out of turn"), cardinal_rule: t("cardinal rule"), kallakali: t("kallakali"),
@@ -478,7 +485,7 @@
         + (held ? " " + t("({count} held for your choice below)", { count: held }) : "");
     const at = Number(localStorage.getItem(SAVED) || 0);
     line.querySelector(".saved").textContent = at
-      ? t("last saved {time}", { time: new Date(at).toLocaleTimeString(document.documentElement.lang || undefined) })
+      ? t("last saved {time}", { time: clock(at) })
       : t("nothing saved from this device yet");
     root.dataset.waiting = String(waiting);
   }
@@ -531,7 +538,16 @@
 
   document.body.addEventListener("sheetSaved", () => { saved(); show(); keepPage(); });
   document.body.addEventListener("htmx:afterSwap", (event) => {
-    if (event.detail.target && event.detail.target.id === "score-app") prepareForm();
+    if (!event.detail.target || event.detail.target.id !== "score-app") return;
+    prepareForm();
+    // After a deal's save the keyboard stays in the form, at the next deal, and the
+    // answer beside the button is read out (role=status): nobody starts over at the
+    // top of the page.
+    const sent = event.detail.requestConfig && event.detail.requestConfig.elt;
+    const form = document.getElementById("deal-form");
+    if (sent && sent.id === "deal-form" && form && form.elements.number) {
+      form.elements.number.focus({ preventScroll: true });
+    }
   });
   document.body.addEventListener("htmx:afterSettle", () => prepareForm());
   window.addEventListener("online", () => { show(); flush(); });
