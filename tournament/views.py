@@ -4,6 +4,7 @@ desk."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -11,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from . import services
@@ -45,6 +46,31 @@ from .words import refusal
 def htmx_request(request: HttpRequest) -> bool:
     """An htmx request (a poll or a swap) wants only the part it replaces."""
     return request.headers.get("HX-Request") == "true"
+
+
+def live_etag(request: HttpRequest, *shown: object) -> str:
+    """The ETag of a part of a page that refreshes itself while play goes on: what it
+    shows (`shown`: versions, statuses, times), for this visitor (the account or the
+    link in the address) in the page's language. static/js/live.js sends it back with
+    each poll; `unchanged` then answers 304 and the page keeps what it has."""
+    who = request.user.pk if request.user.is_authenticated else ""
+    text = repr((request.path, who, get_language(), shown))
+    return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
+
+
+def unchanged(request: HttpRequest, etag: str) -> HttpResponse | None:
+    """304 when the poll's If-None-Match is `etag`: nothing it shows has changed."""
+    sent = request.headers.get("If-None-Match", "")
+    if etag not in (tag.strip() for tag in sent.split(",")):
+        return None
+    return live_headers(HttpResponse(status=304), etag)
+
+
+def live_headers(response: HttpResponse, etag: str) -> HttpResponse:
+    """A live part's answer: its ETag, and never kept by a shared cache."""
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def visible_tournament(

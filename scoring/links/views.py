@@ -32,15 +32,29 @@ from tournament.links import services
 from tournament.links.auth import LinkHolder, link_refusal
 from tournament.links.selectors import link_find, link_list
 from tournament.models import Link, LinkKind
-from tournament.views import htmx_request, page_action, visible_tournament
+from tournament.views import (
+    htmx_request,
+    live_etag,
+    live_headers,
+    page_action,
+    unchanged,
+    visible_tournament,
+)
 from tournament.words import words_said
 
-from ..domain.rules import MatchStatus
+from ..domain.rules import MatchStatus, Side
+from ..models import Dispute, Match
 from ..sheets import day
 from ..sheets import services as sheet_services
 from ..sheets.forms import ConfirmForm, DisputeForm
 from ..sheets.selectors import match_get_visible, sheet_read
-from ..sheets.views import ScoreAt, offline_context, preview_response, score_response
+from ..sheets.views import (
+    ScoreAt,
+    offline_context,
+    preview_response,
+    score_response,
+    sheet_shown,
+)
 from .qr import qr_inline, qr_svg
 from .selectors import link_side, match_reached, table_reach, tables_needed, team_sheets
 
@@ -49,10 +63,14 @@ OFFLINE_ASSETS = (
     "css/site.css",
     "vendor/htmx-2.0.11.min.js",
     "js/print.js",
+    "js/live.js",
     "js/offline.js",
     "js/auction.js",
     "img/icon.svg",
 )
+# The sheets a team's link may confirm, once every deal is in: a locked sheet shows
+# whether each side had confirmed it.
+CONFIRMABLE = frozenset({MatchStatus.COMPLETED, MatchStatus.CONFIRMED})
 NO_LINK = (
     "This link does not work: the organizer renewed it, or it is mistyped. Ask the "
     "organizer's desk for your table's or team's card."
@@ -100,20 +118,24 @@ def link_page(request: HttpRequest, key: str) -> HttpResponse:
             )
             return redirect("scoring:link", key=key)
         return _private(_table_score(request, link, match, reach, home=True))
-    return _private(
-        render(
-            request,
-            "scoring/link_table.html",
-            {
-                "link": link,
-                "tournament": link.tournament,
-                "reach": reach,
-                "match": match,
-                "view": sheet_read(match=match) if match else None,
-                "poll": settings.DESK_POLL_SECONDS,
-            },
-        )
+    # The waiting page polls with the ETag of what it shows (static/js/live.js).
+    etag = live_etag(request, [sheet_shown(m) for m in reach.matches])
+    if htmx_request(request) and (same := unchanged(request, etag)) is not None:
+        return _private(same)
+    page = render(
+        request,
+        "scoring/link_table.html",
+        {
+            "link": link,
+            "tournament": link.tournament,
+            "reach": reach,
+            "match": match,
+            "view": sheet_read(match=match) if match else None,
+            "poll": settings.DESK_POLL_SECONDS,
+            "etag": etag,
+        },
     )
+    return _private(live_headers(page, etag))
 
 
 @require_http_methods(["GET", "POST"])
@@ -163,7 +185,8 @@ def link_preview(request: HttpRequest, key: str, pk: int) -> HttpResponse:
 
 def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
     """Check the team in, confirm its sheets, raise disputes: a captain's powers for
-    this team, and nothing else."""
+    this team, and nothing else. While a sheet of the team is open, the part with
+    its sheets and disputes refreshes itself (an ETag poll, static/js/live.js)."""
     holder = LinkHolder(link)
     team = link.team
     assert team is not None  # noqa: S101 - a team link names its team
@@ -172,38 +195,60 @@ def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
         answer = page_action(request, lambda: _team_act(request, link, holder), back)
         if answer is not None:
             return answer
-    sheets = []
-    for match in team_sheets(link):
-        view = (
-            sheet_read(match=match) if match.status == MatchStatus.COMPLETED else None
+    matches = team_sheets(link)
+    etag = live_etag(request, team.checked_in_at, [sheet_shown(m) for m in matches])
+    poll = htmx_request(request)
+    if poll and (same := unchanged(request, etag)) is not None:
+        return same
+    disputes: dict[int, list[Dispute]] = {}
+    for dispute in Dispute.objects.filter(match__in=matches).order_by("raised_at"):
+        disputes.setdefault(dispute.match_id, []).append(dispute)
+    sheets = [_team_sheet(link, match, disputes.get(match.pk, [])) for match in matches]
+    playing = next((s for s in reversed(sheets) if not s["match"].final), None)
+    context = {
+        "link": link,
+        "tournament": link.tournament,
+        "team": team,
+        "sheets": sheets,
+        # The dispute form offers the sheet being played first, then the others,
+        # newest first (a void sheet is not disputed).
+        "disputable": sorted(
+            (s for s in sheets if s["match"].status != MatchStatus.VOID),
+            key=lambda s: (s is not playing, -sheets.index(s)),
+        ),
+        "dispute_form": DisputeForm(),
+        "check_in_open": link.tournament.check_in_required
+        and team.checked_in_at is None,
+        "etag": etag,
+        "live": any(not m.locked for m in matches),
+        "poll": settings.DESK_POLL_SECONDS,
+    }
+    if poll:
+        return live_headers(
+            render(request, "scoring/_link_team_live.html", context), etag
         )
-        sides = link_side(link, match)
-        sheets.append(
-            {
-                "match": match,
-                "side": next(iter(sides)).value if sides else "",
-                "opponent": match.team_b
-                if match.team_a_id == team.pk
-                else match.team_a,
-                "can_confirm": bool(
-                    view and view.confirmable_by(roles=frozenset(), sides=sides)
-                ),
-                "confirmed": bool(view and any(view.confirmed(s) for s in sides)),
-            }
-        )
-    return render(
-        request,
-        "scoring/link_team.html",
-        {
-            "link": link,
-            "tournament": link.tournament,
-            "team": team,
-            "sheets": sheets,
-            "dispute_form": DisputeForm(),
-            "check_in_open": link.tournament.check_in_required
-            and team.checked_in_at is None,
-        },
-    )
+    return render(request, "scoring/link_team.html", context)
+
+
+def _team_sheet(link: Link, match: Match, disputes: list[Dispute]) -> dict:
+    """One sheet of a team link's page: the score from the team's side, whether each
+    side confirmed it, and its disputes with their rulings."""
+    view = sheet_read(match=match) if match.status in CONFIRMABLE else None
+    sides = link_side(link, match)
+    side = next(iter(sides)) if sides else Side.A
+    return {
+        "match": match,
+        "side": side.value,
+        "opponent": match.team(side.other.value),
+        "own": (match.total_a, match.total_b)[side is Side.B],
+        "theirs": (match.total_a, match.total_b)[side is Side.A],
+        "can_confirm": bool(
+            view and view.confirmable_by(roles=frozenset(), sides=sides)
+        ),
+        "confirmed": bool(view and view.confirmed(side)),
+        "other_confirmed": bool(view and view.confirmed(side.other)),
+        "disputes": disputes,
+    }
 
 
 def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
@@ -247,10 +292,16 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
             sides=sides,
             **form.cleaned_data,
         )
-        return gettext(
+        said = gettext(
             "Your dispute on table %(table)s is recorded (number %(number)s); an "
             "organizer rules on it."
         ) % {"table": match.table, "number": dispute.pk}
+        if dispute.withdrew & sides:
+            said += " " + gettext(
+                "It withdrew your confirmation of that sheet: confirm it again "
+                "after the ruling."
+            )
+        return said
     raise RuleError("invalid", gettext_noop("Choose what to do."))
 
 

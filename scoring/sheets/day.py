@@ -14,6 +14,7 @@ from tournament.domain.errors import (
     gettext_noop,
 )
 from tournament.domain.types import Role
+from tournament.models import account
 
 from ..domain import rules, tiebreak
 from ..domain.forfeits import Absent, forfeit_winner
@@ -113,7 +114,8 @@ def score_sheet_dispute_raise(
     """A captain of either team, a scorer or an organizer disputes a deal or the
     whole match, in words (rules.md §9). The sheet cannot be confirmed until an
     organizer rules; the dispute is in the sheet's history, and the sheet has a new
-    version (a captain confirms the sheet as it stands after the ruling)."""
+    version (a captain confirms the sheet as it stands after the ruling): the
+    confirmations it withdraws are in `withdrew` (the sides) and in the history."""
     raised_as = dispute_raiser(roles=roles, sides=sides)
     if not raised_as:
         raise ForbiddenError(
@@ -149,13 +151,22 @@ def score_sheet_dispute_raise(
         match=match,
         deal=deal,
         text=text,
-        raised_by=user if user is not None and user.is_authenticated else None,
+        raised_by=account(user),
         raised_by_name=actor_name(user),
         raised_as=raised_as,
         raised_at=timezone.now(),
     )
     # A new version: the sheet as the captains confirm it now has a dispute on it
-    # (and a backup's copy of the sheet at the old version is old).
+    # (and a backup's copy of the sheet at the old version is old). A confirmation
+    # of the sheet as it was is withdrawn by that: the page says so to its captain.
+    dispute.withdrew = frozenset(
+        side
+        for side, confirmed in (
+            (Side.A, match.confirmed_a_version),
+            (Side.B, match.confirmed_b_version),
+        )
+        if confirmed == match.version
+    )
     match.open_disputes += 1
     match.version += 1
     match.save(update_fields=["open_disputes", "version", "updated_at"])
@@ -163,7 +174,11 @@ def score_sheet_dispute_raise(
         match,
         SheetAction.DISPUTE,
         user=user,
-        after={**dispute.record(), "raised_as": raised_as},
+        after={
+            **dispute.record(),
+            "raised_as": raised_as,
+            "confirmations_withdrawn": sorted(s.value for s in dispute.withdrew),
+        },
     )
     return dispute
 
@@ -195,7 +210,7 @@ def score_sheet_dispute_rule(
             ruling=dispute.ruling,
         )
     dispute.ruling = ruling
-    dispute.ruled_by = user if user is not None and user.is_authenticated else None
+    dispute.ruled_by = account(user)
     dispute.ruled_by_name = actor_name(user)
     dispute.ruled_at = timezone.now()
     dispute.save()

@@ -12,6 +12,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -25,7 +26,13 @@ from tournament.domain.errors import ConflictError, RuleError, gettext_noop
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
 from tournament.selectors import match_roster
-from tournament.views import form_errors, htmx_request
+from tournament.views import (
+    form_errors,
+    htmx_request,
+    live_etag,
+    live_headers,
+    unchanged,
+)
 from tournament.words import refusal
 
 from ..domain import rules, tiebreak
@@ -120,6 +127,7 @@ class _ScoreDesk:
         )
         self.message = ""
         self.stale = False
+        self.answered = ""  # the action a POST asked for: its answer shows beside it
         posted = (
             request.POST.get("action") if bind and request.method == "POST" else None
         )
@@ -160,6 +168,7 @@ class _ScoreDesk:
 
     def handle(self, action: str) -> bool:
         """Run one action; True when it changed the sheet."""
+        self.answered = action
         handler = {
             "deal": self._deal,
             "penalty": self._penalty,
@@ -366,6 +375,7 @@ class _ScoreDesk:
             "auction_pad": AUCTION_PAD,
             "message": self.message,
             "stale": self.stale,
+            "answered": self.answered,
             "editable": True,
         }
 
@@ -399,9 +409,9 @@ def score_response(
             match = Match.objects.select_related(
                 "tournament", "team_a__section", "team_b__section"
             ).get(pk=match.pk)
-            done = desk.message
+            done, answered = desk.message, desk.answered
             desk = _ScoreDesk(request, match, roles, bind=False, at=at)
-            desk.message = done
+            desk.message, desk.answered = done, answered
         else:
             status = 409 if desk.stale else 400
     template = "scoring/_score_app.html" if htmx else at.template
@@ -562,23 +572,54 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         except RuleError as error:
             messages.error(request, refusal(error))
             return redirect(_back(request, match))
+    etag = match_etag(request, match)
+    poll = htmx_request(request)
+    if poll and (same := unchanged(request, etag)) is not None:
+        return same
     view = sheet_read(match=match)
+    context = {
+        "match": match,
+        "view": view,
+        "tournament": match.tournament,
+        "roles": roles,
+        "sides": sides,
+        "can_confirm": view.confirmable_by(roles=roles, sides=sides),
+        "can_score": bool(roles & WRITERS) and not match.locked,
+        "reopen_form": reopen_form,
+        "etag": etag,
+        "live": not match.locked,
+        "poll": settings.DESK_POLL_SECONDS,
+    }
+    if poll:
+        return live_headers(render(request, "scoring/_match_live.html", context), etag)
     return render(
         request,
         "scoring/match.html",
         {
-            "match": match,
-            "view": view,
-            "tournament": match.tournament,
-            "roles": roles,
-            "sides": sides,
-            "can_confirm": view.confirmable_by(roles=roles, sides=sides),
-            "can_score": bool(roles & WRITERS) and not match.locked,
-            "reopen_form": reopen_form,
+            **context,
             "changes": list(sheet_change_list(match=match)),
             **day_context(match, roles, sides),
         },
         status=400 if reopen_form.is_bound and reopen_form.errors else 200,
+    )
+
+
+def match_etag(request: HttpRequest, match: Match) -> str:
+    """The ETag of what a match's live part shows."""
+    return live_etag(request, sheet_shown(match))
+
+
+def sheet_shown(match: Match) -> tuple:
+    """What a live page shows of a sheet: anything a write to it changes (its
+    version, status, disputes, each side's confirmation, its last change)."""
+    return (
+        match.pk,
+        match.version,
+        match.status,
+        match.open_disputes,
+        match.confirmed_a_version,
+        match.confirmed_b_version,
+        match.updated_at,
     )
 
 
@@ -626,10 +667,16 @@ def _dispute(request, match, roles, sides) -> str:
     dispute = day.score_sheet_dispute_raise(
         match_id=match.pk, user=request.user, roles=roles, sides=sides, **data
     )
-    return gettext(
+    said = gettext(
         "Your dispute is recorded (number %(number)s); an organizer rules on it. "
         "Until then the sheet cannot be confirmed."
     ) % {"number": dispute.pk}
+    if dispute.withdrew & sides:
+        said += " " + gettext(
+            "It withdrew your confirmation of that sheet: confirm it again "
+            "after the ruling."
+        )
+    return said
 
 
 def _ruling(request, match, roles, sides) -> str:

@@ -126,7 +126,7 @@ def test_the_scorer_records_the_toss_on_the_score_page(api, league):
     client = Client()
     client.force_login(scorer)
     page = client.get(f"/matches/{quarter}/score/").content.decode()
-    assert "Record the toss below" in page and 'id="toss-form"' in page
+    assert "Record the toss first" in page and 'id="toss-form"' in page
     version = api.get(f"/api/v1/matches/{quarter}/").json()["version"]
     answer = client.post(
         f"/matches/{quarter}/score/",

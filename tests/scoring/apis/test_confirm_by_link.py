@@ -205,3 +205,33 @@ def test_a_team_link_checks_in_and_disputes_without_an_account(sheet):
         assert _confirm(_confirmer(match, organizer, side), match).status_code == 200
     match.refresh_from_db()
     assert match.status == "confirmed"
+
+
+def test_a_table_link_enters_corrects_and_penalizes_without_an_account(sheet):
+    """Every write a table link makes keeps no account and names the link."""
+    match, _ = sheet
+    table = _by_link(link_key(match.tournament, table=match.table))
+    url = f"/api/v1/matches/{match.pk}/"
+    version = table.get(url).json()["version"]
+    body = {**deals_for(9, 6, deals=4)[3], "number": 4, "version": version}
+    changed = table.put(url + "deals/4/", {**body, "taken": 0}, "json")
+    assert changed.status_code == 200, changed.json()
+    version = changed.json()["version"]
+    added = table.post(
+        url + "penalties/",
+        {"deal": 2, "offender": "B", "kind": "kallakali", "version": version},
+        "json",
+    )
+    assert added.status_code == 201, added.json()
+    penalty = added.json()
+    removed = table.delete(
+        url + f"penalties/{penalty['id']}/?version={penalty['version']}"
+    )
+    assert removed.status_code in (200, 204), removed.content
+    rows = SheetChange.objects.filter(
+        match=match, action__in=["deal_replace", "penalty_add", "penalty_delete"]
+    )
+    assert rows.count() == 3
+    assert {r.actor_name for r in rows} == {f"table {match.table} link"}
+    assert all(r.actor_id is None for r in rows)
+    assert match.deals.get(number=4).entered_by is None
