@@ -24,7 +24,8 @@ def test_a_scorer_fills_a_match_and_the_captains_confirm_it(
             preview.get_by_text(f"receives {points}").wait_for()
             assert f"{side} · " in preview.inner_text()
         save_deal(page, number)
-        assert f"Deal {number} saved" in page.inner_text(".flash")
+        said = page.locator("#save-state .said")  # beside the button, once settled
+        said.get_by_text(f"Deal {number} saved").wait_for()
     assert "Every deal is on the sheet" in page.inner_text("#deal-form")
 
     page.click("summary:has-text('Add a penalty')")
