@@ -67,6 +67,7 @@ def server_error(request: HttpRequest, error: BaseException | None) -> JsonRespo
     """500 with an id that the log has too (with the traceback, which the answer
     never carries)."""
     error_id = uuid.uuid4().hex[:12]
+    request.error_id = error_id  # the request's log line names it too
     logger.error(
         "server error %s: %s %s",
         error_id,

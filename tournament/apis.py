@@ -6,7 +6,7 @@ Interfaces only: validate the shape of the input, call one service or selector, 
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -632,36 +632,44 @@ class TokenApi(APIView):
 # ---------------------------------------------------------------------------------
 
 
-class HealthApi(APIView):
-    """Database reachable; with `?worker=1` (logged in), a task's round trip to a
-    worker."""
+class HealthCheckOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    ms = serializers.FloatField(help_text="How long the check took.")
 
+
+class HealthApi(APIView):
+    """Whether the site can serve, for the proxy, compose and people: 200 while the
+    database answers and its migrations are applied, 503 in the same shape when not
+    (docs/deploy.md). No account, no secret, one query."""
+
+    authentication_classes = []
     permission_classes = []
 
     class OutputSerializer(serializers.Serializer):
-        database = serializers.CharField()
-        worker = serializers.CharField()
-        eager = serializers.BooleanField()
+        status = serializers.ChoiceField(
+            choices=["ok", "degraded"],
+            help_text="ok when every check is; degraded when one is not.",
+        )
+        version = serializers.CharField(help_text="The software's version.")
+        checks = inline_serializer(
+            "HealthChecks",
+            {
+                name: HealthCheckOutput()
+                for name in ("database", "migrations", "cache", "broker", "worker")
+            },
+        )
 
-    @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer})
+    @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer}, auth=[])
     def get(self, request):
-        from django.conf import settings
-        from django.db import connection
+        from .health import health_checks
+        from .version import VERSION
 
-        body = {"database": "ok", "worker": "not checked", "eager": False}
-        body["eager"] = bool(settings.CELERY_TASK_ALWAYS_EAGER)
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-        except Exception:
-            body["database"] = "unavailable"
-        if request.query_params.get("worker") and request.user.is_authenticated:
-            from .tasks import health_check
-
-            try:
-                health_check.delay().get(timeout=10)
-                body["worker"] = "ok"
-            except Exception:
-                body["worker"] = "unavailable"
-        healthy = body["database"] == "ok" and body["worker"] != "unavailable"
-        return Response(body, status=200 if healthy else 503)
+        serving, checks = health_checks()
+        body = {
+            "status": "ok" if all(c["ok"] for c in checks.values()) else "degraded",
+            "version": VERSION,
+            "checks": checks,
+        }
+        answer = Response(body, status=200 if serving else 503)
+        answer["Cache-Control"] = "no-store"
+        return answer

@@ -65,6 +65,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: one log line per request, with its id and without its keys.
+    "tournament.logs.RequestLog",
     # First: every answer under /api/ is JSON, and what is past the limits below is
     # refused before anything reads it (docs/security.md, "Hostile requests").
     "tournament.api_errors.ApiErrors",
@@ -98,6 +100,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournament.context_processors.site",
             ],
         },
     },
@@ -335,10 +338,35 @@ if not DEBUG:
 # DJANGO_LOG_LEVEL is the least a record must be to be printed, from any logger (a
 # 409's "Conflict" is a WARNING of django.request; ERROR keeps a busy day quiet).
 LOG_LEVEL = env.str("DJANGO_LOG_LEVEL", default="INFO")
+# LOG_FORMAT: "json" (one JSON line per request and per error, the production default)
+# or "text" (development). Either way every key is cut from what is logged
+# (tournament/logs.py, docs/security.md), whatever logger wrote it: Django's loggers
+# and the development server's are routed through the same handler.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
+    "filters": {"redact_keys": {"()": "tournament.logs.RedactKeys"}},
+    "formatters": {
+        "json": {"()": "tournament.logs.JsonLines"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "level": LOG_LEVEL,
+            "filters": ["redact_keys"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
+    "loggers": {
+        # Django's own loggers and the development server's, through our handler
+        # (Django's default handlers would print paths with their keys).
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # The requests' lines: the development server prints its own.
+        "fiftysix.request": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 

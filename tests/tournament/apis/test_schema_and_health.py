@@ -1,9 +1,15 @@
-"""The OpenAPI schema and docs, and the health check's round trip through Celery."""
+"""The OpenAPI schema and docs, and the health check (docs/deploy.md): its shape, its
+one query, 503 when the database does not answer or is not migrated, and the
+worker's round trip through Celery."""
+
+import tomllib
+from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 
-from tests.conftest import as_user
 from tournament.models import Tournament
 from tournament.tasks import health_check
 
@@ -32,25 +38,113 @@ def test_schema_describes_the_api_and_docs_render(api):
     assert b"cdn.jsdelivr" not in docs.content  # served from our own static files
 
 
+CHECKS = {"database", "migrations", "cache", "broker", "worker"}
+
+
+def _version() -> str:
+    text = (Path(__file__).resolve().parents[3] / "pyproject.toml").read_text()
+    return tomllib.loads(text)["project"]["version"]
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_task_round_trips_through_the_worker(api, celery_worker_running, organizer):
+def test_a_task_round_trips_through_the_worker(api, celery_worker_running):
     """On the PostgreSQL pass a real worker on Redis runs the task and reads the same
-    database; on SQLite the task runs eagerly in the request."""
+    database, and the health check then sees it; on SQLite the task runs eagerly in
+    the request and the health check says so."""
     assert (celery_worker_running is None) == settings.CELERY_TASK_ALWAYS_EAGER
     result = health_check.delay().get(timeout=20)
     assert result == {"worker": "ok", "tournaments": Tournament.objects.count()}
-    as_user(api, organizer)
-    response = api.get("/api/v1/health/?worker=1")
+    response = api.get("/api/v1/health/")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["status"] == "ok", body
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    assert body["checks"]["worker"]["ok"] is True
+    assert body["checks"]["worker"].get("eager", False) is eager
+    assert body["checks"]["broker"].get("eager", False) is eager
+    if not eager:
+        assert body["checks"]["worker"]["seen_seconds_ago"] < 60
+
+
+@pytest.mark.django_db
+def test_health_needs_no_account_and_one_query(api, django_assert_max_num_queries):
+    api.credentials(HTTP_AUTHORIZATION="Token not-a-token")  # ignored, not refused
+    with django_assert_max_num_queries(1):
+        response = api.get("/api/v1/health/")
     assert response.status_code == 200
-    assert response.json() == {
-        "database": "ok",
-        "worker": "ok",
-        "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    body = response.json()
+    assert body["version"] == _version()
+    assert set(body["checks"]) == CHECKS
+    for check in body["checks"].values():
+        assert isinstance(check["ok"], bool) and check["ms"] >= 0
+    assert body["checks"]["database"]["ok"] and body["checks"]["migrations"]["ok"]
+    assert response["Cache-Control"] == "no-store"
+    text = response.content.decode()
+    for secret in ("SECRET", "password", settings.SECRET_KEY):
+        assert secret not in text
+
+
+@pytest.mark.django_db
+def test_an_unapplied_migration_is_503_in_the_same_shape(api, monkeypatch):
+    from tournament import health
+
+    shipped = {**health.migrations_on_disk(), ("scoring", "9999_not_yet"): frozenset()}
+    monkeypatch.setattr(health, "migrations_on_disk", lambda: shipped)
+    response = api.get("/api/v1/health/")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "degraded" and body["version"] == _version()
+    assert body["checks"]["database"]["ok"] is True
+    assert body["checks"]["migrations"] == {
+        "ok": False,
+        "ms": body["checks"]["migrations"]["ms"],
+        "missing": ["scoring.9999_not_yet"],
     }
 
 
 @pytest.mark.django_db
-def test_anonymous_health_check_does_not_queue_tasks(api):
-    response = api.get("/api/v1/health/?worker=1")
+def test_a_database_that_does_not_answer_is_503(api, monkeypatch):
+    from django.db import OperationalError
+    from django.db.backends.utils import CursorWrapper
+
+    def down(self, sql, params=None):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(CursorWrapper, "execute", down)
+    response = api.get("/api/v1/health/")
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert checks["database"]["ok"] is False
+    assert checks["database"]["error"] == "OperationalError"
+    assert checks["migrations"]["ok"] is False
+
+
+@pytest.mark.django_db
+def test_a_cache_that_fails_degrades_but_serves(api, monkeypatch):
+    from django.core.cache import cache
+
+    def down(*args, **kwargs):
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(cache, "set", down)
+    response = api.get("/api/v1/health/")
     assert response.status_code == 200
-    assert response.json()["worker"] == "not checked"
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["cache"] == {
+        "ok": False,
+        "ms": body["checks"]["cache"]["ms"],
+        "error": "ConnectionError",
+    }
+
+
+def test_manage_py_version_prints_the_version():
+    out = StringIO()
+    call_command("version", stdout=out)
+    assert out.getvalue().strip() == _version()
+
+
+@pytest.mark.django_db
+def test_every_page_names_the_version_in_its_footer(client):
+    page = client.get("/").content.decode()
+    assert f'<span class="version" lang="en">56 {_version()}</span>' in page

@@ -1,0 +1,75 @@
+"""Upgrades and rollbacks (docs/deploy.md): a database holding the demo tournament
+migrates from the previous migration state of each app forward to this release, and
+back, and keeps every row; and no model change is left without its migration."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APPS = ("tournament", "scoring", "brackets")
+
+
+def _counts() -> dict[str, int]:
+    return {
+        model._meta.label: model._default_manager.count()
+        for app in APPS
+        for model in apps.get_app_config(app).get_models()
+    }
+
+
+def _leaf(executor: MigrationExecutor, app: str) -> str:
+    (name,) = [n for a, n in executor.loader.graph.leaf_nodes() if a == app]
+    return name
+
+
+def _previous(executor: MigrationExecutor, app: str) -> str | None:
+    """The app's migration before its last, or None (the app's first migration is
+    its last: back means no table at all)."""
+    parents = [
+        name
+        for a, name in executor.loader.graph.node_map[
+            (app, _leaf(executor, app))
+        ].parents
+        if a == app
+    ]
+    return parents[0] if parents else None
+
+
+def test_no_model_change_is_left_without_a_migration():
+    out = StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_each_app_migrates_back_one_step_and_forward_with_the_demo(app):
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_play", stdout=StringIO())
+    before = _counts()
+    assert before["scoring.Deal"] > 100 and before["tournament.Team"] >= 48
+    executor = MigrationExecutor(connection)
+    leaves = [key for key in executor.loader.graph.leaf_nodes() if key[0] in APPS]
+    previous = _previous(executor, app)
+    # Back: the app to its previous state (and whatever depends on it with it).
+    executor.migrate([(app, previous)])
+    executor = MigrationExecutor(connection)
+    applied = executor.loader.applied_migrations
+    assert (app, _leaf(executor, app)) not in applied
+    if previous is None:
+        assert not [key for key in applied if key[0] == app]
+    # Forward again: every app at this release, every row where it was.
+    executor.migrate(leaves)
+    executor = MigrationExecutor(connection)
+    assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
+    after = _counts()
+    if previous is None:  # the app's tables were dropped and made again
+        before = {k: v for k, v in before.items() if not k.startswith(f"{app}.")}
+        after = {k: v for k, v in after.items() if not k.startswith(f"{app}.")}
+    assert after == before

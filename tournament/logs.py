@@ -1,0 +1,142 @@
+"""Logs that keep no key (docs/security.md, "Logs"): one JSON line per request and
+per error in production, plain lines in development, and in both every link key,
+invitation key, password-reset token and API token cut to its first 4 characters
+wherever a path, header or message names it.
+
+A key in a log is as good as the link: whoever reads the log could score that table
+or confirm for that team. So the cut happens in a filter on every handler, whatever
+logger wrote the line (Django's `django.request` and `django.security.csrf`, the
+development server's `django.server`, ours), before any formatter sees it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from contextvars import ContextVar
+from datetime import UTC, datetime
+
+# Path segments that are secrets, and the segment before each: a table's or team's
+# link (/l/<key>/…), an invitation (/invitations/<key>/), a password reset
+# (/accounts/password/reset/<uid>/<token>/; Django's own "set-password" is not one).
+_SECRET_PATHS = re.compile(
+    r"(?P<before>/l/|/invitations/|/password/reset/[A-Za-z0-9_-]+/)"
+    r"(?!set-password\b)(?P<key>[A-Za-z0-9_-]{5,})"
+)
+# Credentials in a header as it may be quoted: `Authorization: Token <key>`,
+# `Link <key>`, `Bearer <key>`; and `key=`/`token=` in a query.
+_SECRET_WORDS = re.compile(
+    r"(?P<before>\b(?:Token|Link|Bearer)\s+|[?&](?:key|token)=)"
+    r"(?P<key>[A-Za-z0-9_.~+/=-]{5,})",
+    re.IGNORECASE,
+)
+KEPT = 4  # characters of a key left to tell two apart
+
+
+def _cut(match: re.Match[str]) -> str:
+    return f"{match['before']}{match['key'][:KEPT]}…"
+
+
+def redact(text: str) -> str:
+    """`text` with every key it carries cut to its first characters."""
+    return _SECRET_WORDS.sub(_cut, _SECRET_PATHS.sub(_cut, text))
+
+
+# The request being answered, for every line written meanwhile.
+request_id: ContextVar[str] = ContextVar("request_id", default="")
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+class RedactKeys(logging.Filter):
+    """Cuts the keys out of a record's message, its path and its traceback, and
+    stamps it with the request's id."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        record.msg, record.args = redact(message), ()
+        path = getattr(record, "path", None)
+        if isinstance(path, str):
+            record.path = redact(path)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if not getattr(record, "request_id", ""):
+            record.request_id = request_id.get()
+        return True
+
+
+# Fields of a request's line, when the record has them.
+_FIELDS = ("request_id", "method", "path", "status", "ms", "user_id", "error_id")
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, the request's
+    fields, and the traceback (as one string) of an error."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for name in _FIELDS:
+            value = getattr(record, name, None)
+            if value not in (None, ""):
+                line[name] = value
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exc"] = record.exc_text
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+access = logging.getLogger("fiftysix.request")
+
+
+class RequestLog:
+    """One line per request (method, path without keys, status, ms, user id, the
+    request's id, and a 500's error id), and `X-Request-ID` on the answer. The id
+    is the proxy's `X-Request-ID` when it sends a plausible one."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        sent = request.headers.get("X-Request-ID", "")
+        rid = sent if _REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex[:16]
+        token = request_id.set(rid)
+        started = time.perf_counter()
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id.reset(token)
+        ms = round((time.perf_counter() - started) * 1000, 1)
+        response["X-Request-ID"] = rid
+        user = getattr(request, "user", None)
+        fields = {
+            "request_id": rid,
+            "method": request.method,
+            "path": redact(request.get_full_path()),
+            "status": response.status_code,
+            "ms": ms,
+            "user_id": user.pk if user is not None and user.is_authenticated else None,
+            "error_id": getattr(request, "error_id", None),
+        }
+        level = logging.ERROR if response.status_code >= 500 else logging.INFO
+        access.log(
+            level,
+            "%s %s %s %sms",
+            fields["method"],
+            fields["path"],
+            fields["status"],
+            ms,
+            extra=fields,
+        )
+        return response
