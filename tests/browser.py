@@ -34,6 +34,18 @@ def fill_deal(page, declarer, value, trump, level, taken):
     page.fill("#id_taken", str(taken))
 
 
+def fill_deal_body(page, body: dict) -> None:
+    """fill_deal with a deal's API body (declarer, value, trump, level, taken)."""
+    fill_deal(
+        page,
+        body["declarer"],
+        body["value"],
+        body["trump"],
+        body["level"],
+        body["taken"],
+    )
+
+
 def save_deal(page, number):
     page.click("#deal-form button.save")
     page.locator(f"#deal-{number}").wait_for()

@@ -9,7 +9,7 @@ import pytest
 
 from scoring.models import Deal, SheetChange
 from scoring.sheets import services
-from tests.browser import DESK, PHONE, fill_deal, log_in, shoot
+from tests.browser import DESK, PHONE, fill_deal, fill_deal_body, log_in, shoot
 from tests.factories import member
 from tests.scoring.league import deals_for, link_key, tables_in_play
 from tournament.domain.types import Role
@@ -25,17 +25,6 @@ def _tournament(deals: int):
 
 def _key(tournament, table: int) -> str:
     return link_key(tournament, table=table)
-
-
-def _fill(page, body: dict) -> None:
-    fill_deal(
-        page,
-        body["declarer"],
-        body["value"],
-        body["trump"],
-        body["level"],
-        body["taken"],
-    )
 
 
 def _offline_phone(browser, live_server, key):
@@ -88,7 +77,7 @@ def test_a_table_link_scores_a_whole_match_and_nothing_else(browser, live_server
     assert "table 1" in page.inner_text(".crumbs")
     assert page.locator("a:has-text('Log in')").count() == 1  # no one is signed in
     for number, body in enumerate(deals_for(9, 6, 4), start=1):
-        _fill(page, body)
+        fill_deal_body(page, body)
         page.click("#deal-form button.save")
         page.locator(f"#deal-{number}").wait_for()
     here.refresh_from_db()
@@ -146,7 +135,7 @@ def test_deals_entered_offline_are_sent_once_and_in_order(browser, live_server):
     bodies = deals_for(12, 8, 5)
     for n, body in enumerate(bodies, start=1):
         assert page.input_value("#id_number") == str(n)
-        _fill(page, body)
+        fill_deal_body(page, body)
         _save(page, waiting=n)
     assert "5 entries waiting to send" in page.inner_text("#net-status")
     assert page.locator("#queue li.waiting").count() == 5
@@ -237,7 +226,7 @@ def test_a_signed_in_scorers_page_queues_offline_too(browser, live_server):
     _ready_offline(page)
     page.context.set_offline(True)
     page.locator("#net-status .net").get_by_text("Offline").wait_for()
-    _fill(
+    fill_deal_body(
         page,
         {
             "declarer": "B",

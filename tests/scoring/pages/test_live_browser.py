@@ -10,7 +10,7 @@ import time
 import pytest
 
 from scoring.models import Deal
-from tests.browser import PHONE, fill_deal
+from tests.browser import PHONE, fill_deal_body
 from tests.scoring.league import deals_for, link_key, play_quickly, tables_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,14 +41,7 @@ def test_saving_shows_beside_the_button_and_a_second_tap_sends_nothing(
     page.route("**/sheets/**", slow_link)
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     body = deals_for(7, 0)[0]
-    fill_deal(
-        page,
-        body["declarer"],
-        body["value"],
-        body["trump"],
-        body["level"],
-        body["taken"],
-    )
+    fill_deal_body(page, body)
     button = page.locator("#deal-form button.save")
     button.click()
     saving = page.locator("#save-state .saving")

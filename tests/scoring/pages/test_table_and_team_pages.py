@@ -141,6 +141,17 @@ def test_a_dispute_says_it_withdrew_the_confirmation_and_the_ruling_shows(cup):
     assert "is recorded" in other and "withdrew" not in other
 
 
+def _lock(match: Match, organizer) -> None:
+    """The organizer confirms the sheet as it is now: it locks."""
+    services.score_sheet_confirm(
+        match_id=match.pk,
+        user=organizer,
+        version=Match.objects.get(pk=match.pk).version,
+        roles=frozenset({Role.ORGANIZER}),
+        sides=frozenset(),
+    )
+
+
 def _poll(client: Client, url: str, etag: str | None = None):
     extra = dict(POLL)
     if etag:
@@ -171,13 +182,7 @@ def test_the_match_page_polls_with_its_etag_while_the_sheet_is_open(cup):
 
 def test_a_confirmed_match_page_stops_polling(cup):
     _tournament, organizer, _, (match, *_) = cup
-    services.score_sheet_confirm(
-        match_id=match.pk,
-        user=organizer,
-        version=match.version,
-        roles=frozenset({Role.ORGANIZER}),
-        sides=frozenset(),
-    )
+    _lock(match, organizer)
     page = Client().get(f"/matches/{match.pk}/").content.decode()
     assert (
         'id="match-live"' in page
@@ -201,13 +206,7 @@ def test_the_team_link_page_polls_with_its_etag(cup):
 
 def test_the_table_links_waiting_page_polls_with_its_etag(cup):
     tournament, organizer, _, (match, *_) = cup
-    services.score_sheet_confirm(
-        match_id=match.pk,
-        user=organizer,
-        version=match.version,
-        roles=frozenset({Role.ORGANIZER}),
-        sides=frozenset(),
-    )
+    _lock(match, organizer)
     key = link_key(tournament, table=1)
     client = Client()
     page = client.get(f"/l/{key}/")
@@ -235,13 +234,7 @@ def test_a_table_link_keeps_its_quarter_final_while_a_semi_final_is_played(api):
     }
     for table in (1, 2):
         enter(api, quarters[table].pk, deals_for(9, 3, 4))
-        services.score_sheet_confirm(
-            match_id=quarters[table].pk,
-            user=organizer,
-            version=Match.objects.get(pk=quarters[table].pk).version,
-            roles=frozenset({Role.ORGANIZER}),
-            sides=frozenset(),
-        )
+        _lock(quarters[table], organizer)
     semi = Match.objects.get(tournament=tournament, stage="knockout", round=2)
     assert semi.table == 1
     enter(api, quarters[3].pk, deals_for(9, 3, 4)[:2])
