@@ -7,16 +7,34 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv lint format browser test-sqlite test-postgres test-bench services demo bench check-deploy restore-drill messages clean
+.PHONY: run test venv lock lint format browser test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
+
+# The locked versions, with their hashes (CONTRIBUTING.md, "The lock"): the venv, the
+# image (deploy/Containerfile) and CI install exactly these; pyproject.toml keeps ranges.
+LOCK_DEV := requirements/dev.lock
+LOCK_PROD := requirements/prod.lock
+PIP_COMPILE := $(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe \
+	--no-emit-index-url --no-emit-find-links
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK_DEV)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK_DEV)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check || { echo "pyproject.toml asks for more than $(LOCK_DEV) holds: make lock" >&2; exit 1; }
 	touch $(STAMP)
+
+# Writes both locks from pyproject.toml's ranges (and requirements/bookworm.in), keeping
+# every pin that still fits;
+# `make lock PIP_COMPILE_ARGS=--upgrade` (or `--upgrade-package django`) moves pins on.
+# The production lock is constrained by the development one: the same versions in both.
+lock:
+	test -x $(BIN)/pip-compile || { test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); \
+	  $(BIN)/python -m pip install --quiet pip-tools; }
+	$(PIP_COMPILE) $(PIP_COMPILE_ARGS) --extra dev -o $(LOCK_DEV) pyproject.toml requirements/bookworm.in
+	$(PIP_COMPILE) $(PIP_COMPILE_ARGS) -c $(LOCK_DEV) -o $(LOCK_PROD) pyproject.toml requirements/bookworm.in
 
 run: venv
 	$(BIN)/python manage.py migrate --no-input
@@ -26,7 +44,7 @@ run: venv
 	@echo "Serving http://$(HOST)/ (API docs at /api/v1/docs/); Ctrl-C stops."
 	$(BIN)/python manage.py runserver $(HOST)
 
-test: venv lint browser test-sqlite test-postgres test-bench
+test: venv lint browser test-sqlite test-postgres test-bench test-container
 
 lint: venv
 	$(BIN)/ruff check .
@@ -75,6 +93,13 @@ test-bench: venv services
 # PostgreSQL and Redis must be up for the second pass: start them if this machine has them.
 services:
 	@.ci/services
+
+# The fourth pass (docs/deploy.md, "The CI pass"): builds the image of deploy/Containerfile
+# with podman (installed from Debian's packages when missing), runs a web and a worker
+# container against this machine's PostgreSQL and Redis, plays a tournament through them
+# and has the worker build its workbook; checks deploy/compose.yaml. Fails, never skips.
+test-container: venv services
+	.ci/container
 
 # Every benchmark at full size, then the table of figures against their goals
 # (docs/performance.md); about 9 minutes on 2 cores. Needs PostgreSQL and Redis.

@@ -1,0 +1,69 @@
+"""Every setting is listed once (docs/deploy.md, "Settings"): each name the settings
+read from the environment is in deploy/.env.example and in docs/deploy.md's table, and
+both name nothing else but what the deployment's own files read. The root
+.env.example (a plain server's short list) names only real settings."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# env.str("NAME", ...), env.bool(...), env("NAME"), environ.Env().str("NAME", ...)
+READ = re.compile(r"\b(?:env|Env\(\))(?:\.\w+)?\(\s*\"([A-Z][A-Z0-9_]+)\"")
+LISTED = re.compile(r"^#?\s*([A-Z][A-Z0-9_]+)=", re.MULTILINE)
+# Read by compose.yaml, the start scripts and deploy/dump.py, not by the settings.
+DEPLOYMENT = {
+    "FIFTYSIX_DOMAIN": "deploy/compose.yaml",
+    "ACME_EMAIL": "deploy/compose.yaml",
+    "POSTGRES_PASSWORD": "deploy/compose.yaml",
+    "FIFTYSIX_IMAGE": "deploy/compose.yaml",
+    "WEB_CONCURRENCY": "deploy/start-web",
+    "WEB_TIMEOUT": "deploy/start-web",
+    "WEB_BIND": "deploy/start-web",
+    "MIGRATE_ON_START": "deploy/start-web",
+    "WORKER_CONCURRENCY": "deploy/start-worker",
+    "DUMP_DIR": "deploy/dump.py",
+}
+
+
+def _settings() -> set[str]:
+    return set(READ.findall((ROOT / "tournament/config/settings.py").read_text()))
+
+
+def _listed(path: str) -> set[str]:
+    return set(LISTED.findall((ROOT / path).read_text()))
+
+
+def _table() -> list[str]:
+    text = (ROOT / "docs/deploy.md").read_text()
+    section = text.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([A-Z][A-Z0-9_]+)` \|", section, re.MULTILINE)
+
+
+def test_the_settings_are_found():
+    assert {"DJANGO_SECRET_KEY", "DATABASE_URL", "FIFTYSIX_VAR_DIR"} <= _settings()
+    assert "CELERY_RESULT_BACKEND" in _settings()  # its call spans two lines
+
+
+def test_every_setting_is_in_the_example_and_the_table():
+    assert _settings() - _listed("deploy/.env.example") == set()
+    assert _settings() - set(_table()) == set()
+
+
+def test_they_list_nothing_else():
+    known = _settings() | set(DEPLOYMENT)
+    assert _listed("deploy/.env.example") - known == set()
+    assert set(_table()) - known == set()
+    assert _listed(".env.example") - _settings() == set()
+
+
+def test_the_table_has_each_setting_once_and_the_example_all_of_them():
+    table = _table()
+    assert len(table) == len(set(table))
+    assert set(table) == _listed("deploy/.env.example")
+
+
+def test_the_deployment_reads_what_it_lists():
+    for name, path in DEPLOYMENT.items():
+        assert name in (ROOT / path).read_text(), (name, path)
