@@ -40,6 +40,23 @@ class ContentSecurityPolicy:
         return response
 
 
+def client_address(request) -> str | None:
+    """The client's address, for the login lockout: the connection's, or behind
+    TRUSTED_PROXIES proxies the entry of X-Forwarded-For that the outermost of them
+    wrote (each appends the address it received from; what the client itself sent is
+    further left and is never believed)."""
+    remote = request.META.get("REMOTE_ADDR")
+    proxies = settings.TRUSTED_PROXIES
+    if not proxies:
+        return remote
+    forwarded = [
+        address.strip()
+        for address in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        if address.strip()
+    ]
+    return forwarded[-proxies] if len(forwarded) >= proxies else remote
+
+
 def locked_out(request, original_response=None, credentials=None) -> HttpResponse:
     """django-axes: too many failed logins for this username from this address. The
     API answers JSON, the pages a page; both 429 with Retry-After."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 # env.str("NAME", ...), env.bool(...), env("NAME"), environ.Env().str("NAME", ...)
 READ = re.compile(r"\b(?:env|Env\(\))(?:\.\w+)?\(\s*\"([A-Z][A-Z0-9_]+)\"")
@@ -67,3 +69,25 @@ def test_the_table_has_each_setting_once_and_the_example_all_of_them():
 def test_the_deployment_reads_what_it_lists():
     for name, path in DEPLOYMENT.items():
         assert name in (ROOT / path).read_text(), (name, path)
+
+
+@pytest.mark.parametrize(
+    "proxies, forwarded, remote, client",
+    [
+        (0, "203.0.113.9", "10.0.0.2", "10.0.0.2"),  # no proxy: the connection's
+        (1, "203.0.113.9", "10.0.0.2", "203.0.113.9"),  # Caddy wrote the client's
+        (1, "6.6.6.6, 203.0.113.9", "10.0.0.2", "203.0.113.9"),  # a forged entry
+        (2, "6.6.6.6, 203.0.113.9, 10.0.0.7", "10.0.0.2", "203.0.113.9"),
+        (1, "", "10.0.0.2", "10.0.0.2"),  # a proxy that wrote nothing
+    ],
+)
+def test_the_lockout_reads_the_clients_address_behind_trusted_proxies(
+    settings, rf, proxies, forwarded, remote, client
+):
+    from axes.helpers import get_client_ip_address
+
+    settings.TRUSTED_PROXIES = proxies
+    request = rf.post("/accounts/login/", REMOTE_ADDR=remote)
+    if forwarded:
+        request.META["HTTP_X_FORWARDED_FOR"] = forwarded
+    assert get_client_ip_address(request) == client

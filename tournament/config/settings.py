@@ -145,6 +145,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
 AXES_VERBOSE = False
+# Behind a TLS proxy every request comes from the proxy's address: TRUSTED_PROXIES
+# (how many proxies stand in front: 1 for the compose file's Caddy or a plain
+# server's nginx) makes the lockout take the client's address from the entry of
+# X-Forwarded-For that the outermost of them wrote (security.client_address), so
+# that one stranger cannot lock an organizer out for everyone (docs/security.md).
+# 0: the address is the connection's.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+AXES_CLIENT_IP_CALLABLE = "tournament.security.client_address"
 
 # Scripts, styles, images and requests from this site only (htmx is served from our
 # static files), no frames, no plugins; forms post here only. Enforced when DEBUG is
@@ -321,6 +329,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The worker's lines go through the site's handler (JSON in production, keys cut),
+# not a root logger of Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Production hardening, on whenever DEBUG is off (`manage.py check --deploy` is clean).
 if not DEBUG:
