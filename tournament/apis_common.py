@@ -1,9 +1,11 @@
 """What every API of the project shares: pagination, errors, and who may do what.
 
 Errors: a `RuleError` from the domain or a service becomes 400 (409 for a
-`ConflictError`), shaped as DRF shapes validation errors: `{"field": ["message"]}`,
-nested for dotted fields (`captain.state` → `{"captain": {"state": [...]}}`), or
-`{"detail": ..., "code": ...}` when no field is at fault. A database failure (the
+`ConflictError`, 403 for a `ForbiddenError`). A 400 is shaped as DRF shapes validation
+errors: `{"field": ["message"]}`, nested for dotted fields (`captain.state` →
+`{"captain": {"state": [...]}}`), or `{"detail": ..., "code": ...}` when no field is at
+fault; every other status is `{"detail", "code", …parameters}` (with `field` when it
+names one), as the schema's `Error` says (apis_schema.py). A database failure (the
 connection lost mid-request, say) is 503 `database_error` with Retry-After: the
 service's transaction was rolled back, so nothing was saved.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, DataError, IntegrityError
 from django.db.models import ProtectedError
@@ -59,6 +62,15 @@ def _put(body: dict, field: str, message: str) -> None:
 def rule_error_body(error: RuleError) -> dict[str, Any]:
     """The JSON body for a rule error: field-keyed where fields are known."""
     errors = error.errors if isinstance(error, RuleErrors) else [error]
+    if error.status != 400 and not isinstance(error, RuleErrors):
+        # 403 and 409 come in the one error shape whatever field they name (API.md,
+        # Conventions): only bad input (400) is keyed by field.
+        return {
+            "detail": error.message,
+            "code": error.code,
+            **({"field": error.field} if error.field else {}),
+            **_params(error, skip=("detail", "field")),
+        }
     body: dict[str, Any] = {}
     for item in errors:
         if item.field:
@@ -68,13 +80,18 @@ def rule_error_body(error: RuleError) -> dict[str, Any]:
     if "detail" in body and len(body) == 1:
         # A lone rule error: its code and parameters, so that a client can act on
         # them (a stale sheet version says which version is current).
-        params = {
-            k: v if isinstance(v, int | str | list | None) else str(v)
-            for k, v in errors[0].params.items()
-            if k not in body and k != "code"
-        }
+        params = _params(errors[0], skip=("detail",))
         return {"detail": " ".join(body["detail"]), "code": errors[0].code, **params}
     return body
+
+
+def _params(error: RuleError, skip: tuple[str, ...]) -> dict[str, Any]:
+    """An error's parameters as JSON values (an object by its name)."""
+    return {
+        k: v if isinstance(v, int | str | list | None) else str(v)
+        for k, v in error.params.items()
+        if k not in skip and k != "code"
+    }
 
 
 NUMBER_OUT_OF_RANGE = (
@@ -142,6 +159,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     ):
         # A refusal that does not say why: say what the link reaches instead.
         exc = exceptions.PermissionDenied(link_refusal(held))
+    if isinstance(exc, Http404):
+        # As DRF's handler does, but here, so that the answer gets its code below.
+        exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
     response = drf_exception_handler(exc, context)
     if (
         response is not None

@@ -146,7 +146,8 @@ def test_a_full_knockout_of_twenty_four(api, league):
         "json",
     )
     assert early.status_code == 409
-    [why] = early.json()["number"]
+    assert early.json()["field"] == "number"
+    why = early.json()["detail"]
     assert why.startswith("Nothing was saved: deal 21 cannot be on this sheet: the ")
     assert "so deals 19 and 20 are played" in why
     refused = api.post(url + "confirm/", {"version": sheet["version"]}, "json")
@@ -167,7 +168,8 @@ def test_a_full_knockout_of_twenty_four(api, league):
         "json",
     )
     assert early.status_code == 409
-    assert "record the toss first" in early.json()["number"][0]
+    assert early.json()["field"] == "number"
+    assert "record the toss first" in early.json()["detail"]
     tossed = api.post(
         url + "toss/",
         {"winner": "B", "first_dealer": "A", "version": sheet["version"]},

@@ -78,7 +78,8 @@ def test_a_deal_number_twice_is_a_conflict(api, match, started):
     body = {**deal_body(1, taken=20), "version": 2}
     response = api.post(url(match, "deals/"), body, "json")
     assert response.status_code == 409
-    assert "already on the sheet" in response.json()["number"][0]
+    assert response.json()["field"] == "number"
+    assert "already on the sheet" in response.json()["detail"]
     unchanged(api, match, started)
 
 
@@ -133,7 +134,8 @@ def test_bad_penalty_is_refused(api, match, started, body, status, field, says):
 def test_replace_or_delete_of_a_missing_deal(api, match, started):
     response = api.put(url(match, "deals/5/"), {**deal_body(5), "version": 2}, "json")
     assert response.status_code == 409
-    assert "no deal 5" in response.json()["number"][0]
+    assert response.json()["field"] == "number"
+    assert "no deal 5" in response.json()["detail"]
     response = api.put(url(match, "deals/1/"), {**deal_body(2), "version": 2}, "json")
     assert response.status_code == 400
     assert "address names deal 1" in response.json()["number"][0]

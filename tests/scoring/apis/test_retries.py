@@ -42,7 +42,8 @@ def test_a_different_deal_under_a_taken_number_is_still_refused(api, match, scor
     assert stale.json()["code"] == "stale_version"
     taken = _post(api, match, "deals/", {**deal_body(1, taken=20), "version": 2})
     assert taken.status_code == 409
-    assert "already on the sheet" in taken.json()["number"][0]
+    assert taken.json()["field"] == "number"
+    assert "already on the sheet" in taken.json()["detail"]
     assert list(Deal.objects.filter(match=match).values_list("taken", flat=True)) == [
         44
     ]

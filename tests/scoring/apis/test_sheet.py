@@ -148,7 +148,8 @@ def test_a_deal_with_penalties_is_not_deleted(api, match, scorer):
     )
     response = api.delete(url(match, "deals/3/"), {"version": 3}, "json")
     assert response.status_code == 409
-    assert "delete them first" in response.json()["number"][0]
+    assert response.json()["field"] == "number"
+    assert "delete them first" in response.json()["detail"]
     assert Deal.objects.filter(match=match).count() == 1
 
 
@@ -179,7 +180,8 @@ def test_conduct_penalties_are_set_by_an_organizer(api, match, scorer, organizer
     body = {"deal": 1, "offender": "B", "kind": "conduct", "points": 2, "version": 2}
     response = api.post(url(match, "penalties/"), body)
     assert response.status_code == 403
-    assert "organizer" in response.json()["kind"][0]
+    assert response.json()["field"] == "kind"
+    assert "organizer" in response.json()["detail"]
     as_user(api, organizer)
     response = api.post(url(match, "penalties/"), {**body, "points": 3})
     assert response.status_code == 400
@@ -201,7 +203,8 @@ def test_a_deal_is_given_away_once(api, match, scorer):
         {"deal": 1, "offender": "B", "kind": "kallakali", "version": 3},
     )
     assert response.status_code == 409
-    assert "given away once" in response.json()["deal"][0]
+    assert response.json()["field"] == "deal"
+    assert "given away once" in response.json()["detail"]
 
 
 def test_every_change_is_in_the_history(api, match, scorer, organizer):
