@@ -106,14 +106,15 @@ schema.config.generation.update(modes=[GenerationMode.POSITIVE])
 
 
 def _breakable_operations() -> set[tuple[str, str]]:
-    """Operations with a query, a body, or a path parameter held to a pattern (an
-    id): something a request can break. The others (a slug is any text) have no
-    negative case for schemathesis to make."""
+    """Operations with a query, a body, or a path parameter held to a pattern or a
+    number (an id): something a request can break. The others (a slug is any text)
+    have no negative case for schemathesis to make."""
     found = set()
     for result in schema.get_all_operations():
         operation = result.ok()
         patterned = any(
             "pattern" in p.definition.get("schema", {})
+            or p.definition.get("schema", {}).get("type") == "integer"
             for p in operation.path_parameters
         )
         if patterned or len(operation.query) or operation.body.items:

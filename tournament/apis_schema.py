@@ -1,20 +1,410 @@
 """The OpenAPI schema generator (its own module: drf-spectacular imports DRF's generics,
-which import the pagination class named in settings)."""
+which import the pagination class named in settings), and the one pass over the
+finished schema that makes a client generated from it read well and work
+(docs/api.md):
+
+- operation ids from one table, `<entity>_<verb>` (`deal_create`, `standings_get`),
+  so that a generated client's functions are named for what they do;
+- every error an operation can give, in the one error shape (API.md, Conventions):
+  400 with field errors, `Error` (`{detail, code, …parameters}`) for the others,
+  `StaleVersion` (with `current_version`) for a score sheet's 409;
+- the headers: `Idempotency-Key` on every write, `If-None-Match` and `ETag` (and 304)
+  on the reads that answer an ETag;
+- no `default` in a PATCH body: a generated model would fill it in and send it, and
+  a PATCH of one field would change others.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter
+from rest_framework import permissions
 
-IDEMPOTENCY = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Any 1 to 100 printable characters (a UUID, say), the same on every "
-    "retry of one request: a request already done is not done again; it is answered "
-    "with 200 and `Idempotent-Replayed: true`.",
-)
+# The operation id of every operation, by method and path. A new endpoint gets its row
+# here (tests/tournament/apis/test_schema_client.py fails on one that has none).
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("POST", "/api/v1/auth/token/"): "token_create",
+    ("DELETE", "/api/v1/auth/token/"): "token_delete",
+    ("GET", "/api/v1/health/"): "health_get",
+    ("GET", "/api/v1/tournaments/"): "tournament_list",
+    ("POST", "/api/v1/tournaments/"): "tournament_create",
+    ("GET", "/api/v1/tournaments/{slug}/"): "tournament_get",
+    ("PATCH", "/api/v1/tournaments/{slug}/"): "tournament_update",
+    ("GET", "/api/v1/tournaments/{slug}/sections/"): "section_list",
+    ("POST", "/api/v1/tournaments/{slug}/sections/"): "section_create",
+    ("GET", "/api/v1/tournaments/{slug}/sections/{id}/"): "section_get",
+    ("PATCH", "/api/v1/tournaments/{slug}/sections/{id}/"): "section_update",
+    ("DELETE", "/api/v1/tournaments/{slug}/sections/{id}/"): "section_delete",
+    ("GET", "/api/v1/tournaments/{slug}/teams/"): "team_list",
+    ("POST", "/api/v1/tournaments/{slug}/teams/"): "team_create",
+    ("GET", "/api/v1/tournaments/{slug}/teams/{id}/"): "team_get",
+    ("PATCH", "/api/v1/tournaments/{slug}/teams/{id}/"): "team_update",
+    ("DELETE", "/api/v1/tournaments/{slug}/teams/{id}/"): "team_delete",
+    ("POST", "/api/v1/tournaments/{slug}/teams/{id}/check-in/"): "team_check_in",
+    ("DELETE", "/api/v1/tournaments/{slug}/teams/{id}/check-in/"): "team_check_in_undo",
+    ("POST", "/api/v1/tournaments/{slug}/teams/{id}/withdraw/"): "team_withdraw",
+    ("GET", "/api/v1/tournaments/{slug}/teams/{id}/substitutions/"): (
+        "substitution_list"
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/teams/{id}/substitutions/"): (
+        "substitution_create"
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/teams/import/"): "team_import",
+    ("GET", "/api/v1/tournaments/{slug}/teams/import/template.xlsx"): (
+        "team_template_download"
+    ),
+    ("GET", "/api/v1/tournaments/{slug}/members/"): "member_list",
+    ("POST", "/api/v1/tournaments/{slug}/members/"): "member_create",
+    ("DELETE", "/api/v1/tournaments/{slug}/members/{id}/"): "member_delete",
+    ("GET", "/api/v1/tournaments/{slug}/draw/"): "draw_get",
+    ("POST", "/api/v1/tournaments/{slug}/draw/"): "draw_create",
+    ("GET", "/api/v1/tournaments/{slug}/rounds/"): "round_list",
+    ("POST", "/api/v1/tournaments/{slug}/rounds/{number}/release/"): "round_release",
+    ("GET", "/api/v1/tournaments/{slug}/matches/"): "match_list",
+    ("POST", "/api/v1/tournaments/{slug}/matches/"): "match_create",
+    ("GET", "/api/v1/tournaments/{slug}/standings/"): "standings_get",
+    ("POST", "/api/v1/tournaments/{slug}/standings/lots/"): "standings_lots_draw",
+    ("GET", "/api/v1/tournaments/{slug}/statistics/"): "statistics_get",
+    ("POST", "/api/v1/tournaments/{slug}/knockout/"): "knockout_seed",
+    ("GET", "/api/v1/tournaments/{slug}/bracket/"): "bracket_get",
+    ("GET", "/api/v1/tournaments/{slug}/links/"): "link_list",
+    ("POST", "/api/v1/tournaments/{slug}/links/renew/"): "link_renew",
+    ("GET", "/api/v1/tournaments/{slug}/export.xlsx"): "workbook_download",
+    ("GET", "/api/v1/tournaments/{slug}/exports/"): "export_list",
+    ("POST", "/api/v1/tournaments/{slug}/exports/"): "export_create",
+    ("GET", "/api/v1/exports/{id}/"): "export_get",
+    ("GET", "/api/v1/exports/{id}/export.xlsx"): "export_download",
+    ("GET", "/api/v1/tournaments/{slug}/score-sheets.xlsx"): "round_sheets_download",
+    ("POST", "/api/v1/tournaments/{slug}/score-sheets/import/"): "score_sheets_import",
+    ("GET", "/api/v1/matches/{id}/"): "match_get",
+    ("DELETE", "/api/v1/matches/{id}/"): "match_delete",
+    ("POST", "/api/v1/matches/{id}/confirm/"): "match_confirm",
+    ("POST", "/api/v1/matches/{id}/reopen/"): "match_reopen",
+    ("POST", "/api/v1/matches/{id}/forfeit/"): "match_forfeit",
+    ("GET", "/api/v1/matches/{id}/history/"): "match_history_list",
+    ("GET", "/api/v1/matches/{id}/sheet.xlsx"): "match_sheet_download",
+    ("POST", "/api/v1/matches/{id}/deals/"): "deal_create",
+    ("PUT", "/api/v1/matches/{id}/deals/{number}/"): "deal_update",
+    ("DELETE", "/api/v1/matches/{id}/deals/{number}/"): "deal_delete",
+    ("POST", "/api/v1/matches/{id}/penalties/"): "penalty_create",
+    ("DELETE", "/api/v1/matches/{id}/penalties/{penalty}/"): "penalty_delete",
+    ("POST", "/api/v1/matches/{id}/toss/"): "toss_create",
+    ("DELETE", "/api/v1/matches/{id}/toss/"): "toss_delete",
+    ("GET", "/api/v1/matches/{id}/disputes/"): "dispute_list",
+    ("POST", "/api/v1/matches/{id}/disputes/"): "dispute_create",
+    ("POST", "/api/v1/matches/{id}/disputes/{dispute}/rule/"): "dispute_rule",
+}
+
+# Where an error is less general than "every write" or "every operation".
+THROTTLED = {"token_create"}  # django-axes: 429 after failed logins (docs/security.md)
+CONFLICTING_READS = {"export_download"}  # 409 export_not_ready
+TOKEN = {"token_create", "token_delete"}  # no state to conflict with
+PAGING = {"page", "page_size"}  # a page past the last is 404, a bad size ignored
+
+WRITES = ("post", "put", "patch", "delete")
+SHEET_WRITES = "/api/v1/matches/{id}/"  # the writes that keep an Idempotency-Key
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+ERROR_COMPONENTS: dict[str, dict[str, Any]] = {
+    "Error": {
+        "type": "object",
+        "description": "Every error but bad input (API.md, Conventions): a sentence, "
+        "a stable snake_case code (docs/api.md lists the common ones), and the "
+        "parameters of that code, such as `current_version` of `stale_version`, "
+        "`limit` of `body_too_large`, `field` of a refusal about one field, "
+        "`error_id` of `server_error`.",
+        "properties": {
+            "detail": {"type": "string", "description": "What happened, in words."},
+            "code": {"type": "string", "description": "Stable, snake_case."},
+        },
+        "required": ["detail", "code"],
+        "additionalProperties": True,
+    },
+    "ValidationErrors": {
+        "type": "object",
+        "description": "Bad input: every wrong field with its messages; nothing was "
+        "written. A nested field's errors nest (`captain` → `state`), a list's are "
+        "keyed by position; `non_field_errors` holds what no one field is at fault "
+        "for.",
+        "additionalProperties": {
+            "anyOf": [
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "object", "additionalProperties": True},
+            ]
+        },
+    },
+    "StaleVersion": {
+        "type": "object",
+        "description": "The sheet changed since the version sent: nothing was "
+        "saved. Read the sheet again (`current_version` is its version now) and "
+        "send the write again with it, unless the sheet already has it.",
+        "properties": {
+            "detail": {"type": "string"},
+            "code": {"type": "string", "enum": ["stale_version"]},
+            "current_version": {"type": "integer"},
+            "version": {"type": "integer", "description": "The version sent."},
+        },
+        "required": ["detail", "code", "current_version"],
+        "additionalProperties": True,
+    },
+}
+
+
+def _answer(description: str, schema: dict, **headers: str) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "description": description,
+        "content": {"application/json": {"schema": schema}},
+    }
+    if headers:
+        answer["headers"] = {
+            name: {"schema": {"type": "string"}, "description": text}
+            for name, text in headers.items()
+        }
+    return answer
+
+
+RETRY_AFTER = "Seconds to wait before trying again."
+ANSWERS: dict[str, dict[str, Any]] = {
+    "400": _answer(
+        "Bad input: `{field: [messages]}` naming every wrong field (nothing is "
+        "written), or `{detail, code}` when no one field is at fault (a body that "
+        "is not JSON, a request that can never be valid).",
+        {
+            "anyOf": [
+                ERROR,
+                {"$ref": "#/components/schemas/ValidationErrors"},
+            ]
+        },
+    ),
+    "401": _answer(
+        "Not logged in (`not_authenticated`), or the token or link is not valid "
+        "(`authentication_failed`).",
+        ERROR,
+    ),
+    "403": _answer(
+        "Your role, or your link, does not allow this (`permission_denied`); the "
+        "detail says who may.",
+        ERROR,
+    ),
+    "404": _answer(
+        "No such tournament, match or object, none that you may see, or no such "
+        "page of a list (`not_found`).",
+        ERROR,
+    ),
+    "409": _answer(
+        "The current state refuses it: a locked sheet, results that exist, a "
+        "setting an earlier step fixed, an open dispute… (`code` says which).",
+        ERROR,
+    ),
+    "413": _answer(
+        "The body is over the limit (`body_too_large`, with `limit` in bytes).", ERROR
+    ),
+    "415": _answer(
+        "The body's media type is not the one this takes: `application/json`, or "
+        "`multipart/form-data` for an upload (`unsupported_media_type`).",
+        ERROR,
+    ),
+    "429": _answer(
+        "Too many failed tries (`locked_out`); Retry-After says when to try again.",
+        ERROR,
+        **{"Retry-After": RETRY_AFTER},
+    ),
+    "500": _answer(
+        "The server failed (`server_error`); `error_id` is in the log beside what "
+        "went wrong: tell the organizer.",
+        ERROR,
+    ),
+    "503": _answer(
+        "The database does not answer (`database_unavailable`) or failed while "
+        "saving (`database_error`): nothing was saved; send it again after "
+        "Retry-After.",
+        ERROR,
+        **{"Retry-After": RETRY_AFTER},
+    ),
+}
+STALE_OR_ERROR = {
+    "anyOf": [{"$ref": "#/components/schemas/StaleVersion"}, ERROR],
+}
+NOT_MODIFIED = "Nothing changed since the ETag sent in If-None-Match: no body."
+ETAG = {
+    "schema": {"type": "string"},
+    "description": "Send it back in If-None-Match to be answered 304 while the "
+    "answer is still the same.",
+}
+
+
+def idempotency_key(sheet_write: bool) -> dict[str, Any]:
+    if sheet_write:
+        what = (
+            "A write done before under this key is not done again: it is answered "
+            "with what it made (200, `Idempotent-Replayed: true`), checked before "
+            "the version, so a retry after a lost answer is safe."
+        )
+    else:
+        what = (
+            "Taken on every write, so that a client sends it the same way "
+            "everywhere; only a score sheet's writes (under /matches/{id}/) keep "
+            "keys so far. Here a repeat is done again (a repeated create is refused "
+            "by the name or slug the first one took)."
+        )
+    return {
+        "in": "header",
+        "name": "Idempotency-Key",
+        "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 100},
+        "description": "1 to 100 printable ASCII characters (a UUID, say), the same "
+        "on every retry of one request. " + what,
+    }
+
+
+def postprocess(result, generator, request, public, **kwargs):
+    """drf-spectacular's last step (settings.SPECTACULAR_SETTINGS)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(copy.deepcopy(ERROR_COMPONENTS))
+    patched: dict[str, str] = {}
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if method not in (*WRITES, "get"):
+                continue
+            name = OPERATION_IDS.get((method.upper(), path))
+            if name is not None:
+                operation["operationId"] = name
+            _headers(operation, method, path)
+            _errors(operation, method, path, schemas)
+            if method == "patch":
+                _no_defaults(operation, schemas, patched)
+    return result
+
+
+def _headers(operation: dict, method: str, path: str) -> None:
+    parameters = operation.setdefault("parameters", [])
+    names = {(p["in"], p["name"]) for p in parameters}
+    if method in WRITES and ("header", "Idempotency-Key") not in names:
+        parameters.append(idempotency_key(path.startswith(SHEET_WRITES)))
+    if ("header", "If-None-Match") in names:
+        responses = operation["responses"]
+        responses.setdefault("304", {"description": NOT_MODIFIED})
+        for code in ("200", "304"):
+            responses[code].setdefault("headers", {})["ETag"] = ETAG
+    if not parameters:
+        del operation["parameters"]
+
+
+def _errors(operation: dict, method: str, path: str, schemas: dict) -> None:
+    name = operation["operationId"]
+    write = method in WRITES
+    secured = bool(operation.get("security"))
+    parameters = operation.get("parameters", [])
+    query = {p["name"] for p in parameters if p["in"] == "query"}
+    located = any(p["in"] == "path" for p in parameters)
+    # A body is read (415 for another media type) where one is declared, and by
+    # every sheet write (a DELETE's version, a replay's deal number).
+    reads_body = "requestBody" in operation or (write and path.startswith(SHEET_WRITES))
+    codes = {
+        "400": (write and name != "token_delete") or bool(query - PAGING),
+        "401": secured,
+        "403": secured,
+        "404": located or "page" in query,
+        "409": (write and name not in TOKEN) or name in CONFLICTING_READS,
+        "413": write,
+        "415": reads_body,
+        "429": name in THROTTLED,
+        "500": True,
+        "503": True,
+    }
+    responses = operation["responses"]
+    for code, may in codes.items():
+        if may and code not in responses:
+            responses[code] = copy.deepcopy(ANSWERS[code])
+    if write and _takes_version(operation, schemas) and "409" in responses:
+        responses["409"]["content"]["application/json"]["schema"] = STALE_OR_ERROR
+        responses["409"]["description"] += (
+            " `stale_version` (StaleVersion) when the version sent is not the "
+            "sheet's: `current_version` says which is."
+        )
+
+
+def _takes_version(operation: dict, schemas: dict) -> bool:
+    """A sheet write that carries the sheet's `version` (in its body or query)."""
+    if any(p["name"] == "version" for p in operation.get("parameters", [])):
+        return True
+    for media in operation.get("requestBody", {}).get("content", {}).values():
+        schema = media.get("schema", {})
+        ref = schema.get("$ref", "")
+        if ref:
+            schema = schemas.get(ref.rsplit("/", 1)[-1], {})
+        if "version" in schema.get("properties", {}):
+            return True
+    return False
+
+
+def _no_defaults(operation: dict, schemas: dict, patched: dict[str, str]) -> None:
+    """A PATCH body's schema, and the schemas it nests, without a `default`: the
+    server applies none to a partial update, and a client must not either."""
+    for media in operation.get("requestBody", {}).get("content", {}).values():
+        media["schema"] = _without_defaults(media["schema"], schemas, patched)
+
+
+def _without_defaults(schema: Any, schemas: dict, patched: dict[str, str]) -> Any:
+    if isinstance(schema, list):
+        return [_without_defaults(s, schemas, patched) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref", "")
+    if ref.startswith("#/components/schemas/"):
+        name = ref.rsplit("/", 1)[-1]
+        if name not in patched and not _has_default(schemas[name], schemas, set()):
+            return schema
+        if name not in patched:
+            # Its own copy when a non-PATCH body shares it (PATCH bodies are
+            # drf-spectacular's own `Patched…` components).
+            target = name if name.startswith("Patched") else f"Patched{name}"
+            patched[name] = target
+            schemas[target] = _without_defaults(
+                copy.deepcopy(schemas[name]), schemas, patched
+            )
+        return {**schema, "$ref": f"#/components/schemas/{patched[name]}"}
+    cleaned = {k: v for k, v in schema.items() if k != "default"}
+    for key in ("properties", "patternProperties"):
+        if key in cleaned:
+            cleaned[key] = {
+                k: _without_defaults(v, schemas, patched)
+                for k, v in cleaned[key].items()
+            }
+    for key in ("items", "additionalProperties", "allOf", "anyOf", "oneOf"):
+        if key in cleaned:
+            cleaned[key] = _without_defaults(cleaned[key], schemas, patched)
+    return cleaned
+
+
+def _has_default(schema: Any, schemas: dict, seen: set[str]) -> bool:
+    if isinstance(schema, list):
+        return any(_has_default(s, schemas, seen) for s in schema)
+    if not isinstance(schema, dict):
+        return False
+    ref = schema.get("$ref", "")
+    if ref.startswith("#/components/schemas/"):
+        name = ref.rsplit("/", 1)[-1]
+        if name in seen:
+            return False
+        seen.add(name)
+        return _has_default(schemas[name], schemas, seen)
+    return (
+        "default" in schema
+        or any(
+            _has_default(v, schemas, seen)
+            for k, v in schema.items()
+            if k in ("items", "additionalProperties", "allOf", "anyOf", "oneOf")
+        )
+        or any(
+            _has_default(v, schemas, seen)
+            for k in ("properties", "patternProperties")
+            for v in schema.get(k, {}).values()
+        )
+    )
 
 
 class LinkAuthenticationScheme(OpenApiAuthenticationExtension):
@@ -38,17 +428,18 @@ class LinkAuthenticationScheme(OpenApiAuthenticationExtension):
 class Schema(AutoSchema):
     """Names a view's nested `InputSerializer`/`OutputSerializer` after the view
     (`TeamDetailApi.InputSerializer` → `TeamDetailInput`), so that components of the
-    HackSoft layout do not collide in the OpenAPI schema."""
+    HackSoft layout do not collide in the OpenAPI schema; says that reads open to
+    everyone need no credentials."""
 
-    def get_override_parameters(self):
-        parameters = list(super().get_override_parameters())
-        if getattr(self.view, "idempotent_writes", False) and self.method in (
-            "POST",
-            "PUT",
-            "DELETE",
-        ):
-            parameters.append(IDEMPOTENCY)
-        return parameters
+    def get_auth(self):
+        auths = super().get_auth()
+        open_read = self.method in permissions.SAFE_METHODS and any(
+            type(p).__name__ == "ReadOnlyOrAuthenticated"
+            for p in self.view.get_permissions()
+        )
+        if open_read and {} not in auths:
+            auths.append({})
+        return auths
 
     def get_serializer_name(self, serializer, direction):
         qualname = type(serializer).__qualname__

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -94,7 +94,6 @@ class TournamentExportApi(TournamentScopedMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        operation_id="tournament_export_xlsx",
         responses={
             (200, XLSX): OpenApiResponse(bytes, description="The workbook."),
             202: ExportOutput,
@@ -289,7 +288,7 @@ class ScoreSheetImportApi(TournamentScopedMixin, APIView):
     shows the file and row each change came from."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]  # an upload: multipart only (API.md)
 
     class InputSerializer(serializers.Serializer):
         file = serializers.FileField()

@@ -13,7 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -341,6 +345,26 @@ def sheet_data(view: SheetView) -> dict[str, Any]:
     return data
 
 
+def replay_answer(name: str, *answers: type[serializers.Serializer]) -> OpenApiResponse:
+    """The schema's 200 of a write that may be a repeat of its Idempotency-Key
+    (`MatchScopedMixin.replayed`): what the first request made, as it is now, or the
+    sheet when that has gone since."""
+    described = (
+        "A repeat of an Idempotency-Key already done (`Idempotent-Replayed: true`): "
+        "what the first request made, as it is now"
+    )
+    if len(answers) == 1:
+        return OpenApiResponse(answers[0], description=described + ".")
+    return OpenApiResponse(
+        PolymorphicProxySerializer(
+            component_name=name,
+            serializers=list(answers),
+            resource_type_field_name=None,
+        ),
+        description=described + "; the sheet, when that has gone since.",
+    )
+
+
 # Access
 # ----------------------------------------------------------------------------------
 
@@ -509,7 +533,10 @@ class MatchTossApi(MatchScopedMixin, APIView):
             help_text="The sheet's version you read; a stale one gets 409."
         )
 
-    @extend_schema(request=InputSerializer, responses={201: SheetOutput})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: SheetOutput, 200: replay_answer("TossReplayed", SheetOutput)},
+    )
     def post(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
@@ -519,7 +546,7 @@ class MatchTossApi(MatchScopedMixin, APIView):
         )
         return self.answer_sheet(status.HTTP_201_CREATED)
 
-    @extend_schema(request=VersionInput, responses=SheetOutput)
+    @extend_schema(request=VersionInput, responses={200: SheetOutput})
     def delete(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
         toss.score_sheet_toss_delete(

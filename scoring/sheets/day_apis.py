@@ -24,6 +24,7 @@ from .apis import (
     MatchScopedMixin,
     SheetOutput,
     _choice,
+    replay_answer,
     sheet_data,
 )
 from .selectors import captain_sides, dispute_list, sheet_read
@@ -94,7 +95,13 @@ class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
         page = self.paginate_queryset(dispute_list(match=self.match))
         return self.get_paginated_response(DisputeOutput(page, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses={201: DisputeOutput})
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: DisputeOutput,
+            200: replay_answer("DisputeReplayed", DisputeOutput, SheetOutput),
+        },
+    )
     def post(self, request, pk):
         if request_link(request) is not None:
             self.require(link=TEAM)

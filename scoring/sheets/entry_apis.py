@@ -8,7 +8,12 @@ Interfaces only, like apis.py, whose sheet output and access checks these share.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,12 +34,14 @@ from .apis import (
     MatchScopedMixin,
     MatchSummary,
     PenaltyOutput,
+    SheetOutput,
     _choice,
     _choices,
     _version,
     deal_data,
     match_summary_data,
     penalty_data,
+    replay_answer,
     sheet_data,
 )
 from .selectors import sheet_read
@@ -107,7 +114,13 @@ class DealListApi(MatchScopedMixin, APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
     link_kinds = (TABLE,)
 
-    @extend_schema(request=DealInput, responses={201: DealWriteOutput})
+    @extend_schema(
+        request=DealInput,
+        responses={
+            201: DealWriteOutput,
+            200: replay_answer("DealReplayed", DealWriteOutput, SheetOutput),
+        },
+    )
     def post(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
         data = DealInput(data=request.data)
@@ -132,7 +145,20 @@ class DealDetailApi(MatchScopedMixin, APIView):
             required=False, help_text="If given, the same as in the address."
         )
 
-    @extend_schema(request=InputSerializer, responses=DealWriteOutput)
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    component_name="DealReplaced",
+                    serializers=[DealWriteOutput, SheetOutput],
+                    resource_type_field_name=None,
+                ),
+                description="The deal as it is now; the sheet, when the request "
+                "repeats an Idempotency-Key whose deal has gone since.",
+            )
+        },
+    )
     def put(self, request, pk, number):
         self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
@@ -154,7 +180,7 @@ class DealDetailApi(MatchScopedMixin, APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("version", int, required=True)],
-        responses=MatchSummary,
+        responses={200: MatchSummary},
     )
     def delete(self, request, pk, number):
         self.require(ORGANIZER, SCORER, link=TABLE)
@@ -195,7 +221,13 @@ class PenaltyListApi(MatchScopedMixin, APIView):
         deal_award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
         deal_award = serializers.IntegerField()
 
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            200: replay_answer("PenaltyReplayed", OutputSerializer, SheetOutput),
+        },
+    )
     def post(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
         data = self.InputSerializer(data=request.data)
@@ -239,7 +271,7 @@ class PenaltyDetailApi(MatchScopedMixin, APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("version", int, required=True)],
-        responses=MatchSummary,
+        responses={200: MatchSummary},
     )
     def delete(self, request, pk, penalty):
         self.require(ORGANIZER, SCORER, link=TABLE)

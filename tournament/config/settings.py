@@ -227,17 +227,20 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "tournament.apis_schema.Schema",
     "EXCEPTION_HANDLER": "tournament.apis_common.exception_handler",
-    # JSON bodies for writes, multipart for uploads; nesting checked before parsing.
-    "DEFAULT_PARSER_CLASSES": [
-        "tournament.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Request bodies are JSON, nesting checked before parsing; the views that take
+    # an upload name MultiPartParser instead. One media type per body, so that the
+    # schema offers one and a client generated from it works (API.md, Conventions);
+    # any other is 415. The pages keep their forms: they are Django views.
+    "DEFAULT_PARSER_CLASSES": ["tournament.parsers.JSONParser"],
+    # The tests' APIClient sends JSON unless told otherwise, as every client does.
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
 SPECTACULAR_SETTINGS = {
-    "TITLE": "56 tournament API",
+    # The title names a generated client: openapi-python-client makes the package
+    # `fiftysix_api_client` of it (a name starting with a digit cannot be imported).
+    "TITLE": "Fiftysix API",
     "DESCRIPTION": (
         "Tournaments of 56 as the international championship plays them: sections, "
         "teams, "
@@ -247,6 +250,16 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Operation ids, the error answers, the headers and PATCH bodies without
+    # defaults: tournament/apis_schema.py (docs/api.md).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.apis_schema.postprocess",
+    ],
+    # An id in a path (tournament/converters.py) is a number to a client.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
+    },
     # Served from our own static files: a venue's Wi-Fi may not reach a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -1,0 +1,233 @@
+"""The schema as a client generator reads it (docs/api.md, issue 40): one media type
+per request body, operation ids named for what they do, every error an operation
+gives in the one error shape, the headers a client sends and reads, no default in a
+PATCH body; and the server keeping to it (415 for another media type, 403 and 409 in
+the one shape)."""
+
+from __future__ import annotations
+
+import pytest
+from drf_spectacular.validation import validate_schema
+
+from tests.conftest import as_user
+from tournament.apis_schema import OPERATION_IDS
+
+pytestmark = pytest.mark.django_db
+METHODS = ("get", "post", "put", "patch", "delete")
+WRITES = ("post", "put", "patch", "delete")
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+UPLOADS = {"team_import", "score_sheets_import"}
+
+
+@pytest.fixture
+def schema(api):
+    response = api.get(
+        "/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    )
+    assert response.status_code == 200
+    return response.json()
+
+
+def operations(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield path, method, operation
+
+
+def resolve(schema, node):
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def defaults_in(schema, node, seen=()) -> list[str]:
+    """Every `default` inside a schema, through its references."""
+    if isinstance(node, list):
+        return [d for item in node for d in defaults_in(schema, item, seen)]
+    if not isinstance(node, dict):
+        return []
+    ref = node.get("$ref")
+    if ref:
+        return (
+            []
+            if ref in seen
+            else defaults_in(schema, resolve(schema, node), (*seen, ref))
+        )
+    found = ["default"] if "default" in node else []
+    for key, value in node.items():
+        if key in ("properties", "patternProperties"):
+            found += [d for v in value.values() for d in defaults_in(schema, v, seen)]
+        elif key in ("items", "additionalProperties", "allOf", "anyOf", "oneOf"):
+            found += defaults_in(schema, value, seen)
+    return found
+
+
+def test_the_schema_validates_and_names_an_importable_package(schema):
+    validate_schema(schema)
+    # openapi-python-client names the package after the title: fiftysix_api_client.
+    assert schema["info"]["title"] == "Fiftysix API"
+
+
+def test_one_media_type_per_body_json_but_uploads(schema):
+    bodies = 0
+    for _, method, operation in operations(schema):
+        body = operation.get("requestBody")
+        if body is None:
+            continue
+        bodies += 1
+        expected = (
+            "multipart/form-data"
+            if operation["operationId"] in UPLOADS
+            else "application/json"
+        )
+        assert list(body["content"]) == [expected], (method, operation["operationId"])
+    assert bodies >= 26
+
+
+def test_operation_ids_come_from_the_table_unique_and_named_for_what_they_do(schema):
+    seen = {}
+    for path, method, operation in operations(schema):
+        name = operation["operationId"]
+        assert OPERATION_IDS.get((method.upper(), path)) == name, (method, path, name)
+        assert name not in seen, (name, seen.get(name), path)
+        seen[name] = path
+        # drf-spectacular's own would be the path's words and a verb of its own.
+        assert not name.endswith(("_retrieve", "_destroy", "_partial_update")), name
+        assert not name.startswith(("tournaments_", "matches_", "auth_", "exports_"))
+    assert set(seen) == set(OPERATION_IDS.values())  # no row for a route that's gone
+    assert {"deal_create", "standings_get", "token_create", "tournament_update"} <= set(
+        seen
+    )
+
+
+def test_no_patch_body_carries_a_default(schema):
+    patches = 0
+    for _, method, operation in operations(schema):
+        if method != "patch":
+            continue
+        patches += 1
+        for media in operation["requestBody"]["content"].values():
+            assert defaults_in(schema, media["schema"]) == [], operation["operationId"]
+    assert patches == 3
+
+
+def test_every_operation_documents_its_errors_in_the_one_shape(schema):
+    names = {"Error", "ValidationErrors", "StaleVersion"}
+    assert names <= set(schema["components"]["schemas"])
+    error = schema["components"]["schemas"]["Error"]
+    assert error["required"] == ["detail", "code"]
+    assert error["additionalProperties"] is True
+    assert schema["components"]["schemas"]["StaleVersion"]["required"] == [
+        "detail",
+        "code",
+        "current_version",
+    ]
+    for path, method, operation in operations(schema):
+        name, answers = operation["operationId"], operation["responses"]
+        assert any(code.startswith("2") for code in answers), name
+        assert {"500", "503"} <= set(answers), name
+        if operation.get("security"):
+            assert {"401", "403"} <= set(answers), name
+        if "{" in path:
+            assert "404" in answers, name
+        if method in WRITES and name != "token_delete":
+            assert {"400", "413"} <= set(answers), name
+        if "requestBody" in operation:
+            assert "415" in answers, name
+        for code, answer in answers.items():
+            if code[0] in "45" and name != "health_get" and code != "400":
+                assert answer["content"]["application/json"]["schema"] in (
+                    {"$ref": "#/components/schemas/Error"},
+                    {
+                        "anyOf": [
+                            {"$ref": "#/components/schemas/StaleVersion"},
+                            {"$ref": "#/components/schemas/Error"},
+                        ]
+                    },
+                ), (name, code)
+    conflicts = {
+        operation["operationId"]: operation["responses"]["409"]
+        for _, _, operation in operations(schema)
+        if "409" in operation["responses"]
+    }
+    for name in ("deal_create", "deal_update", "deal_delete", "match_confirm"):
+        assert "StaleVersion" in str(conflicts[name]["content"]), name
+    assert "StaleVersion" not in str(conflicts["tournament_update"])
+    assert {
+        operation["operationId"]
+        for _, _, operation in operations(schema)
+        if "429" in operation["responses"]
+    } == {"token_create"}
+
+
+def test_the_headers_a_client_sends_and_reads(schema):
+    etags = set()
+    for _, method, operation in operations(schema):
+        name = operation["operationId"]
+        headers = {
+            p["name"] for p in operation.get("parameters", []) if p["in"] == "header"
+        }
+        assert ("Idempotency-Key" in headers) == (method in WRITES), name
+        if "If-None-Match" in headers:
+            etags.add(name)
+            answers = operation["responses"]
+            assert "ETag" in answers["200"]["headers"], name
+            assert "content" not in answers["304"], name
+    assert etags == {"standings_get", "statistics_get"}
+
+
+def test_the_token_needs_none_and_downloads_are_bytes(schema):
+    token = schema["paths"]["/api/v1/auth/token/"]
+    assert not token["post"].get("security")
+    assert token["delete"]["security"]
+    downloads = {
+        operation["operationId"]
+        for _, _, operation in operations(schema)
+        if XLSX in operation["responses"].get("200", {}).get("content", {})
+    }
+    assert downloads == {
+        "workbook_download",
+        "export_download",
+        "match_sheet_download",
+        "round_sheets_download",
+        "team_template_download",
+    }
+    for _, _, operation in operations(schema):
+        if operation["operationId"] in downloads:
+            content = operation["responses"]["200"]["content"][XLSX]
+            assert content["schema"] == {"type": "string", "format": "binary"}
+
+
+def test_a_form_or_another_media_type_is_415_in_the_one_shape(api, organizer):
+    as_user(api, organizer)
+    for body, kind in (
+        ("name=Open", "application/x-www-form-urlencoded"),
+        ("--x--", "multipart/form-data; boundary=x"),
+        ("name: Open", "text/yaml"),
+    ):
+        answer = api.post(
+            "/api/v1/tournaments/spring-open/sections/", body, content_type=kind
+        )
+        assert answer.status_code == 415, (kind, answer.content)
+        got = answer.json()
+        assert got["code"] == "unsupported_media_type"
+        assert kind.split(";")[0] in got["detail"]
+    # An upload takes multipart only: JSON there is refused the same way.
+    answer = api.post(
+        "/api/v1/tournaments/spring-open/teams/import/", {"file": "x"}, format="json"
+    )
+    assert answer.status_code == 415
+    assert answer.json()["code"] == "unsupported_media_type"
+
+
+def test_a_token_sent_along_does_not_stop_getting_one(api, organizer):
+    organizer.set_password("a-long-password-56")
+    organizer.save()
+    api.credentials(HTTP_AUTHORIZATION="Token not-a-token-any-more")
+    answer = api.post(
+        "/api/v1/auth/token/",
+        {"username": organizer.username, "password": "a-long-password-56"},
+    )
+    assert answer.status_code == 200, answer.json()
+    assert api.delete("/api/v1/auth/token/").status_code == 401
