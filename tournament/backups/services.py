@@ -93,7 +93,10 @@ def _kept_lines(tournament: Tournament, **where) -> list[Line]:
 
 
 def _copies_store(tournament: Tournament, lines: Iterable[Line]) -> None:
-    lines = list(lines)
+    # In the sheets' order: two writers that meet on several sheets (a task keeping
+    # copies and a backup) then lock their rows in the same order, and one waits for
+    # the other instead of the two deadlocking.
+    lines = sorted(lines, key=lambda line: line.sheet)
     if not lines:
         return
     # An upsert: a task keeping a copy and a backup may meet on one sheet. A copy
