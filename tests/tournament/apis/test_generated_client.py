@@ -108,7 +108,11 @@ def test_a_generated_client_plays_a_tournament(
     from fiftysix_api_client.api.matches import deal_create, match_get
     from fiftysix_api_client.api.tournaments import (
         export_create,
+        section_get,
+        section_update,
         standings_get,
+        team_get,
+        team_update,
         tournament_get,
         tournament_list,
         tournament_update,
@@ -118,6 +122,8 @@ def test_a_generated_client_plays_a_tournament(
         AuthTokenRequest,
         DealInputRequest,
         DealWriteOutput,
+        PatchedSectionInputRequest,
+        PatchedTeamDetailInputRequest,
         PatchedTournamentDetailInputRequest,
         StaleVersion,
         TokenOutput,
@@ -193,6 +199,30 @@ def test_a_generated_client_plays_a_tournament(
     assert patched.to_dict() == after
     assert after == {**before, "venue": "Hall 2"}
     assert (after["ruleset"], after["published"]) == ("gcka", True)
+    # Every other PATCH of the API the same way: a section's states (so that it takes
+    # the team's captain, from NJ), then the team's name.
+    section = first.team_a.section_id
+    before = section_get.sync("client-cup", section, client=client).to_dict()
+    section_update.sync(
+        "client-cup",
+        section,
+        client=client,
+        body=PatchedSectionInputRequest(states=[first.team_a.captain_state]),
+        idempotency_key=str(uuid.uuid4()),
+    )
+    after = section_get.sync("client-cup", section, client=client).to_dict()
+    assert after == {**before, "states": [first.team_a.captain_state]}
+    team = first.team_a_id
+    before = team_get.sync("client-cup", team, client=client).to_dict()
+    renamed = team_update.sync(
+        "client-cup",
+        team,
+        client=client,
+        body=PatchedTeamDetailInputRequest(name="Team Zero"),
+        idempotency_key=str(uuid.uuid4()),
+    )
+    after = team_get.sync("client-cup", team, client=client).to_dict()
+    assert after == {**before, "name": "Team Zero"}, renamed
 
     # The workbook's bytes: in the answer, and built by the worker as a job.
     workbook = workbook_download.sync("client-cup", client=client)
