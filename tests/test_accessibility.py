@@ -252,7 +252,12 @@ def _check(page, url: str, status: int = 200, language: str = "en") -> list[dict
             "() => !document.querySelector('#net-status .saved')"
             " || /[0-9]/.test(document.querySelector('#net-status .saved').textContent)"
         )
-        english = re.findall(r"\b(?:AM|PM|a\.m\.|p\.m\.)", page.inner_text("body"))
+        # A clock time with English AM/PM ("3:04 PM"); not any "PM" (a link's key
+        # may hold one).
+        english = re.findall(
+            r"\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s?(?:AM|PM|a\.m\.|p\.m\.)",
+            page.inner_text("body"),
+        )
         if english:
             found.append(_problem("english-time", f"a time with {english[0]}"))
     return found
