@@ -119,6 +119,9 @@ class RequestLog:
             request_id.reset(token)
         ms = round((time.perf_counter() - started) * 1000, 1)
         response["X-Request-ID"] = rid
+        level = logging.ERROR if response.status_code >= 500 else logging.INFO
+        if not access.isEnabledFor(level):  # development: the server prints its own
+            return response
         user = getattr(request, "user", None)
         fields = {
             "request_id": rid,
@@ -129,7 +132,6 @@ class RequestLog:
             "user_id": user.pk if user is not None and user.is_authenticated else None,
             "error_id": getattr(request, "error_id", None),
         }
-        level = logging.ERROR if response.status_code >= 500 else logging.INFO
         access.log(
             level,
             "%s %s %s %sms",
