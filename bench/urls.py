@@ -10,16 +10,22 @@
 
 from django.db import transaction
 from django.urls import path
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.models import Deal, Match, SheetAction, SheetChange
 from tournament.config.urls import urlpatterns as project
+from tournament.parsers import JSONParser
 
 
 class BareApi(APIView):
+    """JSON like every write, and multipart like the uploads: the uploads bench's
+    baseline sends a file here."""
+
     permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser, MultiPartParser]
 
     def post(self, request):
         return Response({"ok": True, "got": len(request.data)}, status=201)
