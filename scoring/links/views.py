@@ -47,7 +47,12 @@ from ..models import Dispute, Match
 from ..sheets import day
 from ..sheets import services as sheet_services
 from ..sheets.forms import ConfirmForm, DisputeForm
-from ..sheets.selectors import match_get_visible, sheet_read
+from ..sheets.selectors import (
+    match_get_visible,
+    sheet_confirmable,
+    sheet_confirmed,
+    sheet_read,
+)
 from ..sheets.views import (
     ScoreAt,
     offline_context,
@@ -232,8 +237,8 @@ def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
 
 def _team_sheet(link: Link, match: Match, disputes: list[Dispute]) -> dict:
     """One sheet of a team link's page: the score from the team's side, whether each
-    side confirmed it, and its disputes with their rulings."""
-    view = sheet_read(match=match) if match.status in CONFIRMABLE else None
+    side confirmed it, and its disputes with their rulings. The match's row says all
+    of it: no sheet is read."""
     sides = link_side(link, match)
     side = next(iter(sides)) if sides else Side.A
     return {
@@ -242,11 +247,11 @@ def _team_sheet(link: Link, match: Match, disputes: list[Dispute]) -> dict:
         "opponent": match.team(side.other.value),
         "own": (match.total_a, match.total_b)[side is Side.B],
         "theirs": (match.total_a, match.total_b)[side is Side.A],
-        "can_confirm": bool(
-            view and view.confirmable_by(roles=frozenset(), sides=sides)
-        ),
-        "confirmed": bool(view and view.confirmed(side)),
-        "other_confirmed": bool(view and view.confirmed(side.other)),
+        "can_confirm": sheet_confirmable(match, roles=frozenset(), sides=sides),
+        # Every deal is in: whether each side confirmed is worth saying.
+        "confirming": match.status in CONFIRMABLE,
+        "confirmed": sheet_confirmed(match, side),
+        "other_confirmed": sheet_confirmed(match, side.other),
         "disputes": disputes,
     }
 

@@ -136,23 +136,29 @@ class SheetView:
         return self.confirmed(Side.B)
 
     def confirmable_by(self, *, roles: frozenset[Role], sides: frozenset[Side]) -> bool:
-        """Whether a person with these roles, captain of these sides, may confirm now:
-        a completed sheet, for an organizer or a captain who has not confirmed it."""
-        if self.match.status != MatchStatus.COMPLETED or self.match.open_disputes:
-            return False
-        return Role.ORGANIZER in roles or any(not self.confirmed(s) for s in sides)
+        return sheet_confirmable(self.match, roles=roles, sides=sides)
 
     def confirmed(self, side: Side) -> bool:
-        """This side's captain confirmed the sheet as it is now (a locked sheet: as it
-        was when it locked, the version before the lock's)."""
-        got = (
-            self.match.confirmed_a_version
-            if side is Side.A
-            else self.match.confirmed_b_version
-        )
-        if self.match.status == MatchStatus.CONFIRMED:
-            return got is not None and got == self.match.version - 1
-        return got == self.match.version
+        return sheet_confirmed(self.match, side)
+
+
+def sheet_confirmed(match: Match, side: Side) -> bool:
+    """This side's captain confirmed the sheet as it is now (a locked sheet: as it was
+    when it locked, the version before the lock's). The match's row alone says it."""
+    got = match.confirmed_a_version if side is Side.A else match.confirmed_b_version
+    if match.status == MatchStatus.CONFIRMED:
+        return got is not None and got == match.version - 1
+    return got == match.version
+
+
+def sheet_confirmable(
+    match: Match, *, roles: frozenset[Role], sides: frozenset[Side]
+) -> bool:
+    """Whether a person with these roles, captain of these sides, may confirm now: a
+    completed sheet, for an organizer or a captain who has not confirmed it."""
+    if match.status != MatchStatus.COMPLETED or match.open_disputes:
+        return False
+    return Role.ORGANIZER in roles or any(not sheet_confirmed(match, s) for s in sides)
 
 
 def sheet_read(*, match: Match) -> SheetView:

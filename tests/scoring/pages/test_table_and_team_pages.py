@@ -298,3 +298,28 @@ def test_a_deals_answer_is_beside_its_button(cup):
     ).content.decode()
     state = refused.split('id="save-state"')[1].split("</p>")[0]
     assert "Not saved: correct what is marked above." in state
+
+
+def test_the_team_link_page_reads_no_sheet_of_its_own(
+    cup, django_assert_num_queries, django_assert_max_num_queries
+):
+    """Its confirmations come from the matches' rows: the queries do not grow with
+    the team's sheets played and locked."""
+    tournament, organizer, _, (match, other) = cup
+    key = link_key(tournament, team=match.team_a)
+    with django_assert_max_num_queries(12) as one:
+        Client().get(f"/l/{key}/")
+    later = services.match_create(
+        tournament=tournament,
+        user=organizer,
+        team_a=match.team_a_id,
+        team_b=other.team_b_id,
+        round=2,
+        table=1,
+    )
+    play_quickly(later.pk, organizer, 9, 6, deals=4)
+    _lock(match, organizer)
+    with django_assert_num_queries(len(one)):
+        page = Client().get(f"/l/{key}/").content.decode()
+    assert page.count("You have not confirmed this sheet yet.") == 1
+    assert "Locked without your confirmation" in page
