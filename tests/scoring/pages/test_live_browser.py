@@ -42,6 +42,8 @@ def test_saving_shows_beside_the_button_and_a_second_tap_sends_nothing(
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     body = deals_for(7, 0)[0]
     fill_deal_body(page, body)
+    # The form is whole once the award's preview shows it: then save.
+    page.locator("#preview").get_by_text("receives").wait_for()
     button = page.locator("#deal-form button.save")
     button.click()
     saving = page.locator("#save-state .saving")
