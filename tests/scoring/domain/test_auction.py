@@ -54,6 +54,7 @@ def refused(text: str, players: int = 6) -> str:
         ("a: 28nt p p p p p", (A, 28, N, NONE)),  # letters in any case, NT too
         ("B: ♠28 P P P P P", (B, 28, S, NONE)),  # a reverse bid, a suit symbol
         ("A: 56N P P P P P", (A, 56, N, NONE)),
+        ("A: 28S 30p P P P P P", (B, 30, N, NONE)),  # "30 Pass": 30 no-trump (000 §3)
     ],
 )
 def test_auctions_that_end_on_their_contract(text, contract):
@@ -97,7 +98,7 @@ def test_auctions_that_end_on_their_contract(text, contract):
         ("A: P28 P P P P P", "bid_not_approved"),  # "Pass 28", not approved
         ("A: 28S nt30 P P P P P", "bid_not_approved"),
         ("A: NT27 P P P P P", "bid_out_of_range"),
-        ("A: 28S 30P P P P P P", "unknown_call"),  # "30 Pass" is written 30N
+        ("A: 28S 30 P P P P P", "unknown_call"),  # a number alone
     ],
 )
 def test_every_rule_is_named_when_broken(text, code):
@@ -146,9 +147,10 @@ def test_no_trump_noes_or_pass_before_the_number_is_refused(
         "token": token,
         "approved": f"{value}N",
     }
-    # Written the approved way it is read, as no-trump.
-    after = auction_parse("A: " + " ".join([*calls[:-1], f"{value}N"]))
+    # Written the approved way, after the number, it is read as no-trump.
+    after = auction_parse("A: " + " ".join([*calls[:-1], f"{value}{word}"]))
     assert after.calls[-1] == Call(CallKind.BID, value=value, trump=N)
+    assert str(after).endswith(f" {value}N")
 
 
 @given(value=st.integers(28, 56), word=st.sampled_from(sorted(WORDS_BEFORE)))
