@@ -63,7 +63,8 @@ LONG_NAMES = [
 ]
 CAPTAIN = "Sreekumar Padmanabhan Nair"
 # The 18 deals of a semi-final half played: (declarer, value, trump, level, taken,
-# auction or ""); every sixth deal is a checkpoint (000 §5.3).
+# auction or ""); the totals are announced after every sixth deal and each of the
+# last six (000 §5.3).
 DEALS = [
     ("A", 28, "hearts", "none", 30, "A: 28H P P P P P"),
     ("B", 40, "spades", "none", 44, ""),

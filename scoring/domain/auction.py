@@ -10,9 +10,12 @@ then every call in turn, anticlockwise from the lead player, separated by spaces
     A: 32D P P P P P R40 X XX           32 diamonds raised to 40, doubled, redoubled
 
 - `28S`, `40N`, ...: a bid, a value 28..56 and a trump: C, D, H, S or N (no-trump;
-  "Noes" and "28 Pass" are written N; `NT` and the suit symbols are read too). A
-  "plus" or reverse bid is written as the bid it makes: "plus 2 diamonds" after 29
-  spades is `31D`.
+  "Noes" and "28 Pass" are written N; `NT`, `P` as in `28P` and the suit symbols are
+  read too). A "plus" bid is written as the bid it makes: "plus 2 diamonds" after 29
+  spades is `31D`. A reverse bid, a suit before its number (`S28`, "Spades 28"), is
+  read as the bid; only a suit may come first: 000 §3's approved bids put no-trump,
+  Noes and Pass after the number, and list "Pass 28" as not approved, so `N28`,
+  `NT28` and `P28` are refused (`bid_not_approved`).
 - `P`: no bid. The lead player's first `P` is his bid of 28 no-trump (000 §3.1).
 - `X`: double, a bid by the team that does not hold the contract.
 - `XX`: redouble, by the doubled team; it ends the auction (000 §3.7).
@@ -46,6 +49,7 @@ LETTERS = {
     "S": Trump.SPADES,
     "N": Trump.NO_TRUMP,
     "NT": Trump.NO_TRUMP,
+    "P": Trump.NO_TRUMP,  # "28 Pass", approved bid 5 of 000 §3: 28 no-trump
     "♣": Trump.CLUBS,
     "♦": Trump.DIAMONDS,
     "♥": Trump.HEARTS,
@@ -110,8 +114,10 @@ def _refuse(code: str, words: Words, **params: object) -> RuleError:
     return RuleError(code, words, field=FIELD, **params)
 
 
-_BID = re.compile(r"^(\d{1,2})(NT|[CDHSN♣♦♥♠])$")
-_REVERSE = re.compile(r"^(NT|[CDHSN♣♦♥♠])(\d{1,2})$")  # "Clubs 28", a reverse bid
+_BID = re.compile(r"^(\d{1,2})(NT|[CDHSNP♣♦♥♠])$")
+# A word before the number: "Clubs 28", a reverse bid; no-trump, Noes or Pass there
+# ("Pass 28") is not an approved bid (000 §3) and is refused.
+_REVERSE = re.compile(r"^(NT|[CDHSNP♣♦♥♠])(\d{1,2})$")
 _RAISE = re.compile(r"^R(\d{1,2})$")
 
 
@@ -143,7 +149,21 @@ def _call(token: str, number: int) -> Call:
                 call=number,
                 token=token,
             )
-        return Call(CallKind.BID, value=int(value), trump=LETTERS[letter])
+        trump = LETTERS[letter]
+        if not bid and trump is Trump.NO_TRUMP:
+            raise _refuse(
+                "bid_not_approved",
+                gettext_noop(
+                    "call %(call)s (%(token)s) is not an approved bid: only a suit "
+                    "comes before the number (a reverse bid, as in S28); no-trump, "
+                    "Noes and Pass come after it: write %(approved)s (000 §3: "
+                    '"Pass 28" is not approved).'
+                ),
+                call=number,
+                token=token,
+                approved=f"{int(value)}N",
+            )
+        return Call(CallKind.BID, value=int(value), trump=trump)
     raise _refuse(
         "unknown_call",
         gettext_noop(

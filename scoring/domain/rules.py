@@ -2,8 +2,9 @@
 
 What it computes: who receives points for a deal and how many (the chart of 000 §1.3
 with the rule set's level), what each penalty gives and to whom (warnings included),
-a match's running totals, its totals after every sixth deal, its winner and the score
-difference; and for the `tables` format (rules.md §8) the tables each team holds.
+a match's running totals, the deals after which the scorer announces them (every sixth
+deal and each of the last six, 000 §5.3), its winner and the score difference; and for
+the `tables` format (rules.md §8) the tables each team holds.
 
 What it does not: store anything, know who entered a row, or rank teams (that is
 standings.py). It reads the rule sets of tournament/domain/rulesets.py.
@@ -28,7 +29,8 @@ VALUE_MIN = 28
 VALUE_MAX = 56
 POINTS_IN_DEAL = 56  # J=3, 9=2, A=1, 10=1 in each of four suits
 DEAL_NUMBER_MAX = 99
-CHECKPOINT_EVERY = 6  # 000 §5.3: the score is announced after every six deals
+CHECKPOINT_EVERY = 6  # 000 §5.3: the score is announced "after every six deals"
+CHECKPOINT_LAST = 6  # "and also, at the end of each of the last six deals"
 START_TABLES = 12  # 003: each team starts with 12 tables
 AWARD_PENALTY = 3  # 000 §3.10, §5.5: the deal and three additional points
 CONDUCT_MAX = 2  # 004: asking the score during bidding, up to 2 points
@@ -342,6 +344,37 @@ def score_penalties(
     return results
 
 
+def announced_after(number: int, deals_scheduled: int | None) -> bool:
+    """Whether the scorer announces both totals after deal `number` (rules.md §4,
+    000 §5.3: "after every six deals and also, at the end of each of the last six
+    deals").
+
+    After every sixth deal, and after each of the last six of the match's
+    `deals_scheduled` (every deal of a match of six or fewer). A knockout's tie-break
+    deals, numbered past the scheduled ones (rules.md §6), are announced each: they
+    extend the end of the match, and any of them may decide it. The tables format
+    (`deals_scheduled` None) has no last deals known in advance: every sixth only.
+    So an 18-deal match announces after 6, 12, 13-18 (and 19-21 in a tie-break), a
+    24-deal one after 6, 12, 18, 19-24, a 7-deal one after 2-7, a 12-deal one after
+    6-12.
+    """
+    if number < 1:
+        raise AssertionError(f"a deal is numbered from 1, not {number}")
+    if number % CHECKPOINT_EVERY == 0:
+        return True
+    return deals_scheduled is not None and number > deals_scheduled - CHECKPOINT_LAST
+
+
+def announced_deals(deals_scheduled: int, extra: int = 0) -> tuple[int, ...]:
+    """The deal numbers, 1 to `deals_scheduled` + `extra` (a knockout's tie-break
+    deals), after which the totals are announced (announced_after)."""
+    return tuple(
+        n
+        for n in range(1, deals_scheduled + extra + 1)
+        if announced_after(n, deals_scheduled)
+    )
+
+
 @dataclass(frozen=True)
 class SheetRow:
     """One deal on the sheet with what each side received in it (penalties
@@ -353,7 +386,7 @@ class SheetRow:
     received_b: int
     total_a: int
     total_b: int
-    checkpoint: bool  # the totals after every sixth deal, announced (000 §5.3)
+    checkpoint: bool  # the totals are announced after it (announced_after, 000 §5.3)
 
 
 @dataclass(frozen=True)
@@ -446,7 +479,7 @@ def score_sheet(
                 received_b=b,
                 total_a=total_a,
                 total_b=total_b,
-                checkpoint=deal.number % CHECKPOINT_EVERY == 0,
+                checkpoint=announced_after(deal.number, deals_scheduled),
             )
         )
 

@@ -27,7 +27,7 @@ from tournament.domain.errors import filled, gettext_noop
 from tournament.xlsx import clean, put
 from tournament.xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 
-from ..domain.rules import CHECKPOINT_EVERY, PenaltyKind, Trump
+from ..domain.rules import PenaltyKind, Trump, announced_after
 from .workbook import PAPER_A4, DealLine
 
 _TITLE_FONT = Font(bold=True, size=14)
@@ -36,6 +36,11 @@ _HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
 _KEY_FILL = PatternFill("solid", fgColor="D9D9D9")
 _THIN = Side(style="thin", color="808080")
 _BOX = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
+# Under a deal after which the totals are announced (rules.md §4): a thick line.
+_ANNOUNCE_LINE = Side(style="medium", color="000000")
+_BOX_ANNOUNCE = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_ANNOUNCE_LINE)
+NOTE_TIEBREAK = "tie-break only"
+NOTE_ANNOUNCE = "announce totals"
 
 # The score sheet of one match
 # ----------------------------------------------------------------------------------
@@ -129,7 +134,7 @@ class PaperRow:
 
     number: int
     tiebreak: bool  # a knockout tie-break deal: played only after equal totals
-    checkpoint: bool  # the score is announced after it (000 §5.3)
+    checkpoint: bool  # the totals are announced after it (rules.announced_after)
 
 
 def paper_rows(heading: MatchHeading, numbers: Sequence[int]) -> list[PaperRow]:
@@ -146,7 +151,7 @@ def paper_rows(heading: MatchHeading, numbers: Sequence[int]) -> list[PaperRow]:
         PaperRow(
             number=n,
             tiebreak=scheduled is not None and n > scheduled,
-            checkpoint=n % CHECKPOINT_EVERY == 0,
+            checkpoint=announced_after(n, scheduled),
         )
         for n in range(1, max([count, *numbers]) + 1)
     ]
@@ -210,6 +215,13 @@ def _score_sheet_write(
         "(doubled) or XX (redoubled). Award and totals are computed: leave them. "
         "Bidder and Auction are optional (the auction: A: 28S 30H P P P P P).",
     ).font = Font(italic=True)
+    put(
+        ws,
+        8,
+        1,
+        f"The scorer announces both totals after each deal marked {NOTE_ANNOUNCE!r} "
+        "(a thick line): every sixth deal and each of the last six.",
+    ).font = Font(italic=True)
 
     header_row = 9
     for i, text in enumerate(DEAL_HEADERS, start=1):
@@ -241,10 +253,11 @@ def _score_sheet_write(
         for i, value in enumerate(values, start=1):
             put(ws, r, i, value if value != "" else None)
         for i in range(1, len(DEAL_HEADERS) + 1):
-            ws.cell(row=r, column=i).border = _BOX
+            ws.cell(row=r, column=i).border = _BOX_ANNOUNCE if line.checkpoint else _BOX
         ws.cell(row=r, column=1).fill = _KEY_FILL
-        if line.tiebreak:
-            put(ws, r, len(DEAL_HEADERS) + 1, "tie-break only")
+        notes = [NOTE_TIEBREAK] * line.tiebreak + [NOTE_ANNOUNCE] * line.checkpoint
+        if notes:
+            put(ws, r, len(DEAL_HEADERS) + 1, " · ".join(notes))
     last = first + rows - 1
 
     declarers = DataValidation(type="list", formula1='"A,B"', allow_blank=True)
@@ -295,7 +308,7 @@ def _score_sheet_write(
     put(ws, sign, 4, "Captain B").font = Font(bold=True)
     put(ws, sign, 7, "Scorer").font = Font(bold=True)
     for letter, width in zip(
-        "ABCDEFGHIJKLM", (10, 10, 8, 10, 11, 8, 9, 8, 9, 9, 16, 30, 14), strict=True
+        "ABCDEFGHIJKLM", (10, 10, 8, 10, 11, 8, 9, 8, 9, 9, 16, 30, 28), strict=True
     ):
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = f"A{first}"

@@ -270,7 +270,13 @@ class SheetOutput(MatchSummary):
     tiebreak = TiebreakOutput(
         allow_null=True, help_text="Knockout matches only; null in the league."
     )
-    checkpoints = CheckpointOutput(many=True)
+    checkpoints = CheckpointOutput(
+        many=True,
+        help_text="The totals the scorer announces, for the deals on the sheet: after "
+        "every sixth deal and after each of the last six scheduled deals, and after "
+        "each tie-break deal (000 §5.3: an 18-deal match after deals 6, 12 and 13 to "
+        "18); in the tables format after every sixth deal.",
+    )
     deals = DealOutput(many=True)
     penalties = PenaltyOutput(many=True)
 

@@ -1,7 +1,8 @@
 """Reads of score sheets (writes are in services.py).
 
 A sheet's awards and totals are stored on its rows, recomputed on every write; the
-running totals and the checkpoints after every sixth deal are computed on read from
+running totals and the checkpoints (the totals announced after every sixth deal and
+each of the last six, rules.announced_after) are computed on read from
 the same rows by rules.score_sheet, which is cheap (a match has at most 99 deals).
 """
 

@@ -187,6 +187,11 @@ def test_a_full_knockout_of_twenty_four(api, league):
     sheet = enter(api, toss["match"], deals_for(0, 1), first=21)
     assert (sheet["winner"], sheet["tiebreak"]["decided_by"]) == ("B", "sudden_death")
     assert sheet["total_a"] == sheet["total_b"] - 1
+    # Announced after every sixth deal, each of the last six and each tie-break deal.
+    announced = [c["after_deal"] for c in sheet["checkpoints"]]
+    assert announced == [6, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]
+    last = sheet["checkpoints"][-1]
+    assert (last["total_a"], last["total_b"]) == (sheet["total_a"], sheet["total_b"])
     confirm(api, toss["match"])
     data = bracket(api, SLUG)
     moved = next(m for m in matches_of(data).values() if m["from_b"] == toss["id"])

@@ -94,6 +94,51 @@ def test_the_score_page_takes_an_auction(client, match, organizer):
     assert "ends on 41 C by A" in wrong.content.decode()
 
 
+@pytest.mark.parametrize("reverse", ["NT28", "nt28", "N28", "P28"])
+def test_a_reverse_bid_in_no_trump_or_pass_is_refused(api, match, organizer, reverse):
+    """000 §3 approves a suit before its number ("Clubs 28"), never no-trump, Noes or
+    Pass ("Pass 28" is listed as not approved): the API names the call and the rule
+    and saves nothing."""
+    as_user(api, organizer)
+    body = deal_body(1, declarer="A", value=28, trump="no_trump")
+    answer = post_deal(api, match, {**body, "auction": f"A: {reverse} P P P P P"})
+    assert answer.status_code == 400, answer.json()
+    (message,) = answer.json()["auction"]
+    assert f"call 1 ({reverse}) is not an approved bid" in message
+    assert 'write 28N (000 §3: "Pass 28" is not approved)' in message
+    assert not Deal.objects.filter(match=match).exists()
+    approved = post_deal(api, match, {**body, "auction": "A: 28NT P P P P P"})
+    assert approved.status_code == 201, approved.json()
+    assert approved.json()["auction"] == "A: 28N P P P P P"
+    reverse_suit = deal_body(2, declarer="B", value=30, trump="spades", taken=30)
+    answer = post_deal(api, match, {**reverse_suit, "auction": "B: S30 P P P P P"})
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["auction"] == "B: 30S P P P P P"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "call 2 (NT30) is not an approved bid"),
+        ("ml", "വിളി 2 (NT30) അംഗീകരിച്ച വിളിയല്ല"),
+    ],
+)
+def test_the_score_page_refuses_an_unapproved_bid_in_its_language(
+    client, match, organizer, language, words
+):
+    client.force_login(organizer)
+    body = page_deal_body(
+        match, value="30", trump="no_trump", taken="30", auction="A: 28S NT30 P P P P P"
+    )
+    answer = client.post(
+        f"/matches/{match.pk}/score/", body, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    assert words in page and "30N" in page and "000 §3" in page
+    assert not Deal.objects.filter(match=match).exists()
+
+
 def test_bidder_and_auction_go_out_on_paper_and_come_back(api, league):  # noqa: F811
     tournament, organizer = league
     played = _empty_match(tournament, organizer, deals=2)

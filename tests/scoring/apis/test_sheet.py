@@ -78,11 +78,16 @@ def test_a_whole_18_deal_match_with_penalties_adds_up_as_by_hand(api, match, sco
     assert (got["total_a"], got["total_b"]) == (23, 32)
     assert (got["winner"], got["difference"]) == ("B", 9)
     assert (got["deals_won_a"], got["deals_won_b"]) == (9, 9)
-    assert got["checkpoints"] == [
-        {"after_deal": 6, "total_a": 8, "total_b": 9},
-        {"after_deal": 12, "total_a": 15, "total_b": 23},
-        {"after_deal": 18, "total_a": 23, "total_b": 32},
-    ]
+    # Announced after every sixth deal and each of the last six (000 §5.3).
+    checkpoints = {c["after_deal"]: c for c in got["checkpoints"]}
+    assert list(checkpoints) == [6, 12, 13, 14, 15, 16, 17, 18]
+    assert checkpoints[6] == {"after_deal": 6, "total_a": 8, "total_b": 9}
+    assert checkpoints[12] == {"after_deal": 12, "total_a": 15, "total_b": 23}
+    assert checkpoints[18] == {"after_deal": 18, "total_a": 23, "total_b": 32}
+    running = {d["number"]: (d["running_a"], d["running_b"]) for d in got["deals"]}
+    assert {n: (c["total_a"], c["total_b"]) for n, c in checkpoints.items()} == {
+        n: running[n] for n in checkpoints
+    }
     ninth = got["deals"][8]
     assert (ninth["award_to"], ninth["award"], ninth["made"]) == ("B", 3, False)
     assert ninth["awarded_by"] == "kallakali"

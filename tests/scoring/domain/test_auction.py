@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.domain.auction import (
+    LETTER_OF,
     Auction,
     Call,
     CallKind,
@@ -53,6 +54,7 @@ def refused(text: str, players: int = 6) -> str:
         ("a: 28nt p p p p p", (A, 28, N, NONE)),  # letters in any case, NT too
         ("B: ♠28 P P P P P", (B, 28, S, NONE)),  # a reverse bid, a suit symbol
         ("A: 56N P P P P P", (A, 56, N, NONE)),
+        ("A: 28S 30p P P P P P", (B, 30, N, NONE)),  # "30 Pass": 30 no-trump (000 §3)
     ],
 )
 def test_auctions_that_end_on_their_contract(text, contract):
@@ -91,6 +93,12 @@ def test_auctions_that_end_on_their_contract(text, contract):
         ("A: 30S P P P P P R40", "unfinished"),  # after a raise, the others speak
         ("A: 30S X", "unfinished"),
         ("A: " + "P " * 300, "too_long"),
+        ("A: NT28 P P P P P", "bid_not_approved"),  # 000 §3: no-trump after the number
+        ("A: N28 P P P P P", "bid_not_approved"),
+        ("A: P28 P P P P P", "bid_not_approved"),  # "Pass 28", not approved
+        ("A: 28S nt30 P P P P P", "bid_not_approved"),
+        ("A: NT27 P P P P P", "bid_out_of_range"),
+        ("A: 28S 30 P P P P P", "unknown_call"),  # a number alone
     ],
 )
 def test_every_rule_is_named_when_broken(text, code):
@@ -102,6 +110,61 @@ def test_a_refusal_names_the_call_and_the_rule():
         auction_settle(auction_parse("A: 30S 29H"))
     assert caught.value.params == {"call": 2, "token": "29H", "value": 30}
     assert "call 2 (29H)" in caught.value.message and "000 §3.1" in caught.value.message
+
+
+def test_an_unapproved_reverse_bid_names_the_call_the_rule_and_what_to_write():
+    with pytest.raises(RuleError) as caught:
+        auction_parse("B: 28S NT30 P P P P P")
+    error = caught.value
+    assert (error.code, error.field) == ("bid_not_approved", "auction")
+    assert error.params == {"call": 2, "token": "NT30", "approved": "30N"}
+    assert "call 2 (NT30) is not an approved bid" in error.message
+    assert "write 30N" in error.message
+    assert '000 §3: "Pass 28" is not approved' in error.message
+
+
+WORDS_BEFORE = {"C": C, "D": D, "H": H, "S": S, "♣": C, "♦": D, "♥": H, "♠": S}
+
+
+@given(
+    value=st.integers(28, 56),
+    word=st.sampled_from(["N", "NT", "P"]),
+    lower=st.booleans(),
+    position=st.integers(1, 5),
+)
+def test_no_trump_noes_or_pass_before_the_number_is_refused(
+    value, word, lower, position
+):
+    """000 §3's approved bids put a suit, and only a suit, before the number; "Pass
+    28" is listed as not approved, and no-trump and Noes come after the number."""
+    token = f"{word.lower() if lower else word}{value}"
+    calls = ["P"] * (position - 1) + [token]
+    with pytest.raises(RuleError) as caught:
+        auction_parse("A: " + " ".join(calls))
+    assert caught.value.code == "bid_not_approved"
+    assert caught.value.params == {
+        "call": position,
+        "token": token,
+        "approved": f"{value}N",
+    }
+    # Written the approved way, after the number, it is read as no-trump.
+    after = auction_parse("A: " + " ".join([*calls[:-1], f"{value}{word}"]))
+    assert after.calls[-1] == Call(CallKind.BID, value=value, trump=N)
+    assert str(after).endswith(f" {value}N")
+
+
+@given(value=st.integers(28, 56), word=st.sampled_from(sorted(WORDS_BEFORE)))
+def test_a_suit_before_its_number_reads_as_the_bid(value, word):
+    """Approved bid 2 (000 §3): "Clubs 28", a reverse bid, is 28 clubs."""
+    reverse = auction_parse(f"A: {word}{value} P P P P P")
+    forward = auction_parse(f"A: {value}{LETTER_OF[WORDS_BEFORE[word]]} P P P P P")
+    assert reverse == forward
+    assert settle(f"a: {word.lower()}{value} p p p p p") == (
+        A,
+        value,
+        WORDS_BEFORE[word],
+        NONE,
+    )
 
 
 def test_the_auction_must_end_on_the_deals_contract():

@@ -99,10 +99,47 @@ def test_a_knockout_sheet_has_the_tiebreak_rows_and_the_toss():
     assert ws["A6"].value == "Toss won by"
     numbers = [ws.cell(row=r, column=1).value for r in range(10, 19)]
     assert numbers == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    # Six deals are the last six: each is announced, and so is each tie-break deal.
     assert [ws.cell(row=r, column=13).value for r in (15, 16)] == [
-        None,
-        "tie-break only",
+        "announce totals",
+        "tie-break only · announce totals",
     ]
+
+
+@pytest.mark.parametrize(
+    ("deals", "tiebreak", "announced"),
+    [
+        (18, 0, [6, 12, 13, 14, 15, 16, 17, 18]),
+        (18, 3, [6, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]),
+        (24, 3, [6, 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]),
+        (7, 0, [2, 3, 4, 5, 6, 7]),
+        (None, 0, list(range(6, paper.TABLES_FORMAT_ROWS + 1, 6))),
+    ],
+)
+def test_the_paper_sheet_marks_the_deals_after_which_totals_are_announced(
+    deals, tiebreak, announced
+):
+    """000 §5.3: after every sixth deal and each of the last six, a thick line under
+    the row and "announce totals" beside it, on the workbook as on paper."""
+    content = paper.score_sheet_build([(_heading(deals, tiebreak=tiebreak), [], [])])
+    ws = load_workbook(io.BytesIO(content)).worksheets[0]
+    first = 10  # the row of deal 1
+    rows = range(first, first + (deals or paper.TABLES_FORMAT_ROWS) + tiebreak)
+    noted = [
+        ws.cell(row=r, column=1).value
+        for r in rows
+        if "announce totals" in (ws.cell(row=r, column=13).value or "")
+    ]
+    thick = [
+        ws.cell(row=r, column=1).value
+        for r in rows
+        if all(
+            ws.cell(row=r, column=c).border.bottom.style == "medium"
+            for c in range(1, len(paper.DEAL_HEADERS) + 1)
+        )
+    ]
+    assert noted == thick == announced
+    assert "announces both totals" in ws["A8"].value
 
 
 def test_the_tables_format_gets_rows_to_fill():

@@ -19,6 +19,8 @@ from scoring.domain.rules import (
     PenaltyKind,
     Side,
     Trump,
+    announced_after,
+    announced_deals,
     award_deal,
     deal_from_values,
     score_deal,
@@ -265,7 +267,8 @@ def test_a_hand_checked_international_sheet():
     assert (sheet.total_a, sheet.total_b) == (17, 4)
     assert (sheet.deals_won_a, sheet.deals_won_b) == (5, 1)
     assert sheet.complete and sheet.winner == "A" and sheet.difference == 13
-    assert [r.checkpoint for r in sheet.rows] == [False] * 5 + [True]
+    # A match of six deals: each is one of the last six (000 §5.3).
+    assert [r.checkpoint for r in sheet.rows] == [True] * 6
 
 
 def test_an_open_sheet_has_no_winner_and_lists_the_missing_deals():
@@ -399,3 +402,78 @@ def test_tables_are_conserved(case):
     _, deals, penalties = case
     sheet = score_sheet(ruleset_get("tables"), deals, penalties, deals_scheduled=None)
     assert sheet.total_a + sheet.total_b == 24
+
+
+# When the scorer announces the totals (rules.md §4, 000 §5.3: "after every six deals
+# and also, at the end of each of the last six deals")
+# ----------------------------------------------------------------------------------
+
+
+def announced_by_the_words(n: int, scheduled: int, extra: int = 0) -> set[int]:
+    """000 §5.3 read literally: every sixth deal, each of the last six, and each
+    tie-break deal past them (rules.md §4)."""
+    every_sixth = set(range(6, scheduled + 1, 6))
+    last_six = set(range(max(1, scheduled - 5), scheduled + 1))
+    tiebreak = set(range(scheduled + 1, scheduled + extra + 1))
+    return every_sixth | last_six | tiebreak
+
+
+@pytest.mark.parametrize(
+    ("scheduled", "extra", "announced"),
+    [
+        (18, 0, (6, 12, 13, 14, 15, 16, 17, 18)),  # rules.md §4's example
+        (18, 3, (6, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)),  # with its tie-break
+        (24, 0, (6, 12, 18, 19, 20, 21, 22, 23, 24)),  # a semi-final
+        (24, 3, (6, 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27)),
+        (12, 0, (6, 7, 8, 9, 10, 11, 12)),  # online
+        (7, 0, (2, 3, 4, 5, 6, 7)),  # gcka
+        (6, 0, (1, 2, 3, 4, 5, 6)),
+        (4, 3, (1, 2, 3, 4, 5, 6, 7)),
+        (1, 0, (1,)),
+    ],
+)
+def test_the_totals_are_announced_after_every_sixth_and_each_of_the_last_six(
+    scheduled, extra, announced
+):
+    assert announced_deals(scheduled, extra) == announced
+
+
+def test_every_small_length_announces_as_the_rule_reads():
+    for scheduled in range(1, 61):
+        for extra in (0, 2, 3):
+            wanted = announced_by_the_words(scheduled, scheduled, extra)
+            got = announced_deals(scheduled, extra)
+            assert set(got) == wanted, (scheduled, extra)
+
+
+@given(scheduled=st.integers(1, 99), extra=st.integers(0, 3))
+def test_announcements_leave_no_six_deals_unannounced_and_end_on_the_last(
+    scheduled, extra
+):
+    got = announced_deals(scheduled, extra)
+    last = scheduled + extra
+    assert got[-1] == last  # the final totals are always announced
+    gaps = [b - a for a, b in zip((0, *got), got, strict=False)]
+    assert max(gaps) <= 6  # the score is never more than six deals unannounced
+    assert set(range(max(1, scheduled - 5), last + 1)) <= set(got)
+    assert all(announced_after(n, scheduled) for n in range(6, scheduled + 1, 6))
+    quiet = set(range(1, last + 1)) - set(got)
+    assert all(n % 6 and n <= scheduled - 6 for n in quiet)
+
+
+@given(number=st.integers(1, 400))
+def test_the_tables_format_announces_every_sixth_deal_only(number):
+    assert announced_after(number, None) is (number % 6 == 0)
+
+
+@given(scheduled=st.integers(1, 30), data=st.data())
+def test_a_sheet_marks_the_announced_deals_whatever_is_entered(scheduled, data):
+    numbers = data.draw(
+        st.sets(st.integers(1, scheduled), max_size=scheduled).map(sorted)
+    )
+    deals = [deal(n) for n in numbers]
+    sheet = score_sheet(INTERNATIONAL, deals, deals_scheduled=scheduled)
+    wanted = announced_by_the_words(scheduled, scheduled)
+    assert [r.number for r in sheet.rows if r.checkpoint] == [
+        n for n in numbers if n in wanted
+    ]

@@ -109,6 +109,9 @@ def test_a_match_sheet_prints_on_one_page_in_english_and_malayalam(
     url = f"{live_server.url}/matches/{matches[0].pk}/print/"
     page.goto(url)
     assert page.locator(".paper-deals tbody tr").count() == 18
+    # A thick line after every sixth deal and each of the last six (000 §5.3).
+    marked = page.locator(".paper-deals tr.checkpoint th").all_inner_texts()
+    assert marked == ["6", "12", "13", "14", "15", "16", "17", "18"]
     assert page.locator(".paper-penalties tbody tr").count() == 8
     pdf = _pdf(page, "match-18-deals-en")
     assert (_pages(pdf), _a4_portrait(pdf)) == (1, True)
@@ -159,6 +162,10 @@ def test_a_semi_final_of_24_deals_prints_on_one_page(browser, live_server, knock
     page = log_in(browser, live_server, organizer, viewport=DESK)
     page.goto(f"{live_server.url}/matches/{semi.pk}/print/")
     assert page.locator(".paper-deals tbody tr").count() == 27
+    marked = page.locator(".paper-deals tr.checkpoint th").all_inner_texts()
+    assert [m.rstrip("*") for m in marked] == [
+        str(n) for n in (6, 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27)
+    ]
     pdf = _pdf(page, "semi-final-24-deals-en")
     assert (_pages(pdf), _a4_portrait(pdf)) == (1, True)
 

@@ -84,7 +84,49 @@ def test_a_scorer_fills_a_whole_18_deal_match_from_the_page(scoring, match):
     assert "after 12: <b>15–23</b>" in page
     assert "after 18: <b>22–31</b>" in page
     assert "After 6 deals: A 8 · B 9" in page
+    # Announced after every sixth deal and each of the last six (000 §5.3).
+    announced = [6, 12, 13, 14, 15, 16, 17, 18]
+    assert [int(n) for n in re.findall(r"after (\d+): <b>", page)] == announced
+    assert [int(n) for n in re.findall(r"After (\d+) deals: A", page)] == announced
+    assert "after 7:" not in page and "after 11:" not in page
     assert "Every deal is on the sheet" in page
+
+
+ANNOUNCED_18 = [6, 12, 13, 14, 15, 16, 17, 18]  # 000 §5.3, rules.md §4
+
+
+@pytest.mark.parametrize(
+    ("language", "after", "legend"),
+    [
+        ("en", r"After (\d+) deals: A", "A thick line under a deal: announce both"),
+        ("ml", r"(\d+) കളികൾക്ക് ശേഷം: A", "കട്ടിയുള്ള വരയ്ക്ക് മുകളിലെ കളിക്ക് ശേഷം"),
+    ],
+)
+def test_the_totals_are_announced_after_every_sixth_and_each_of_the_last_six(
+    client, match, organizer, language, after, legend
+):
+    """The score page, the match page and the printed sheet mark the same deals."""
+    for number, (row, _) in enumerate(HAND_CHECKED, 1):
+        services.score_sheet_deal_record(
+            match_id=match.pk,
+            user=organizer,
+            version=None,
+            **deal_body(number, *row),
+        )
+    client.force_login(organizer)
+    lang = {"HTTP_ACCEPT_LANGUAGE": language}
+    for url in (score_url(match), f"/matches/{match.pk}/"):
+        page = text(client.get(url, **lang))
+        assert f'lang="{language}"' in page
+        assert [int(n) for n in re.findall(after, page)] == ANNOUNCED_18, url
+    scoreboard = text(client.get(score_url(match), **lang))
+    (line,) = re.findall(r'<p class="checkpoints">(.*?)</p>', scoreboard)
+    numbers = re.findall(r"<span>\D*?(\d+)\D*?: <b>", line)
+    assert [int(n) for n in numbers] == ANNOUNCED_18
+    printed = text(client.get(f"/matches/{match.pk}/print/", **lang))
+    marked = re.findall(r'<tr class=" checkpoint"> <th>(\d+)</th>', printed)
+    assert [int(n) for n in marked] == ANNOUNCED_18
+    assert legend in printed
 
 
 def test_bad_input_is_shown_next_to_the_field_and_saves_nothing(scoring, match):
