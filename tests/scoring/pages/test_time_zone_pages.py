@@ -172,3 +172,14 @@ def test_the_workbook_tells_new_york_time_and_names_the_zone(new_jersey):
     assert [r["When"] for r in events if r["What"] == "dispute"] == [
         datetime(2026, 11, 26, 13, 2)
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "there"), [("en", "there now"), ("ml", "അവിടെ ഇപ്പോൾ")]
+)
+def test_the_overview_names_the_zone_and_its_time_now(new_jersey, language, there):
+    tournament, *_rest = new_jersey
+    page = text(Client().get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE=language))
+    zone_line = re.search(r"<dd>America/New_York: .*?</dd>", page).group(0)
+    assert re.search(r"<time [^>]*>\d\d:\d\d E[SD]T</time>", zone_line)
+    assert there in zone_line
