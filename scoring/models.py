@@ -8,8 +8,10 @@ which are recomputed by scoring/domain/rules.py on every write.
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournament.domain.zones import zone
 from tournament.models import Team, Tournament, someone
 
 from .domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
@@ -680,7 +682,10 @@ class ExportJob(models.Model):
 
     @property
     def filename(self) -> str:
-        stamp = (self.finished_at or self.created_at).strftime("%Y%m%d-%H%M")
+        at = timezone.localtime(
+            self.finished_at or self.created_at, zone(self.tournament.time_zone)
+        )
+        stamp = at.strftime("%Y%m%d-%H%M")  # the tournament's time, as its pages
         return f"{self.tournament.slug}-{stamp}.xlsx"
 
     @property

@@ -81,6 +81,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "ends_on",
             "check_in_required",
             "substitutions_allowed",
+            "time_zone",
             "team_count",
             "created_at",
         ]
@@ -116,6 +117,13 @@ class TournamentInput(serializers.Serializer):
         max_value=SUBSTITUTIONS_MAX,
         required=False,
         help_text="Player substitutions per team (rules.md §9); 1 unless set.",
+    )
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="An IANA time zone name (America/New_York) in which the pages, "
+        "printouts and workbook tell the tournament's times; the site's unless set; "
+        "fixed by the draw. The API's own times stay in UTC.",
     )
 
 

@@ -5,8 +5,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .domain.sections import US_STATES
+from .domain.zones import zone_names, zone_place
 from .models import SUBSTITUTIONS_MAX
-from .words import FIXED_BY
+from .words import FIXED_BY, ZONE_REGIONS
 
 
 class TeamForm(forms.Form):
@@ -75,6 +76,22 @@ class MoveForm(forms.Form):
 STATE_CHOICES = sorted(US_STATES.items())
 
 
+def time_zone_choices(current: str = "") -> list:
+    """The time zones a tournament may choose, by region ("America": New York, ...),
+    UTC first; `current` (the site's, or the tournament's) among them even when it is
+    an older name (US/Eastern) that the list does not show."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in sorted(zone_names()):
+        region, _slash, place = name.partition("/")
+        if region in ZONE_REGIONS and place:
+            groups.setdefault(region, []).append((name, zone_place(name)))
+    listed = {name for names in groups.values() for name, _label in names}
+    first = [("UTC", "UTC")]
+    if current and current != "UTC" and current not in listed:
+        first.append((current, current.replace("_", " ")))
+    return first + [(ZONE_REGIONS[r], names) for r, names in groups.items()]
+
+
 # A tournament's settings (the create and settings pages)
 # ----------------------------------------------------------------------------------
 
@@ -129,6 +146,14 @@ class TournamentForm(forms.Form):
     substitutions_allowed = forms.IntegerField(
         min_value=0, max_value=SUBSTITUTIONS_MAX, label=_("Substitutions per team")
     )
+    time_zone = forms.ChoiceField(
+        required=False,  # left out: the site's for a new tournament, else unchanged
+        label=_("Time zone"),
+        help_text=_(
+            "Where the tournament is played: every time its pages, printouts and "
+            "workbook show is in it"
+        ),
+    )
     published = forms.BooleanField(
         required=False, label=_("Published"), help_text=_("Everyone can see it")
     )
@@ -140,6 +165,9 @@ class TournamentForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = [(r.code.value, r.title) for r in rulesets]
+        self.fields["time_zone"].choices = time_zone_choices(
+            str(self.initial.get("time_zone") or "")
+        )
         if not creating:
             del self.fields["slug"]
         for name, step in (fixed or {}).items():
@@ -148,12 +176,14 @@ class TournamentForm(forms.Form):
             field.help_text = FIXED_BY.get(step.code, f"Fixed: {step.done}")
 
     def changes(self) -> dict:
-        """The settings to save: every field not fixed, empty address left out."""
+        """The settings to save: every field not fixed, an empty address or time
+        zone left out."""
         data = {
             name: value
             for name, value in self.cleaned_data.items()
             if not self.fields[name].disabled
         }
-        if not data.get("slug"):
-            data.pop("slug", None)
+        for optional in ("slug", "time_zone"):
+            if not data.get(optional):
+                data.pop(optional, None)
         return data

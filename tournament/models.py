@@ -17,6 +17,13 @@ from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 from .words import choices as _choices
 
 STATUS_CHOICES = _choices(TournamentStatus)
+
+
+def site_time_zone() -> str:
+    """A new tournament's time zone: the site's (DJANGO_TIME_ZONE)."""
+    return settings.TIME_ZONE
+
+
 SUBSTITUTIONS_MAX = 10
 
 
@@ -68,6 +75,12 @@ class Tournament(models.Model):
     substitutions_allowed = models.PositiveSmallIntegerField(
         default=1, help_text="Player substitutions per team (rules.md §9)."
     )
+    time_zone = models.CharField(
+        max_length=64,
+        default=site_time_zone,
+        help_text="An IANA name (America/New_York): every time the tournament's "
+        "pages, printouts and workbook show is in it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -103,6 +116,9 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(name=""), name="tournament_name_present"
+            ),
+            models.CheckConstraint(
+                condition=~Q(time_zone=""), name="tournament_time_zone_present"
             ),
             models.CheckConstraint(
                 condition=Q(substitutions_allowed__lte=SUBSTITUTIONS_MAX),

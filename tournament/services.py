@@ -35,7 +35,16 @@ from .domain.sections import (
 )
 from .domain.setup import STEPS, fixed_settings
 from .domain.types import Role, TeamStatus, TournamentStatus
-from .models import Membership, Player, Section, Team, Tournament, account
+from .domain.zones import check_time_zone
+from .models import (
+    Membership,
+    Player,
+    Section,
+    Team,
+    Tournament,
+    account,
+    site_time_zone,
+)
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
@@ -139,10 +148,12 @@ def tournament_create(
     ends_on: date | None = None,
     check_in_required: bool = False,
     substitutions_allowed: int = 1,
+    time_zone: str | None = None,
 ) -> Tournament:
     """A new tournament with the rule set's defaults, its International section, and the
-    creating user as its organizer."""
+    creating user as its organizer; its time zone the site's unless given."""
     rules = ruleset_get(ruleset)
+    time_zone = check_time_zone(site_time_zone() if time_zone is None else time_zone)
     if not slug:
         slug = _free_slug(name)
     if Tournament.objects.filter(slug=slug).exists():
@@ -170,6 +181,7 @@ def tournament_create(
         ends_on=ends_on,
         check_in_required=check_in_required,
         substitutions_allowed=substitutions_allowed,
+        time_zone=time_zone,
     )
     _check_tournament_numbers(
         ruleset=tournament.ruleset,
@@ -194,6 +206,8 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
     league's numbers by the draw, the qualifiers by the seeding: domain/setup.py) is
     refused naming that step; the team size cannot change under registered teams."""
     tournament = _locked(tournament)
+    if "time_zone" in changes:
+        changes["time_zone"] = check_time_zone(changes["time_zone"])
     changed = {k: v for k, v in changes.items() if getattr(tournament, k) != v}
     fixed = fixed_settings(tournament.status)
     for step in STEPS:

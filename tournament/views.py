@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
@@ -29,7 +30,7 @@ from .forms import (
     TeamForm,
     TournamentForm,
 )
-from .models import Team, Tournament
+from .models import Team, Tournament, site_time_zone
 from .selectors import (
     check_in_counts,
     section_list,
@@ -41,6 +42,7 @@ from .selectors import (
 from .spreadsheets import team_rows_read
 from .uploads import upload_content, xlsx_limits
 from .words import refusal
+from .zones import tournament_zone_activate
 
 
 def htmx_request(request: HttpRequest) -> bool:
@@ -51,10 +53,12 @@ def htmx_request(request: HttpRequest) -> bool:
 def live_etag(request: HttpRequest, *shown: object) -> str:
     """The ETag of a part of a page that refreshes itself while play goes on: what it
     shows (`shown`: versions, statuses, times), for this visitor (the account or the
-    link in the address) in the page's language. static/js/live.js sends it back with
-    each poll; `unchanged` then answers 304 and the page keeps what it has."""
+    link in the address) in the page's language and time zone. static/js/live.js
+    sends it back with each poll; `unchanged` then answers 304 and the page keeps
+    what it has."""
     who = request.user.pk if request.user.is_authenticated else ""
-    text = repr((request.path, who, get_language(), shown))
+    zone = timezone.get_current_timezone_name()
+    text = repr((request.path, who, get_language(), zone, shown))
     return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
 
 
@@ -76,10 +80,12 @@ def live_headers(response: HttpResponse, etag: str) -> HttpResponse:
 def visible_tournament(
     request: HttpRequest, slug: str
 ) -> tuple[Tournament, frozenset[Role]]:
-    """The tournament of a page and the caller's roles in it; 404 if hidden."""
+    """The tournament of a page and the caller's roles in it; 404 if hidden. The
+    page tells its times in the tournament's zone from here on."""
     tournament = tournament_get_visible(user=request.user, slug=slug)
     if tournament is None:
         raise Http404("No such tournament")
+    tournament_zone_activate(tournament)
     return tournament, tournament_roles(user=request.user, tournament=tournament)
 
 
@@ -323,6 +329,7 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
         )
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))
     initial["substitutions_allowed"] = Tournament.substitutions_allowed.field.default
+    initial["time_zone"] = site_time_zone()
     form = TournamentForm(
         request.POST if request.method == "POST" else None,
         initial=initial,

@@ -42,6 +42,21 @@ WORDS: dict[type[StrEnum], dict[str, object]] = {
     },
 }
 
+# The regions of the tz database whose zones a tournament may choose (forms.py), as
+# the time zone list groups them.
+ZONE_REGIONS = {
+    "Africa": _("Africa"),
+    "America": _("America"),
+    "Antarctica": _("Antarctica"),
+    "Arctic": _("Arctic"),
+    "Asia": _("Asia"),
+    "Atlantic": _("Atlantic Ocean"),
+    "Australia": _("Australia"),
+    "Europe": _("Europe"),
+    "Indian": _("Indian Ocean"),
+    "Pacific": _("Pacific Ocean"),
+}
+
 # A setting an earlier step fixed says so under its field (domain/setup.py's steps, by
 # the code of the change they refuse).
 FIXED_BY = {

@@ -15,6 +15,7 @@ from tournament.domain.roster import roster_at
 from tournament.domain.types import RoundStage, TeamStatus
 from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
 from tournament.selectors import rosters_get
+from tournament.zones import local, zone_named
 
 from ..domain import rules, tiebreak
 from ..domain import standings as ranking
@@ -31,9 +32,13 @@ from . import paper, workbook
 # ----------------------------------------------------------------------------------
 
 
-def _local(moment):
-    """A naive local time: Excel cells have no time zone."""
-    return timezone.localtime(moment).replace(tzinfo=None) if moment else None
+def _local(moment, tournament: Tournament):
+    """A naive time in the tournament's zone: Excel cells have no time zone (each
+    sheet names the zone under its title). Converted here, not by the request's
+    zone: the worker that builds the workbook has no request."""
+    if not moment:
+        return None
+    return local(moment, tournament.time_zone).replace(tzinfo=None)
 
 
 def _teams_sheet(tournament: Tournament) -> workbook.TableSheet:
@@ -115,7 +120,7 @@ def _draw_sheet(tournament: Tournament) -> workbook.TableSheet:
                 m.total_a if played else None,
                 m.total_b if played else None,
                 winner,
-                _local(m.confirmed_at),
+                _local(m.confirmed_at, tournament),
                 m.pk,
             ]
         yield from bye_rows(10**6)
@@ -183,7 +188,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         if team.status == TeamStatus.WITHDRAWN:
             events.append(
                 [
-                    _local(team.withdrawn_at),
+                    _local(team.withdrawn_at, tournament),
                     "withdrawal",
                     team.name,
                     "league",
@@ -215,7 +220,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
     ):
         events.append(
             [
-                _local(sub.approved_at),
+                _local(sub.approved_at, tournament),
                 "substitution",
                 sub.team.name,
                 sub.stage,
@@ -239,7 +244,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         who = "both teams" if absent == "both" else m.team(absent).name
         events.append(
             [
-                _local(change.at),
+                _local(change.at, tournament),
                 "forfeit",
                 who,
                 m.stage,
@@ -256,7 +261,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         where = [m.stage, m.round, m.table, d.deal]
         events.append(
             [
-                _local(d.raised_at),
+                _local(d.raised_at, tournament),
                 "dispute",
                 f"{m.team_a.name} v {m.team_b.name}",
                 *where,
@@ -268,7 +273,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         if not d.open:
             events.append(
                 [
-                    _local(d.ruled_at),
+                    _local(d.ruled_at, tournament),
                     "ruling",
                     f"{m.team_a.name} v {m.team_b.name}",
                     *where,
@@ -413,7 +418,10 @@ def tournament_workbook(
     written."""
     title, sheets = tournament_workbook_sheets(tournament=tournament, progress=progress)
     return workbook.tournament_workbook_build(
-        title=title, exported_at=_local(now or timezone.now()), sheets=sheets
+        title=title,
+        exported_at=_local(now or timezone.now(), tournament),
+        time_zone=zone_named(now or timezone.now(), tournament.time_zone),
+        sheets=sheets,
     )
 
 

@@ -22,6 +22,7 @@ from tournament.links.services import table_links
 from tournament.models import LeagueRound
 from tournament.uploads import upload_content
 from tournament.views import htmx_request, visible_tournament
+from tournament.zones import tournament_zone_activate
 
 from ..domain.rules import Stage
 from ..links.qr import qr_inline
@@ -163,6 +164,7 @@ def match_print_page(request: HttpRequest, pk: int) -> HttpResponse:
     if found is None:
         raise Http404("No such match")
     match, roles = found
+    tournament_zone_activate(match.tournament)
     sheet = sheet_printed(sheet_read(match=match))
     qr = (
         table_qr_codes(request, match.tournament, {match.table})

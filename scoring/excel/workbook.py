@@ -24,7 +24,7 @@ import xlsxwriter
 from tournament.xlsx import FORMULA_STARTS, clean
 
 # Where every table sheet puts things (1-based rows).
-TITLE_ROW, STAMP_ROW, HEADER_ROW = 1, 2, 4
+TITLE_ROW, STAMP_ROW, ZONE_ROW, HEADER_ROW = 1, 2, 3, 4
 FIRST_DATA_ROW = HEADER_ROW + 1
 PAPER_A4 = 9  # the page-setup code of A4 paper
 DATE_FORMAT = "yyyy-mm-dd"
@@ -102,6 +102,7 @@ def _table_write(
     *,
     title: str,
     exported_at: datetime,
+    time_zone: str,
 ) -> int:
     """Write one table sheet; answers the number of data rows written. Rows are
     0-based here, as XlsxWriter counts them; TITLE_ROW and the others are Excel's."""
@@ -114,6 +115,10 @@ def _table_write(
     ws.write_datetime(STAMP_ROW - 1, 1, exported_at, formats("datetime"))
     if table.note:
         _write_text(ws, formats, STAMP_ROW - 1, 2, table.note)
+    # Row by row (constant memory): the zone of every time in the sheet, under its
+    # export time.
+    ws.write_string(ZONE_ROW - 1, 0, "Time zone")
+    _write_text(ws, formats, ZONE_ROW - 1, 1, time_zone)
     for i, column in enumerate(columns):
         _write_text(ws, formats, HEADER_ROW - 1, i, column.title, "header")
     looks = [formats(c.kind) if c.kind in _LOOKS else None for c in columns]
@@ -152,9 +157,12 @@ def tournament_workbook_build(
     title: str,
     exported_at: datetime,
     sheets: Iterable[TableSheet],
+    time_zone: str = "UTC",
 ) -> bytes:
-    """The workbook of `sheets`, in order. `exported_at` is a naive local time
-    (Excel has no time zones).
+    """The workbook of `sheets`, in order. `exported_at` and every time in the
+    sheets are naive times in the tournament's zone (Excel has no time zones),
+    which each sheet names under its export time (`time_zone`: "America/New_York
+    (EST)").
 
     Written by XlsxWriter in its constant-memory mode: each row goes to a temporary
     file as it is produced, so a 36,000-deal tournament streams through with flat
@@ -174,7 +182,14 @@ def tournament_workbook_build(
     formats = _Formats(workbook)
     for table in sheets:
         ws = workbook.add_worksheet(table.name[:31])
-        _table_write(ws, formats, table, title=title, exported_at=exported_at)
+        _table_write(
+            ws,
+            formats,
+            table,
+            title=title,
+            exported_at=exported_at,
+            time_zone=time_zone,
+        )
     workbook.close()
     return buffer.getvalue()
 

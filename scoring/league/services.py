@@ -35,6 +35,7 @@ from tournament.models import (
     account,
 )
 from tournament.selectors import swaps_of
+from tournament.zones import told
 
 from ..domain import standings as ranking
 from ..domain.forfeits import LeagueMatch, withdrawal_forfeits
@@ -287,7 +288,7 @@ def standings_lots_draw(
             ),
             seed=drawn.seed,
             tournament=tournament.name,
-            drawn_at=f"{drawn.drawn_at:%Y-%m-%d %H:%M}",
+            drawn_at=told(drawn.drawn_at, "Y-m-d H:i", tournament.time_zone),
         )
     standings = standings_get(tournament=tournament)
     league_final_check(standings.progress, doing=gettext_noop("Lots are drawn"))

@@ -41,6 +41,7 @@ from tournament.views import (
     visible_tournament,
 )
 from tournament.words import words_said
+from tournament.zones import tournament_zone_activate
 
 from ..domain.rules import MatchStatus, Side
 from ..models import Dispute, Match
@@ -86,6 +87,7 @@ def _link(key: str, kind: LinkKind | None = None) -> Link:
     link = link_find(key)
     if link is None or (kind is not None and link.kind != kind):
         raise Http404(NO_LINK)
+    tournament_zone_activate(link.tournament)
     return link
 
 

@@ -15,6 +15,7 @@ from tournament.domain.errors import (
 )
 from tournament.domain.types import Role
 from tournament.models import account
+from tournament.zones import told
 
 from ..domain import rules, tiebreak
 from ..domain.forfeits import Absent, forfeit_winner
@@ -205,7 +206,7 @@ def score_sheet_dispute_rule(
                 "%(ruling)s"
             ),
             dispute=dispute.pk,
-            when=f"{dispute.ruled_at:%Y-%m-%d %H:%M}",
+            when=told(dispute.ruled_at, "Y-m-d H:i", match.tournament.time_zone),
             ruled_by_name=dispute.ruled_by_name,
             ruling=dispute.ruling,
         )

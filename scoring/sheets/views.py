@@ -19,12 +19,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament.domain.errors import ConflictError, RuleError, gettext_noop
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
+from tournament.domain.zones import zone_abbreviation
 from tournament.selectors import match_roster
 from tournament.views import (
     form_errors,
@@ -34,6 +36,7 @@ from tournament.views import (
     unchanged,
 )
 from tournament.words import refusal
+from tournament.zones import local, tournament_zone_activate
 
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, MatchStatus, Side
@@ -66,6 +69,7 @@ def _match(request: HttpRequest, pk: int) -> tuple[Match, frozenset[Role]]:
     found = match_get_visible(user=request.user, pk=pk)
     if found is None:
         raise Http404("No such match")
+    tournament_zone_activate(found[0].tournament)
     return found
 
 
@@ -454,11 +458,16 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def offline_context(match: Match, *, link_key: str) -> dict:
     """What static/js/offline.js needs to queue this sheet's entries: where the API
-    is, and how it is reached (a link's key, or the session)."""
+    is, and how it is reached (a link's key, or the session); and the tournament's
+    zone, in which it tells "last saved" (named as the pages name it)."""
     return {
         "match": match.pk,
         "api": reverse("scoring-api:match-detail", kwargs={"pk": match.pk}),
         "link_key": link_key,
+        "time_zone": match.tournament.time_zone,
+        "zone_label": zone_abbreviation(
+            local(timezone.now(), match.tournament.time_zone)
+        ),
     }
 
 

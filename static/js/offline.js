@@ -30,12 +30,26 @@
     const text = WORDS[english] || english;
     return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
   }
-  // A time as the pages write it, on the 24-hour clock ("14:05:09"): a locale's own
-  // format would put an English "AM" or "PM" on a Malayalam page.
+  // A time as the pages write it: in the tournament's zone, not the phone's, on the
+  // 24-hour clock, with the zone named as the server names it ("14:05:09 EST"): a
+  // locale's own format would put an English "AM" or "PM" on a Malayalam page.
+  const ZONE = root.dataset.timeZone;
+  const ZONE_LABEL = root.dataset.zoneLabel || "";
   function clock(at) {
     const when = new Date(at);
-    return [when.getHours(), when.getMinutes(), when.getSeconds()]
-      .map((n) => String(n).padStart(2, "0")).join(":");
+    let hms = [when.getHours(), when.getMinutes(), when.getSeconds()];
+    try {
+      const parts = new Intl.DateTimeFormat("en-GB", {
+        timeZone: ZONE, hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      }).formatToParts(when);
+      const part = (type) => Number(parts.find((p) => p.type === type).value);
+      hms = [part("hour"), part("minute"), part("second")];
+    } catch (error) {
+      // an unknown zone or no Intl: the phone's own clock, unnamed
+      return hms.map((n) => String(n).padStart(2, "0")).join(":");
+    }
+    const text = hms.map((n) => String(n).padStart(2, "0")).join(":");
+    return ZONE_LABEL ? text + " " + ZONE_LABEL : text;
   }
   const LEVELS = { doubled: t("doubled"), redoubled: t("redoubled") };
   const PENALTIES = {

@@ -79,6 +79,9 @@ MIDDLEWARE = [
     # The pages' language: the person's choice, the switcher's cookie, else
     # Accept-Language; the API stays English (docs/glossary.md).
     "tournament.language.PagesLanguage",
+    # The site's zone around every request, UTC under /api/; a tournament's page
+    # turns to the tournament's own (tournament/zones.py).
+    "tournament.zones.TournamentTimeZone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "tournament.security.ContentSecurityPolicy",

@@ -2,10 +2,12 @@
 
 A setting is fixed by the step that relies on it (API.md: a field an earlier step fixed
 is 409 naming that step): the rule set and the league's numbers by the draw, which made
-the rounds with them; the number of qualifiers by the knockout seeding, which drew the
-line with it. Names, dates, venue, publication and substitutions stay open throughout.
-It does not check the values themselves (the rule set's team sizes are in
-rulesets.py, the ranges in the model's constraints).
+the rounds with them, and the time zone, in which the day's times are told from then
+on (check-in is over, play starts: docs/decisions.md, "Time zones"); the number of
+qualifiers by the knockout seeding, which drew the line with it. Names, dates, venue,
+publication and substitutions stay open throughout. It does not check the values
+themselves (the rule set's team sizes are in rulesets.py, the time zone's names in
+zones.py, the ranges in the model's constraints).
 
 Vocabulary: a *step* is one of the tournament's irreversible moves (the draw, the
 seeding); a setting is *fixed* once its step is taken.
@@ -23,6 +25,7 @@ SETTINGS = (
     "starts_on",
     "ends_on",
     "venue",
+    "time_zone",
     "ruleset",
     "players_per_team",
     "league_rounds",
@@ -54,6 +57,7 @@ DRAW = Step(
             "league_rounds",
             "league_deals",
             "check_in_required",
+            "time_zone",
         }
     ),
     TournamentStatus.LEAGUE,

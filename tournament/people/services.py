@@ -25,7 +25,9 @@ from django.utils import timezone
 
 from ..domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
 from ..domain.types import Role
+from ..domain.zones import zone_abbreviation
 from ..models import Invitation, Membership, Team, Tournament, account
+from ..zones import local, told
 
 INVITATION_DAYS_MAX = 60
 
@@ -280,6 +282,13 @@ def invitation_create(
     return NewInvitation(invitation, key)
 
 
+def _mailed(invitation: Invitation) -> str:
+    """When an invitation expires, in English (a mail has no page's language) and
+    in its tournament's zone, named."""
+    at = local(invitation.expires_at, invitation.tournament.time_zone)
+    return f"{at:%d %b %Y %H:%M} {zone_abbreviation(at)}"
+
+
 def invitation_mail(*, invitation: Invitation, link: str) -> None:
     """Send the link to the address the organizer gave, once the invitation is
     saved (the console in the embedded default, SMTP in production)."""
@@ -291,7 +300,7 @@ def invitation_mail(*, invitation: Invitation, link: str) -> None:
     body = (
         f"You are invited to {invitation.tournament.name} as {what}.\n\n"
         f"Open this link to accept, before "
-        f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}:\n{link}\n\n"
+        f"{_mailed(invitation)}:\n{link}\n\n"
         "It works once. If you did not expect it, ignore this message."
     )
     transaction.on_commit(
@@ -333,7 +342,9 @@ def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
                 "This invitation expired on %(expired_on)s; ask the organizer for a "
                 "new one."
             ),
-            expired_on=f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}",
+            expired_on=told(
+                invitation.expires_at, "j M Y H:i", invitation.tournament.time_zone
+            ),
         )
     return None
 

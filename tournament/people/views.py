@@ -23,6 +23,7 @@ from ..domain.types import Role
 from ..models import Team
 from ..views import form_errors, page_action, visible_tournament
 from ..words import refusal as said_refusal
+from ..zones import tournament_zone_activate
 from . import services
 from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
 from .selectors import invitation_get, invitation_list, membership_list
@@ -165,6 +166,8 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
     user, or by choosing a username and password. A used, withdrawn or expired
     link says so (410); an unknown one is 404."""
     invitation = invitation_get(key=key)
+    if invitation is not None:
+        tournament_zone_activate(invitation.tournament)
     refusal = services.invitation_refusal(invitation)
     if refusal is not None:
         return render(

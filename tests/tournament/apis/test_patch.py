@@ -30,6 +30,7 @@ VALUES = {
         "ends_on": "2026-05-03",
         "check_in_required": True,
         "substitutions_allowed": 2,
+        "time_zone": "America/New_York",
     },
     "section_update": {
         "name": "Tri-State North",

@@ -13,6 +13,7 @@ LEAGUE_NUMBERS = {
     "league_rounds",
     "league_deals",
     "check_in_required",
+    "time_zone",
 }
 
 

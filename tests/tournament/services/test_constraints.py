@@ -111,6 +111,7 @@ CASES = {
     "tournament_name_present": lambda ctx: Tournament(
         name="", slug="t", league_deals=18
     ).save(),
+    "tournament_time_zone_present": _bad_tournament(time_zone=""),
     "tournament_ends_on_or_after_start": _bad_tournament(
         starts_on=timezone.now().date(),
         ends_on=timezone.now().date() - timedelta(days=1),

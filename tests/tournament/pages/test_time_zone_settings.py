@@ -1,0 +1,105 @@
+"""A tournament's time zone on its pages (issue 41, point 15): the create page
+offers the site's zone, chosen by default; the settings page changes it until the
+league draw, then shows it fixed; a name that is no zone is refused on its field."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+
+from tests.factories import UserFactory
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+NEW = "/tournaments/new/"
+
+
+def _body(**kw):
+    return {
+        "name": "Edison Open",
+        "ruleset": "international",
+        "players_per_team": 3,
+        "league_rounds": 8,
+        "league_deals": 18,
+        "qualifiers": 24,
+        "substitutions_allowed": 1,
+    } | kw
+
+
+def _selected(page: str) -> list[str]:
+    select = re.search(r'<select name="time_zone".*?</select>', page, re.S).group(0)
+    return re.findall(r'<option value="([^"]+)"[^>]*selected', select)
+
+
+@pytest.fixture
+def creator():
+    user = UserFactory(username="zone-creator")
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "region"),
+    [("en", "Time zone", "America"), ("ml", "സമയമേഖല", "അമേരിക്ക")],
+)
+def test_the_create_page_offers_the_sites_zone_by_default(
+    creator, settings, language, label, region
+):
+    settings.TIME_ZONE = "Asia/Kolkata"
+    page = creator.get(NEW, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<label for="id_time_zone">{label}</label>' in page
+    assert _selected(page) == ["Asia/Kolkata"]
+    assert f'<optgroup label="{region}">' in page
+    assert '<option value="America/New_York">New York</option>' in page
+    creator.post(NEW, _body(slug="kochi"))
+    assert Tournament.objects.get(slug="kochi").time_zone == "Asia/Kolkata"
+    creator.post(NEW, _body(slug="edison", time_zone="America/New_York"))
+    assert Tournament.objects.get(slug="edison").time_zone == "America/New_York"
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_name_that_is_no_zone_is_refused_on_its_field(creator, language):
+    answer = creator.post(
+        NEW, _body(slug="mars", time_zone="Mars/Olympus"), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    field = re.search(r'<div class="field invalid">.*?</div>', page, re.S).group(0)
+    assert 'name="time_zone"' in field and "Mars/Olympus" in field
+    assert not Tournament.objects.filter(slug="mars").exists()
+
+
+def test_the_settings_page_changes_the_zone_until_the_draw(organizer, tournament):
+    client = Client()
+    client.force_login(organizer)
+    url = f"/t/{tournament.slug}/settings/"
+    answer = client.post(
+        url,
+        _body(name=tournament.name, time_zone="America/New_York"),
+        follow=True,
+    )
+    assert "The settings are saved." in answer.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.time_zone == "America/New_York"
+    assert _selected(client.get(url).content.decode()) == ["America/New_York"]
+
+    Tournament.objects.filter(pk=tournament.pk).update(status="league")
+    page = client.get(url).content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>', page).group(0)
+    assert "disabled" in select
+    field = re.search(
+        r'<div class="field">\s*<label for="id_time_zone">.*?</div>', page, re.S
+    )
+    assert "Fixed: the league is drawn" in field.group(0)
+    # Posted anyway, it is ignored; the open settings still save.
+    client.post(url, _body(name="Edison Open 2", time_zone="Asia/Kolkata"))
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.time_zone) == (
+        "Edison Open 2",
+        "America/New_York",
+    )
