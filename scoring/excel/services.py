@@ -432,7 +432,7 @@ def _sheet_import(
                     gettext_noop(
                         "the file changes the sheet of %(match)s, which is %(what)s; "
                         "an "
-                        "organizer reopens it first (rules.md §7), then imports the "
+                        "organizer reopens it first, then imports the "
                         "file."
                     ),
                     match=match,
