@@ -255,7 +255,7 @@ class KnockoutSeedApi(TournamentScopedMixin, APIView):
             child=serializers.IntegerField(),
             required=False,
             help_text="Deals per match by stage (round_of_32, round_of_16, "
-            "quarter_final, semi_final, second_runner_up, final); rules.md §6 "
+            "quarter_final, semi_final, second_runner_up, final); the rules' "
             "defaults for the others.",
         )
 

@@ -66,7 +66,7 @@ def knockout_seed(
         raise RuleError(
             "stage_deals_tables",
             gettext_noop(
-                "a tables-format match runs until a team has no tables (rules.md §8);"
+                "a tables-format match runs until a team has no tables;"
                 " it has no deals per stage to set."
             ),
             field="deals",

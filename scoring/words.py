@@ -5,6 +5,7 @@ here; the domain modules and the API keep the English codes."""
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from django.utils.translation import gettext, gettext_noop, pgettext_lazy
@@ -74,6 +75,11 @@ KINDS: dict[str, dict[str, object]] = {
     "table": WORDS[TableState],
     "result": RESULTS,
 }
+
+
+# A refusal that quotes a match's status or stage says it in the page's language.
+tournament_words.PARAMETER_WORDS["status"].update(WORDS[MatchStatus])
+tournament_words.PARAMETER_WORDS["stage"].update(WORDS[Stage])
 
 
 def choices(enum: type[StrEnum]) -> list[tuple[str, object]]:
@@ -226,3 +232,37 @@ def change_summary(action: str, row: dict) -> str:
             "text": row["text"],
         }
     return what
+
+
+# Who did something, as the history and the disputes keep it: a username, a link's
+# label (Link.label: "table 12 link", "<team> team link") and how a dispute's raiser
+# may raise it (sheets/day.py's dispute_raiser: "organizer", "scorer", "captain of
+# A"). They are stored in English, as the API shows them; a page says them in its
+# language. A username has no spaces, so it is never taken for a label.
+_TABLE_LINK = re.compile(r"table (\d+) link")
+_TEAM_LINK = re.compile(r"(.+) team link")
+_CAPTAIN_OF = re.compile(r"captain of (A|B|A and B)")
+
+
+def who_said(name: str) -> str:
+    """`name` (a history's or a dispute's who) in the page's language."""
+    if found := _TABLE_LINK.fullmatch(name):
+        return gettext("table %(table)s link") % {"table": found[1]}
+    if name == "team link":
+        return gettext("team link")
+    if found := _TEAM_LINK.fullmatch(name):
+        return gettext("%(team)s team link") % {"team": found[1]}
+    if name == "organizer":
+        return gettext("organizer")
+    if name == "scorer":
+        return gettext("scorer")
+    if found := _CAPTAIN_OF.fullmatch(name):
+        sides = found[1].split(" and ")
+        team = (
+            sides[0]
+            if len(sides) == 1
+            else gettext("%(first)s and %(second)s")
+            % {"first": sides[0], "second": sides[1]}
+        )
+        return gettext("captain of %(team)s") % {"team": team}
+    return name

@@ -338,3 +338,35 @@ def test_a_refusal_says_its_phrases_in_the_pages_language_too():
     assert "മറ്റ് 1 ടീം-നും ബൈയ്ക്കുമെതിരെ കുറഞ്ഞത് 24 മത്സരങ്ങൾ വേണം" in said
     with translation.override("en"):
         assert refusal(problem) == problem.message
+
+
+def test_a_refusal_says_a_sheets_status_and_stage_in_the_pages_language(client):
+    """A refusal that quotes a match's status and stage ("… of league round 1 is
+    confirmed already") says them in words on an English page, in Malayalam on a
+    Malayalam one; the API's message keeps the codes."""
+    from tests.brackets.knockout import final_league
+
+    tournament, organizer = final_league(2, 3, qualifiers=2, slug="said-cup")
+    team = tournament.teams.order_by("pk").first()
+    second = team.players.order_by("position").values_list("name", flat=True)[1]
+    body = {
+        "action": "substitute",
+        "out": second,
+        "into": "Someone New",
+        "from_round": "1",
+        "stage": "league",
+        "reason": "ill",
+    }
+    client.force_login(organizer)
+
+    def refused() -> str:
+        page = client.post(f"/t/said-cup/teams/{team.pk}/", body, follow=True)
+        found = re.findall(r'<li class="error">(.*?)</li>', page.content.decode())
+        assert found, page.content.decode()[:2000]
+        return found[0]
+
+    assert "sheet of league round 1 is confirmed already" in refused()
+    client.post("/i18n/setlang/", {"language": "ml", "next": "/"})
+    said = refused()
+    assert "confirmed" not in said and "league" not in said
+    assert "ഉറപ്പിച്ചു" in said and "ലീഗ്" in said

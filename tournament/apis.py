@@ -109,14 +109,13 @@ class TournamentInput(serializers.Serializer):
     ends_on = serializers.DateField(required=False, allow_null=True)
     check_in_required = serializers.BooleanField(
         required=False,
-        help_text="The draw takes the teams checked in only (rules.md §9); fixed by "
-        "the draw.",
+        help_text="The draw takes the teams checked in only; fixed by the draw.",
     )
     substitutions_allowed = serializers.IntegerField(
         min_value=0,
         max_value=SUBSTITUTIONS_MAX,
         required=False,
-        help_text="Player substitutions per team (rules.md §9); 1 unless set.",
+        help_text="Player substitutions per team; 1 unless set.",
     )
     time_zone = serializers.CharField(
         max_length=64,

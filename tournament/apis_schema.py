@@ -111,8 +111,8 @@ ERROR = {"$ref": "#/components/schemas/Error"}
 ERROR_COMPONENTS: dict[str, dict[str, Any]] = {
     "Error": {
         "type": "object",
-        "description": "Every error but bad input (API.md, Conventions): a sentence, "
-        "a stable snake_case code (docs/api.md lists the common ones), and the "
+        "description": "Every error but bad input: a sentence, "
+        "a stable snake_case code, and the "
         "parameters of that code, such as `current_version` of `stale_version`, "
         "`limit` of `body_too_large`, `field` of a refusal about one field, "
         "`error_id` of `server_error`.",

@@ -70,7 +70,7 @@ class CheckInForm(forms.Form):
 
 class MoveForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
-    section = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+    section = forms.IntegerField(min_value=1, max_value=2**63 - 1, label=_("Section"))
 
 
 STATE_CHOICES = sorted(US_STATES.items())

@@ -532,7 +532,7 @@ def team_register(
             gettext_noop(
                 "Cannot register a team: the league of %(tournament)s is drawn, and a"
                 " new team cannot join it after the draw (its rounds are drawn "
-                "together; rules.md §9)."
+                "together)."
             ),
             tournament=tournament.name,
         )
@@ -619,8 +619,7 @@ def team_check_in(*, team: Team, user) -> Team:
             "late_entry",
             gettext_noop(
                 "%(team)s was not checked in when the league of %(tournament)s was "
-                "drawn, and a team cannot join the league after the draw (rules.md "
-                "§9)."
+                "drawn, and a team cannot join the league after the draw."
             ),
             team=team.name,
             tournament=tournament.name,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.errors import RuleError, RuleErrors, Words
@@ -102,6 +102,16 @@ def backup_reason(reason: str) -> str:
     return reason
 
 
+# The codes a refusal quotes by a parameter of this name (a match's or a tournament's
+# status, a stage), as a page says them: the API's message and parameters keep the
+# code ("in_progress"); an English page says it in words ("in progress"), another
+# language its own word. scoring/words.py adds the match's statuses.
+PARAMETER_WORDS: dict[str, dict[str, object]] = {
+    "status": dict(WORDS[TournamentStatus]),
+    "stage": dict(WORDS[RoundStage]),
+}
+
+
 def refusal(error: RuleError) -> str:
     """A refusal of the rules as the pages say it: its marked words in the page's
     language, filled with its parameters; unmarked words as they are (the API always
@@ -116,9 +126,19 @@ def refusal(error: RuleError) -> str:
 def _said(template: str, params: dict[str, object]) -> str:
     """Marked words in the page's language, their phrases translated in turn."""
     return gettext(template) % {
-        name: _said(value.template, value.params) if isinstance(value, Words) else value
-        for name, value in params.items()
+        name: _parameter_said(name, value) for name, value in params.items()
     }
+
+
+def _parameter_said(name: str, value: object) -> object:
+    if isinstance(value, Words):
+        return _said(value.template, value.params)
+    said = PARAMETER_WORDS.get(name, {}).get(value) if isinstance(value, str) else None
+    if said is None:
+        return value
+    if (get_language() or "en").startswith("en"):
+        return str(value).replace("_", " ")
+    return str(said)
 
 
 def words_said(words: Words) -> str:

@@ -58,8 +58,7 @@ def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None
             "sheet_has_deals",
             gettext_noop(
                 "deals on the sheet: %(deals)s; only a sheet with no deal can be "
-                "forfeited: delete its deals first, or play the match out "
-                "(rules.md §9)."
+                "forfeited: delete its deals first, or play the match out."
             ),
             deals=deals,
         )
@@ -68,8 +67,7 @@ def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None
             "knockout_needs_winner",
             gettext_noop(
                 "a knockout match needs a team that moves on, so both teams cannot be "
-                "absent: void the sheet and replay the match, or name the absent team "
-                "(rules.md §9)."
+                "absent: void the sheet and replay the match, or name the absent team."
             ),
             field="absent",
         )

@@ -200,8 +200,7 @@ def deal_from_values(
             raise RuleError(
                 "value_out_of_range",
                 gettext_noop(
-                    "a contract is %(least)s to %(most)s; %(value)s cannot be bid "
-                    "(rules.md §2)."
+                    "a contract is %(least)s to %(most)s; %(value)s cannot be bid."
                 ),
                 field="value",
                 value=v,
@@ -309,7 +308,7 @@ def check_penalty_points(kind: PenaltyKind, points: int | None) -> None:
         raise RuleError(
             "points_fixed",
             gettext_noop(
-                "the points of a %(kind)s penalty are set by the rules (rules.md §3); "
+                "the points of a %(kind)s penalty are set by the rules; "
                 "leave points out."
             ),
             field="points",

@@ -123,7 +123,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             reason=filled(
                 gettext_noop(
                     "the match has %(n)s deals; tie-break deals follow only if the "
-                    "totals are equal after deal %(n)s (rules.md §6)"
+                    "totals are equal after deal %(n)s"
                 ),
                 n=n,
             ),
@@ -157,7 +157,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
                 gettext_noop(
                     "the totals were equal after deal %(n)s (%(a)s-%(b)s), so deals "
                     "%(first)s and %(last)s are played; a deal after them only if the "
-                    "totals are still equal, and after the toss (rules.md §6)"
+                    "totals are still equal, and after the toss"
                 ),
                 n=n,
                 a=a,
@@ -194,7 +194,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
                 gettext_noop(
                     "the totals are still equal after deal %(last)s (%(a)s-%(b)s): "
                     "record the toss first; its winner chooses who deals deal "
-                    "%(sudden)s (rules.md §6)"
+                    "%(sudden)s"
                 ),
                 last=last_extra,
                 a=a,

@@ -205,7 +205,7 @@ def _score_sheet_write(
             ws,
             6,
             7,
-            "Toss: only after a tie at the end of the extra deals (rules.md §6).",
+            "Toss: only after a tie at the end of the extra deals.",
         )
     put(
         ws,
@@ -266,7 +266,7 @@ def _score_sheet_write(
     values_rule = DataValidation(
         type="whole", operator="between", formula1="28", formula2="56", allow_blank=True
     )
-    values_rule.error = "A contract is 28 to 56 (rules.md §2)."
+    values_rule.error = "A contract is 28 to 56."
     values_rule.add(f"C{first}:C{last}")
     taken_rule = DataValidation(
         type="whole", operator="between", formula1="0", formula2="56", allow_blank=True

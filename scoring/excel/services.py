@@ -422,7 +422,11 @@ def _sheet_import(
     if not (drop_penalties or add_penalties or drop or change or add or toss_changes):
         return done, []  # a sheet as the file says, locked or not, is left alone
     if match.status == MatchStatus.VOID or match.locked:
-        what = "void" if match.status == MatchStatus.VOID else "confirmed and locked"
+        what = (
+            gettext_noop("void")
+            if match.status == MatchStatus.VOID
+            else gettext_noop("confirmed and locked")
+        )
         return done, [
             paper.FileProblem(
                 sheet.worksheet,
@@ -432,7 +436,7 @@ def _sheet_import(
                     gettext_noop(
                         "the file changes the sheet of %(match)s, which is %(what)s; "
                         "an "
-                        "organizer reopens it first (rules.md §7), then imports the "
+                        "organizer reopens it first, then imports the "
                         "file."
                     ),
                     match=match,

@@ -26,7 +26,7 @@ class DrawForm(forms.Form):
 
 
 class ReleaseForm(forms.Form):
-    round = forms.IntegerField(min_value=1, required=False)
+    round = forms.IntegerField(min_value=1, required=False, label=_("Round"))
 
 
 class LotForm(forms.Form):
@@ -69,5 +69,6 @@ class SubstituteForm(forms.Form):
             ("knockout", pgettext_lazy("stage", "Knockout")),
         ],
         initial="league",
+        label=_("Stage"),
     )
     reason = forms.CharField(max_length=300, label=_("Why"))

@@ -212,7 +212,7 @@ def draw_locked_reason(*, tournament: Tournament) -> Words | None:
         return filled(
             gettext_noop(
                 "the league has results (the first on the sheet of %(match)s); a "
-                "draw is locked once a result is entered (rules.md §5)"
+                "draw is locked once a result is entered"
             ),
             match=str(result.match),
         )

@@ -91,7 +91,7 @@ def league_draw_generate(
             "no_team_checked_in",
             gettext_noop(
                 "Cannot draw: %(tournament)s requires check-in and no team is checked"
-                " in yet; the draw takes the teams checked in (rules.md §9)."
+                " in yet; the draw takes the teams checked in."
             ),
             tournament=tournament.name,
         )
@@ -250,9 +250,7 @@ def league_final_check(progress, *, doing: str) -> None:
     raise ConflictError(
         "league_not_final",
         filled(
-            gettext_noop(
-                "%(doing)s on the final standings, and %(waiting)s (rules.md §5)."
-            ),
+            gettext_noop("%(doing)s on the final standings, and %(waiting)s."),
             doing=doing,
             waiting=waiting[0]
             if len(waiting) == 1
@@ -334,7 +332,7 @@ def _in_league(tournament: Tournament, team: Team, doing: str) -> None:
             "team_absent",
             gettext_noop(
                 "Cannot %(doing)s: %(team)s was not checked in for the draw and plays"
-                " no match (rules.md §9)."
+                " no match."
             ),
             doing=doing,
             team=team.name,
@@ -375,7 +373,7 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
             gettext_noop(
                 "Cannot withdraw %(team)s: the knockout of %(tournament)s is seeded. "
                 "A team that leaves the knockout forfeits its match there: an "
-                "organizer records the forfeit on that sheet (rules.md §9)."
+                "organizer records the forfeit on that sheet."
             ),
             team=team.name,
             tournament=tournament.name,
@@ -481,7 +479,7 @@ def substitution_approve(
                 "%(team)s's sheet of %(stage)s round %(round)s is %(status)s "
                 "already, "
                 "with the players who played it; a substitution starts from a round "
-                "not yet final (rules.md §9)."
+                "not yet final."
             ),
             team=team.name,
             stage=played.stage,

@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -330,7 +330,7 @@ def link_manifest(request: HttpRequest, key: str) -> HttpResponse:
     """The table's score page as an installable web app that opens at its link."""
     link = _link(key, LinkKind.TABLE)
     start = reverse("scoring:link", kwargs={"key": link.key})
-    return _private(_manifest(f"{link.tournament.name} · table {link.table}", start))
+    return _private(_manifest(link.tournament.name, link.table, start))
 
 
 @require_GET
@@ -341,14 +341,18 @@ def score_manifest(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such match")
     match = found[0]
     start = reverse("scoring:score", kwargs={"pk": pk})
-    name = f"{match.tournament.name} · table {match.table}"
-    return _private(_manifest(name, start))
+    return _private(_manifest(match.tournament.name, match.table, start))
 
 
-def _manifest(name: str, start: str) -> HttpResponse:
+def _manifest(tournament: str, table: int, start: str) -> HttpResponse:
+    """The web app's manifest in the language of the page that links it (the same
+    cookie or browser asks for both): its name, and the language it says it in."""
     body = {
-        "name": name,
-        "short_name": name[:12],
+        "name": gettext("%(tournament)s · table %(table)s")
+        % {"tournament": tournament, "table": table},
+        "short_name": gettext("Table %(table)s") % {"table": table},
+        "lang": get_language() or "en",
+        "dir": "ltr",
         "start_url": start,
         "scope": start,
         "display": "standalone",

@@ -156,8 +156,8 @@ class DealOutput(serializers.Serializer):
     )
     auction = serializers.CharField(
         allow_null=True,
-        help_text="The auction that ended on this contract, in the notation of "
-        "docs/auction.md, when recorded.",
+        help_text="The auction that ended on this contract, in the auction notation "
+        "('A: 28S 30H P P X P P P P P'), when recorded.",
     )
     made = serializers.BooleanField()
     award_to = serializers.ChoiceField(choices=SIDE_CHOICES)
@@ -251,12 +251,8 @@ class RosterOutput(serializers.Serializer):
 
 
 class SheetOutput(MatchSummary):
-    forfeit = ForfeitOutput(
-        allow_null=True, help_text="Who did not come, and why (rules.md §9)."
-    )
-    roster = RosterOutput(
-        help_text="Who played for each team in this match (rules.md §9)."
-    )
+    forfeit = ForfeitOutput(allow_null=True, help_text="Who did not come, and why.")
+    roster = RosterOutput(help_text="Who played for each team in this match.")
     confirmed_a = serializers.BooleanField(
         help_text=(
             "Team A's captain confirmed the sheet at its current version (a "
@@ -512,7 +508,7 @@ class MatchReopenApi(MatchScopedMixin, APIView):
         reset_next = serializers.BooleanField(
             default=False,
             help_text="Knockout: also void the sheet of the match the winner went on "
-            "to (docs/knockout.md).",
+            "to.",
         )
 
     @extend_schema(request=InputSerializer, responses=SheetOutput)

@@ -78,7 +78,7 @@ class DealInput(serializers.Serializer):
         allow_blank=True,
         default="",
         help_text="Optional: the auction, e.g. 'A: 28S 30H P P X P P P P P' (the lead "
-        "player's team, then every call; docs/auction.md). It must end on the deal's "
+        "player's team, then every call). It must end on the deal's "
         "declarer, value, trump and level.",
     )
     version = serializers.IntegerField(

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from ..domain.forfeits import absent_choices
 from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
+from ..words import choices
 
 TRUMPS = [(t.value, TRUMP_SYMBOLS[t]) for t in Trump]
 LEVELS = [
@@ -118,7 +119,7 @@ class PenaltyForm(forms.Form):
         label=_("Points (conduct only)"),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 2}),
     )
-    note = forms.CharField(max_length=300, required=False)
+    note = forms.CharField(max_length=300, required=False, label=_("Note"))
     version = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(self, *args, sides: list[tuple[str, str]], deals: list[int], **kw):
@@ -223,10 +224,10 @@ class MatchForm(forms.Form):
     team_a = forms.TypedChoiceField(coerce=int, label=_("Team A"))
     team_b = forms.TypedChoiceField(coerce=int, label=_("Team B"))
     stage = forms.ChoiceField(
-        choices=[(s.value, s.value.capitalize()) for s in Stage], initial=Stage.LEAGUE
+        choices=choices(Stage), initial=Stage.LEAGUE, label=_("Stage")
     )
-    round = forms.IntegerField(min_value=1, max_value=50, initial=1)
-    table = forms.IntegerField(min_value=1, max_value=999)
+    round = forms.IntegerField(min_value=1, max_value=50, initial=1, label=_("Round"))
+    table = forms.IntegerField(min_value=1, max_value=999, label=_("Table"))
     deals_scheduled = forms.IntegerField(
         min_value=1, max_value=99, required=False, label=_("Deals")
     )

@@ -116,14 +116,12 @@ def sheet_open(
             "sheet_locked",
             gettext_noop(
                 "Cannot %(action)s: the sheet of %(match)s is forfeited (both teams "
-                "were absent) and locked; only an organizer can reopen it "
-                "(rules.md §9)."
+                "were absent) and locked; only an organizer can reopen it."
             )
             if match.forfeit_absent == "both"
             else gettext_noop(
                 "Cannot %(action)s: the sheet of %(match)s is forfeited (team "
-                "%(absent)s was absent) and locked; only an organizer can reopen it "
-                "(rules.md §9)."
+                "%(absent)s was absent) and locked; only an organizer can reopen it."
             ),
             action=action,
             match=match,
@@ -134,7 +132,7 @@ def sheet_open(
             "sheet_locked",
             gettext_noop(
                 "Cannot %(action)s: the sheet of %(match)s is confirmed and locked; "
-                "only an organizer can reopen it (rules.md §7)."
+                "only an organizer can reopen it."
             ),
             action=action,
             match=match,

@@ -188,7 +188,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
                 "same_section",
                 gettext_noop(
                     "%(a)s and %(b)s are both in section %(section)s; in the league "
-                    "no team meets a team of its own section (rules.md §5)."
+                    "no team meets a team of its own section."
                 ),
                 field="team_b",
                 a=a.name,
@@ -367,7 +367,7 @@ def score_sheet_deal_record(
     if match.deals_scheduled is None and match.status == MatchStatus.COMPLETED:
         raise ConflictError(
             "match_over",
-            gettext_noop("the match is over: a team has no tables left (rules.md §8)."),
+            gettext_noop("the match is over: a team has no tables left."),
         )
     deal = Deal(
         match=match,
@@ -479,7 +479,7 @@ def score_sheet_penalty_record(
         raise ForbiddenError(
             "conduct_by_organizer",
             gettext_noop(
-                "a conduct penalty's points are set by the organizer (rules.md §3); "
+                "a conduct penalty's points are set by the organizer; "
                 "ask an organizer to enter it."
             ),
             field="kind",
@@ -621,12 +621,12 @@ def score_sheet_confirm(
             "dispute_open",
             gettext_noop(
                 "The sheet cannot be confirmed while 1 dispute is open: an organizer "
-                "rules on it first (rules.md §9)."
+                "rules on it first."
             )
             if match.open_disputes == 1
             else gettext_noop(
                 "The sheet cannot be confirmed while %(open_disputes)s disputes are "
-                "open: an organizer rules on them first (rules.md §9)."
+                "open: an organizer rules on them first."
             ),
             open_disputes=match.open_disputes,
         )
@@ -658,7 +658,7 @@ def score_sheet_confirm(
         else:
             why = gettext_noop(
                 "The sheet cannot be confirmed yet: the totals are equal: tie-break "
-                "deals follow (rules.md §6)."
+                "deals follow."
             )
         raise ConflictError(
             "sheet_incomplete", why, **({"missing": shown} if sheet.missing else {})
@@ -708,8 +708,7 @@ def score_sheet_reopen(
         raise RuleError(
             "reason_missing",
             gettext_noop(
-                "say why the sheet is reopened; the history keeps the reason "
-                "(rules.md §7)."
+                "say why the sheet is reopened; the history keeps the reason."
             ),
             field="reason",
         )

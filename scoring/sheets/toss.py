@@ -29,9 +29,7 @@ def score_sheet_toss_record(
     if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
         raise ConflictError(
             "toss_not_knockout",
-            gettext_noop(
-                "only a knockout match of stipulated deals has a toss (rules.md §6)."
-            ),
+            gettext_noop("only a knockout match of stipulated deals has a toss."),
         )
     deals, penalties = sheet_rows(match)
     _, settled = sheet_settle(match, deals, penalties)

@@ -8,6 +8,7 @@ from scoring.domain.rules import TRUMP_SYMBOLS, Trump
 from scoring.domain.standings import Points, shown
 from scoring.words import offline_words as _offline_words
 from scoring.words import said as _said
+from scoring.words import who_said as _who_said
 from tournament.domain.errors import Words
 from tournament.words import words_said
 
@@ -54,3 +55,10 @@ def offline_words() -> str:
     """The offline queue's sentences in the page's language, as a JSON script element
     static/js/offline.js reads (id "offline-words")."""
     return json_script(_offline_words(), "offline-words")
+
+
+@register.filter
+def who(value: str) -> str:
+    """Who did something, as the history keeps it (a username, "table 3 link",
+    "captain of A"), in the page's language."""
+    return _who_said(value) if value else value

@@ -267,6 +267,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: an operation's path would be a link inside its toggle button, a
+    # control inside a control for a screen reader (axe's nested-interactive).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # One name per choice set shared by several fields.
     "ENUM_NAME_OVERRIDES": {
         "SideEnum": "scoring.models.SIDE_CHOICES",

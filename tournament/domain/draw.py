@@ -163,7 +163,7 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
                 filled(
                     gettext_noop(
                         "all %(count)s teams are in section %(section)s; in the league "
-                        "no team meets a team of its own section (rules.md §5), so "
+                        "no team meets a team of its own section, so "
                         "nobody could play. Define the other sections and move teams "
                         "into them."
                     ),

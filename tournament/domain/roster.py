@@ -74,7 +74,7 @@ def substitution_check(
             "substitutions_used",
             gettext_noop(
                 "the team has made %(count)s of the substitutions this tournament "
-                "allows (%(allowed)s: substitutions_allowed, rules.md §9)."
+                "allows (%(allowed)s: substitutions_allowed)."
             ),
             allowed=allowed,
             count=len(swaps),

@@ -218,7 +218,7 @@ def normalize_captain(*, name: str, city: str, state: str, country: str) -> Capt
                 RuleError(
                     "required",
                     gettext_noop(
-                        "a captain in the USA needs a state (rules.md §5: the section"
+                        "a captain in the USA needs a state (the section"
                         " follows the captain's city or state)"
                     ),
                     field="state",

@@ -242,3 +242,50 @@ def test_link_pages_read_a_fixed_number_of_queries(
         assert staff.get("/t/cards/links/").status_code == 200
     with django_assert_max_num_queries(12):
         assert staff.get("/t/cards/links/cards/").status_code == 200
+
+
+def test_a_malayalam_page_names_links_and_captains_in_malayalam(cup, client):
+    """The history and the disputes keep who did it in English, as the API shows it;
+    a Malayalam page says "table 1 link", "<team> team link" and "captain of B" in
+    Malayalam, an English page as they are."""
+    tournament, organizer, teams, (match, *_) = cup
+    table = _key(tournament, table=1)
+    body = deals_for(7, 0)[0]
+    client.post(f"/l/{table}/sheets/{match.pk}/", _deal_form(1, body, match.version))
+    team = _key(tournament, team=teams[1])  # team B of table 1
+    client.post(
+        f"/l/{team}/",
+        {"action": "dispute", "match": str(match.pk), "deal": "1", "text": "ours"},
+    )
+    seen = Client()
+    seen.force_login(organizer)
+    english = seen.get(f"/matches/{match.pk}/").content.decode()
+    assert "table 1 link" in english
+    assert "raised by Team 1 team link (captain of B)" in english
+    seen.cookies["django_language"] = "ml"
+    page = seen.get(f"/matches/{match.pk}/").content.decode()
+    assert "table 1 link" not in page and "team link" not in page
+    assert "captain of" not in page
+    assert "മേശ 1-ന്റെ ലിങ്ക്" in page
+    assert "Team 1-ന്റെ ടീം ലിങ്ക് (B ന്റെ ക്യാപ്റ്റൻ)" in page
+    link_page = Client()
+    link_page.cookies["django_language"] = "ml"
+    said = link_page.get(f"/l/{team}/").content.decode()
+    assert "Team 1-ന്റെ ടീം ലിങ്ക്" in said and "team link" not in said
+
+
+@pytest.mark.parametrize(
+    ("language", "name", "short"),
+    [("en", "Cards cup · table 2", "Table 2"), ("ml", "Cards cup · മേശ 2", "മേശ 2")],
+)
+def test_a_tables_web_app_is_named_in_the_pages_language(
+    cup, client, language, name, short
+):
+    tournament, *_ = cup
+    tournament.name = "Cards cup"
+    tournament.save(update_fields=["name"])
+    client.cookies["django_language"] = language
+    key = _key(tournament, table=2)
+    manifest = client.get(f"/l/{key}/manifest.webmanifest").json()
+    assert (manifest["name"], manifest["short_name"]) == (name, short)
+    assert manifest["lang"] == language
