@@ -18,6 +18,7 @@ from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 from .words import choices as _choices
 
 STATUS_CHOICES = _choices(TournamentStatus)
+ROLE_CHOICES = _choices(Role)  # named in the API's schema (settings: RoleEnum)
 SUBSTITUTIONS_MAX = 10
 
 

@@ -282,6 +282,8 @@ SPECTACULAR_SETTINGS = {
         "PenaltyKindEnum": "scoring.sheets.apis.PENALTY_KIND_CHOICES",
         "KnockoutFeedEnum": "brackets.apis.FEED_CHOICES",
         "KnockoutKindEnum": "brackets.apis.KIND_CHOICES",
+        "RoleEnum": "tournament.models.ROLE_CHOICES",
+        "SiteRoleEnum": "tournament.models.SiteRole",
     },
 }
 

@@ -8,6 +8,7 @@ or selector, render.
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -110,7 +111,7 @@ class SiteInvitationListApi(GenericAPIView):
 
     class InputSerializer(serializers.Serializer):
         role = serializers.ChoiceField(
-            choices=SiteRole.values,
+            choices=SiteRole.choices,
             help_text="creator: may create tournaments; administrator: may also "
             "invite creators and administrators.",
             error_messages={
@@ -169,7 +170,7 @@ class SiteInvitationDetailApi(GenericAPIView):
 class SiteRoleOutput(serializers.Serializer):
     id = serializers.IntegerField(help_text="The user's id.")
     username = serializers.CharField()
-    role = serializers.ChoiceField(choices=SiteRole.values)
+    role = serializers.ChoiceField(choices=SiteRole.choices)
     superuser = serializers.BooleanField(
         help_text="An administrator as a superuser: not withdrawn here."
     )
@@ -181,6 +182,7 @@ class SiteRoleListApi(GenericAPIView):
 
     permission_classes = [SiteAdministratorsOnly]
     serializer_class = SiteRoleOutput
+    queryset = get_user_model().objects.none()  # for the schema; the selector reads
 
     @extend_schema(responses=SiteRoleOutput(many=True))
     def get(self, request):
@@ -191,6 +193,7 @@ class SiteRoleListApi(GenericAPIView):
 class SiteRoleDetailApi(GenericAPIView):
     permission_classes = [SiteAdministratorsOnly]
     serializer_class = SiteRoleOutput
+    queryset = get_user_model().objects.none()
 
     @extend_schema(responses={204: None})
     def delete(self, request, pk):
