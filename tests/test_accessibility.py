@@ -16,7 +16,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from django.contrib.auth.models import Permission
 
 from brackets.models import Game
 from brackets.services import knockout_seed
@@ -29,6 +28,7 @@ from tournament.domain.types import Role
 from tournament.links.services import links_ensure
 from tournament.models import Player, Team
 from tournament.people.services import invitation_create
+from tournament.site.services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -144,6 +144,9 @@ def championship():
     invitation = invitation_create(
         tournament=tournament, user=organizer, role=Role.SCORER, name="Anil"
     )
+    site_invitation = site_invitation_create(
+        user=organizer, role="administrator", name="Bindu", email="b@example.org"
+    )
     league_match = tournament.matches.filter(stage="league").order_by("pk").first()
     sheet = (
         Game.objects.filter(knockout_match__bracket__tournament=tournament)
@@ -185,6 +188,7 @@ def championship():
         "backups": f"/t/{slug}/backups/",
         "restore": f"/t/{slug}/backups/{backup.pk}/restore/",
         "import": "/import/",
+        "site": "/site/",
         "password-change": "/accounts/password/",
         "not-found": f"/t/{slug}/nothing-here/",
     }
@@ -192,6 +196,7 @@ def championship():
         "login": "/accounts/login/",
         "password-reset": "/accounts/password/reset/",
         "invitation": f"/invitations/{invitation.key}/",
+        "site-invitation": f"/site/invitations/{site_invitation.key}/",
         "table-link": f"/l/{link_key(tournament, table=sheet.table)}/",
         "team-link": f"/l/{link_key(tournament, team=team)}/",
     }
@@ -296,8 +301,8 @@ def test_no_page_has_a_serious_accessibility_violation(
     page = signed_in.new_page()
     organizer.set_password("axe-56")
     organizer.save(update_fields=["password"])
-    # So that the new tournament's and the import's pages show their forms.
-    organizer.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    # So that the new tournament's, the import's and the site's pages show their forms.
+    site_role_grant(user=organizer, role="administrator")
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", organizer.username)
     page.fill("#id_password", "axe-56")
