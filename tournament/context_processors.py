@@ -7,11 +7,18 @@ from .site.selectors import is_site_administrator
 from .version import VERSION
 
 
+def _administers(user) -> bool:
+    """For the header of every page, with no query for nearly everyone: an
+    administrator is a superuser, or staff (the standing sets the flag) holding the
+    permission."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_superuser or (user.is_staff and is_site_administrator(user))
+
+
 def site(request) -> dict[str, object]:
     return {
         "software_version": VERSION,
-        # Called only where a template names it: a page without it reads nothing.
-        "site_administrator": partial(
-            is_site_administrator, getattr(request, "user", None)
-        ),
+        # Called only where a template names it.
+        "site_administrator": partial(_administers, getattr(request, "user", None)),
     }

@@ -76,9 +76,13 @@ def _role_taken(user, role: SiteRole) -> RuleError | None:
 @transaction.atomic
 def site_role_grant(*, user, role: str) -> None:
     """Make `user` a creator or an administrator (the demo's organizer, an accepted
-    invitation). An administrator's standing includes a creator's."""
+    invitation). An administrator's standing includes a creator's; an administrator
+    is staff too, which lets every page's header know it without a query."""
     user.user_permissions.add(*_permissions(SiteRole(role)))
     _forget_permissions(user)
+    if role == SiteRole.ADMINISTRATOR and not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
 
 
 @transaction.atomic
@@ -111,6 +115,9 @@ def site_role_withdraw(*, user) -> None:
         )
     user.user_permissions.remove(*_permissions(SiteRole.ADMINISTRATOR))
     _forget_permissions(user)
+    if user.is_staff:
+        user.is_staff = False  # staff opens nothing but an administrator's header
+        user.save(update_fields=["is_staff"])
     if site_role_of(user) is not None:
         raise ConflictError(
             "role_from_group",

@@ -109,6 +109,7 @@ def test_an_invited_creator_creates_a_tournament(
     assert site_role_of(co) == "administrator"
     assert before.get("/tournaments/new/").status_code == 200
     assert before.get(SITE).status_code == 200
+    assert 'href="/site/"' in before.get("/").content.decode()  # in the header now
 
 
 def test_the_site_page_in_malayalam(root):
