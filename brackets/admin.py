@@ -1,6 +1,6 @@
-"""The knockout in the Django admin: read-only, for the organizers of their
-tournaments. The bracket changes only through its services (seeding, confirmed
-sheets, resets), which keep places and sheets in step."""
+"""The knockout in the Django admin: read-only, for the site's administrators. The
+bracket changes only through its services (seeding, confirmed sheets, resets), which
+keep places and sheets in step."""
 
 from django.contrib import admin
 
@@ -21,9 +21,6 @@ class BracketAdmin(ReadOnly):
     list_select_related = ["tournament"]
     inlines = [SeedInline]
 
-    def has_add_permission(self, request):
-        return False
-
 
 class GameInline(ReadOnlyInline):
     model = Game
@@ -33,14 +30,7 @@ class GameInline(ReadOnlyInline):
 
 @admin.register(KnockoutMatch)
 class KnockoutMatchAdmin(ReadOnly):
-    tournament_path = "bracket__tournament"
     list_display = ["number", "stage", "team_a", "team_b", "winner", "bracket"]
     list_filter = ["stage"]
     list_select_related = ["team_a", "team_b", "bracket__tournament"]
     inlines = [GameInline]
-
-    def has_add_permission(self, request):
-        return False
-
-    def _organizes(self, request, obj=None) -> bool:
-        return super()._organizes(request, obj.bracket if obj else None)

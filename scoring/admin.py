@@ -1,4 +1,4 @@
-"""Score sheets in the Django admin: read-only, for the organizers of their tournaments.
+"""Score sheets in the Django admin: read-only, for the site's administrators.
 
 A sheet changes only through its services (the score page and the API), which check
 the version, recompute the awards and keep the history; an admin form would bypass all
@@ -7,14 +7,13 @@ three, so every score-sheet model is view-only here.
 
 from django.contrib import admin
 
-from tournament.admin import OrganizerScopedAdmin
+from tournament.admin import SiteAdministratorAdmin
 
 from .models import Deal, Match, Penalty, SheetChange
 
 
-class ReadOnly(OrganizerScopedAdmin):
-    def has_change_permission(self, request, obj=None):
-        return False
+class ReadOnly(SiteAdministratorAdmin):
+    """Every row, to read (SiteAdministratorAdmin adds, changes and deletes none)."""
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -77,10 +76,6 @@ class MatchAdmin(ReadOnly):
 
 @admin.register(Penalty)
 class PenaltyAdmin(ReadOnly):
-    tournament_path = "deal__match__tournament"
     list_display = ["__str__", "kind", "offender", "points", "warning", "note"]
     list_filter = ["kind"]
     list_select_related = ["deal"]
-
-    def _organizes(self, request, obj=None) -> bool:
-        return super()._organizes(request, obj.deal.match if obj else None)

@@ -22,7 +22,6 @@ from typing import NamedTuple
 from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
-from django.contrib.auth.models import Permission
 
 from brackets.models import Game
 from brackets.services import knockout_seed
@@ -39,6 +38,7 @@ from tournament.links.auth import LinkHolder
 from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, Player, Team
 from tournament.people.services import invitation_create
+from tournament.site.services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -168,6 +168,9 @@ def championship():
     invitation = invitation_create(
         tournament=tournament, user=organizer, role=Role.SCORER, name="Anil"
     )
+    site_invitation = site_invitation_create(
+        user=organizer, role="administrator", name="Bindu", email="b@example.org"
+    )
     league_match = tournament.matches.filter(stage="league").order_by("pk").first()
     sheet = (
         Game.objects.filter(knockout_match__bracket__tournament=tournament)
@@ -221,6 +224,7 @@ def championship():
         "backups": f"/t/{slug}/backups/",
         "restore": f"/t/{slug}/backups/{backup.pk}/restore/",
         "import": "/import/",
+        "site": "/site/",
         "password-change": "/accounts/password/",
         "not-found": f"/t/{slug}/nothing-here/",
     }
@@ -228,6 +232,7 @@ def championship():
         "login": "/accounts/login/",
         "password-reset": "/accounts/password/reset/",
         "invitation": f"/invitations/{invitation.key}/",
+        "site-invitation": f"/site/invitations/{site_invitation.key}/",
         "table-link": f"/l/{link_key(tournament, table=sheet.table)}/",
         "team-link": f"/l/{link_key(tournament, team=team)}/",
     }
@@ -455,8 +460,8 @@ def _signed_in(browser, live_server, user, language: str, match: int):
 
 
 def _may_create(organizer) -> None:
-    # So that the new tournament's and the import's pages show their forms.
-    organizer.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    # So that the new tournament's, the import's and the site's pages show their forms.
+    site_role_grant(user=organizer, role="administrator")
 
 
 @pytest.mark.parametrize("language", ["en"])

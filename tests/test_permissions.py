@@ -2,7 +2,9 @@
 
 Roles: anonymous, a logged-in user with no role (outsider), the scorer of another
 tournament, the captain of a team not in the match, the captain of a team in it, the
-tournament's scorer and its organizer; and two links with no account (docs/links.md):
+tournament's scorer and its organizer; a tournament creator and a site administrator
+(no role in the tournament: where a row does not name them, they are answered as an
+outsider is); and two links with no account (docs/links.md):
 table 1's link (`Authorization: Link <key>`), whose only sheet is the played match,
 and the Aces' team link. A link reaches what it names and nothing else: any other
 write is refused with 403, and a page that needs a login sends it to log in. Each
@@ -41,6 +43,7 @@ from tournament.domain.types import Role
 from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind
 from tournament.people.services import invitation_create
+from tournament.site.services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +57,10 @@ ROLES = [
     "organizer",
     "table_link",
     "team_link",
+    "creator",
+    "site_admin",
 ]
+SITE = {"creator", "site_admin"}  # the site's standing, no role in the tournament
 STAFF = {"scorer", "organizer"}
 LINKS = {"table_link", "team_link"}
 SIGNED_IN = [r for r in ROLES[1:] if r not in LINKS]
@@ -72,6 +78,10 @@ def world(db):
     jacks = TeamFactory(section=chicago, name="Jacks")
     queens = TeamFactory(section=chicago, name="Queens")
     organizer = member(t, Role.ORGANIZER, "org")
+    creator = UserFactory(username="creator")
+    site_role_grant(user=creator, role="creator")
+    site_admin = UserFactory(username="site_admin")
+    site_role_grant(user=site_admin, role="administrator")
     users = {
         "anonymous": None,
         "outsider": UserFactory(username="outsider"),
@@ -80,6 +90,8 @@ def world(db):
         "captain": member(t, Role.CAPTAIN, "cap_aces", team=aces),
         "scorer": member(t, Role.SCORER, "scorer"),
         "organizer": organizer,
+        "creator": creator,
+        "site_admin": site_admin,
     }
     played = services.match_create(
         tournament=t, user=organizer, team_a=aces.pk, team_b=jacks.pk, round=1, table=1
@@ -159,6 +171,13 @@ def world(db):
             "invitation_key": invitation_create(
                 tournament=t, user=organizer, role=Role.SCORER
             ).key,
+            "creator_id": creator.pk,
+            "site_invitation": site_invitation_create(
+                user=site_admin, role="creator"
+            ).invitation.pk,
+            "site_invitation_key": site_invitation_create(
+                user=site_admin, role="administrator"
+            ).key,
         },
     }
 
@@ -189,6 +208,10 @@ class Case:
     def expected(self, role: str) -> int:
         if role in self.ok:
             return self.ok[role]
+        if role in SITE and role not in self.refused:
+            role = "outsider"  # in a tournament, the site's standing is no role
+            if role in self.ok:
+                return self.ok[role]
         if self.page and role in LINKS:
             role = "anonymous"  # a page knows a link only by its own address
         if role in self.refused:
@@ -232,10 +255,31 @@ API = [
     ),
     Case("health", "get", {}, everyone()),
     Case("tournament-list", "get", {}, everyone()),
-    # Creating tournaments needs the site's 'add tournament' permission, no role.
+    # Creating tournaments is for the site's creators and administrators, no role.
     Case(
-        "tournament-list", "post", {}, {}, body={"name": "New Cup", "slug": "new-cup"}
+        "tournament-list",
+        "post",
+        {},
+        dict.fromkeys(SITE, 201),
+        body={"name": "New Cup", "slug": "new-cup"},
     ),
+    # The site's people: its administrators only (docs/people.md).
+    Case("site-invitation-list", "get", {}, {"site_admin": 200}),
+    Case(
+        "site-invitation-list",
+        "post",
+        {},
+        {"site_admin": 201},
+        body={"role": "creator"},
+    ),
+    Case(
+        "site-invitation-detail",
+        "delete",
+        {"pk": "site_invitation"},
+        {"site_admin": 204},
+    ),
+    Case("site-role-list", "get", {}, {"site_admin": 200}),
+    Case("site-role-detail", "delete", {"pk": "creator_id"}, {"site_admin": 204}),
     Case("tournament-detail", "get", T, everyone()),
     Case("tournament-detail", "patch", T, organizer(200), body={"venue": "Hall"}),
     Case("section-list", "get", T, everyone()),
@@ -437,8 +481,48 @@ PAGES = [
     Case("tournament:detail", "get", T, everyone(), page=True),
     Case("tournament:teams", "get", T, everyone(), page=True),
     Case("tournament:registration", "get", T, organizer(200), page=True),
-    # Creating a tournament needs the site's 'add tournament' permission, no role.
-    Case("tournament:create", "get", {}, {}, page=True),
+    # Creating a tournament is for the site's creators and administrators, no role.
+    Case("tournament:create", "get", {}, dict.fromkeys(SITE, 200), page=True),
+    # The site administration page, and a site invitation's link (its own permission).
+    Case("tournament:site", "get", {}, {"site_admin": 200}, page=True),
+    Case(
+        "tournament:site",
+        "post",
+        {},
+        {"site_admin": 302},
+        page=True,
+        body={"action": "invite", "invite-role": "creator", "invite-days": "7"},
+    ),
+    Case(
+        "tournament:site",
+        "post",
+        {},
+        {"site_admin": 302},
+        page=True,
+        body={"action": "withdraw", "row": "site_invitation"},
+    ),
+    Case(
+        "tournament:site",
+        "post",
+        {},
+        {"site_admin": 302},
+        page=True,
+        body={"action": "remove", "row": "creator_id"},
+    ),
+    Case(
+        "tournament:site-invitation",
+        "get",
+        {"key": "site_invitation_key"},
+        everyone(),
+        page=True,
+    ),
+    Case(
+        "tournament:site-invitation",
+        "get",
+        {"key": "not-a-key"},
+        everyone(404),
+        page=True,
+    ),
     Case("tournament:settings", "get", T, organizer(200), page=True),
     Case(
         "tournament:settings",
@@ -616,8 +700,8 @@ PAGES = [
         organizer(302),
         page=True,
     ),
-    # Importing needs the site's 'add tournament' permission, no role.
-    Case("tournament:import", "get", {}, {}, page=True),
+    # Importing is for the site's creators and administrators, no role.
+    Case("tournament:import", "get", {}, dict.fromkeys(SITE, 200), page=True),
     # The tournament day on the pages: each form answers with a redirect to its page.
     Case(
         "tournament:registration",
@@ -799,9 +883,11 @@ def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
                 "tournament:import",  # of no tournament: refused for its own reason
                 "tournament:create",
                 "tournament:invitation",  # the link is the permission: it names its own
+                "tournament:site",  # the site's, of no tournament
+                "tournament:site-invitation",
                 "scoring:service-worker",  # of no tournament
             )
-            or case.name.startswith("password_")
+            or case.name.startswith(("password_", "site-"))
             or case.name in KEYED
         ):
             continue

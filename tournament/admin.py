@@ -1,66 +1,67 @@
-"""Django admin for organizers: each sees the tournaments they organize, and nothing
-else.
+"""The Django admin's tournaments, for the site's administrators (tournament/
+admin_site.py lets no one else in): every tournament's rows, to read.
 
-Fields that registration rules govern (a team's section and captain's place, a section's
-states and cities, the rule set's numbers) are read-only here: they change through the
-registration page or the API, whose services check the rules. Organizers need `is_staff`
-to log in to the admin; their tournament roles, not Django model permissions, decide
-what they see.
+The rows change through the site's pages and the API, whose services check the rules
+(a tournament's settings fixed by its steps, a team's section, a sheet's version and
+history), so the admin shows them read-only and adds none. The one write it keeps is
+deleting a role, and a user, through the service the API uses: a tournament's last
+organizer is refused here as the API refuses it (409 `last_organizer`).
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.db import transaction
+from django.http import HttpResponseRedirect
+from django.urls import reverse
 
-from .domain.types import Role
+from .domain.errors import RuleError
 from .models import Membership, Player, Section, Team, Tournament
+from .people import services as people_services
+from .site.selectors import is_site_administrator
+from .words import refusal
 
 
-def _organized(user):
-    return Membership.objects.filter(user=user, role=Role.ORGANIZER).values(
-        "tournament"
-    )
-
-
-class OrganizerScopedAdmin(admin.ModelAdmin):
-    """Rows of the tournaments the user organizes; a superuser sees all."""
-
-    tournament_path = "tournament"
-
-    def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return qs
-        return qs.filter(**{f"{self.tournament_path}__in": _organized(request.user)})
-
-    def _organizes(self, request, obj=None) -> bool:
-        if request.user.is_superuser:
-            return True
-        if not request.user.is_active or not request.user.is_staff:
-            return False
-        organized = Membership.objects.filter(user=request.user, role=Role.ORGANIZER)
-        if obj is None:
-            return organized.exists()
-        tournament_id = obj.pk if isinstance(obj, Tournament) else obj.tournament_id
-        return organized.filter(tournament_id=tournament_id).exists()
+class SiteAdministratorAdmin(admin.ModelAdmin):
+    """Every row, read-only, for the site's administrators."""
 
     def has_module_permission(self, request):
-        return self._organizes(request)
+        return is_site_administrator(request.user)
 
     def has_view_permission(self, request, obj=None):
-        return self._organizes(request, obj)
+        return is_site_administrator(request.user)
 
     def has_change_permission(self, request, obj=None):
-        return self._organizes(request, obj)
+        return False
 
     def has_add_permission(self, request):
-        return False  # new rows go through the services (registration page, API)
+        return False  # new rows go through the services (the pages, the API)
 
     def has_delete_permission(self, request, obj=None):
         return False
 
 
+class ThroughTheServices:
+    """A deletion the admin makes through a service: what the service refuses is
+    shown as a message on the row's page, and nothing is deleted."""
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            with transaction.atomic():
+                return super().delete_view(request, object_id, extra_context)
+        except RuleError as error:
+            self.message_user(request, refusal(error), messages.ERROR)
+            opts = self.model._meta
+            return HttpResponseRedirect(
+                reverse(
+                    f"admin:{opts.app_label}_{opts.model_name}_change",
+                    args=[object_id],
+                )
+            )
+
+
 @admin.register(Tournament)
-class TournamentAdmin(OrganizerScopedAdmin):
-    tournament_path = "pk"
+class TournamentAdmin(SiteAdministratorAdmin):
     list_display = [
         "name",
         "slug",
@@ -72,25 +73,10 @@ class TournamentAdmin(OrganizerScopedAdmin):
     ]
     list_filter = ["status", "published", "ruleset"]
     search_fields = ["name", "slug", "venue"]
-    readonly_fields = [
-        "slug",
-        "ruleset",
-        "players_per_team",
-        "league_rounds",
-        "league_deals",
-        "qualifiers",
-        "status",
-        "created_at",
-        "updated_at",
-    ]
-    fields = ["name", "published", "venue", "starts_on", *readonly_fields]
-
-    def has_add_permission(self, request):
-        return request.user.is_superuser
 
 
 @admin.register(Section)
-class SectionAdmin(OrganizerScopedAdmin):
+class SectionAdmin(SiteAdministratorAdmin):
     list_display = [
         "name",
         "tournament",
@@ -99,8 +85,8 @@ class SectionAdmin(OrganizerScopedAdmin):
         "is_international",
     ]
     list_filter = ["tournament", "is_international"]
+    list_select_related = ["tournament"]
     search_fields = ["name"]
-    readonly_fields = ["tournament", "name", "states", "cities", "is_international"]
 
     @admin.display(description="States")
     def states_listed(self, obj):
@@ -121,9 +107,12 @@ class PlayerInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Team)
-class TeamAdmin(OrganizerScopedAdmin):
+class TeamAdmin(SiteAdministratorAdmin):
     list_display = [
         "name",
         "tournament",
@@ -137,17 +126,32 @@ class TeamAdmin(OrganizerScopedAdmin):
     list_filter = ["tournament", "section", "placement", "captain_country"]
     list_select_related = ["tournament", "section"]
     search_fields = ["name", "captain_name", "captain_city", "players__name"]
-    readonly_fields = [*list_display, "created_at"]
     inlines = [PlayerInline]
 
 
 @admin.register(Membership)
-class MembershipAdmin(OrganizerScopedAdmin):
+class MembershipAdmin(ThroughTheServices, SiteAdministratorAdmin):
     list_display = ["user", "role", "tournament", "team", "created_at"]
     list_filter = ["role", "tournament"]
     list_select_related = ["user", "tournament", "team"]
     search_fields = ["user__username", "team__name"]
-    readonly_fields = ["tournament", "user", "role", "team", "created_at"]
 
     def has_delete_permission(self, request, obj=None):
-        return self._organizes(request, obj)
+        return is_site_administrator(request.user)
+
+    def delete_model(self, request, obj):
+        people_services.membership_delete(membership=obj)
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class SiteUserAdmin(ThroughTheServices, UserAdmin):
+    """Django's users page (superusers and those given its permissions), whose
+    deletion keeps every tournament an organizer."""
+
+    def delete_model(self, request, obj):
+        people_services.user_delete(user=obj)

@@ -46,6 +46,7 @@ from .selectors import (
     tournament_list_visible,
     tournament_team_count,
 )
+from .site.selectors import may_create_tournaments
 from .spreadsheets import team_rows_read, team_template_build
 from .uploads import upload_content, xlsx_limits
 
@@ -127,8 +128,8 @@ class TournamentInput(serializers.Serializer):
 
 
 class TournamentListApi(GenericAPIView):
-    """Published tournaments, and the ones you have a role in; organizers create new
-    ones."""
+    """Published tournaments, and the ones you have a role in; the site's tournament
+    creators and administrators create new ones."""
 
     permission_classes = [ReadOnlyOrAuthenticated]
     serializer_class = TournamentOutput
@@ -143,10 +144,10 @@ class TournamentListApi(GenericAPIView):
 
     @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
     def post(self, request):
-        if not request.user.has_perm("tournament.add_tournament"):
+        if not may_create_tournaments(request.user):
             raise exceptions.PermissionDenied(
-                "Creating tournaments needs the 'add tournament' permission; ask the "
-                "site's administrator."
+                "Creating tournaments is for the site's tournament creators: a site "
+                "administrator invites you as one (POST /api/v1/site/invitations/)."
             )
         data = TournamentInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -96,6 +96,11 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/matches/{id}/disputes/"): "dispute_list",
     ("POST", "/api/v1/matches/{id}/disputes/"): "dispute_create",
     ("POST", "/api/v1/matches/{id}/disputes/{dispute}/rule/"): "dispute_rule",
+    ("GET", "/api/v1/site/invitations/"): "site_invitation_list",
+    ("POST", "/api/v1/site/invitations/"): "site_invitation_create",
+    ("DELETE", "/api/v1/site/invitations/{id}/"): "site_invitation_delete",
+    ("GET", "/api/v1/site/roles/"): "site_role_list",
+    ("DELETE", "/api/v1/site/roles/{id}/"): "site_role_delete",
 }
 
 # Where an error is less general than "every write" or "every operation".

@@ -8,12 +8,12 @@ from datetime import date
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.db import transaction
 
 from . import services
-from .models import Team, Tournament
+from .models import SiteRole, Team, Tournament
 from .people import services as people_services
+from .site.services import site_role_grant
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO = FIXTURES / "demo-registration.json"
@@ -47,12 +47,8 @@ def demo_load(
     organizer = next(
         (accounts[u["username"]] for u in users if u["role"] == "organizer"), None
     )
-    if organizer is not None:
-        organizer.user_permissions.add(
-            Permission.objects.get(
-                codename="add_tournament", content_type__app_label="tournament"
-            )
-        )
+    if organizer is not None:  # the demo's organizer may create tournaments too
+        site_role_grant(user=organizer, role=SiteRole.CREATOR)
     if spec.get("starts_on"):
         spec["starts_on"] = date.fromisoformat(spec["starts_on"])
     tournament = services.tournament_create(user=organizer, **spec)

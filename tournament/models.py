@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy
 
 from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
@@ -17,6 +18,7 @@ from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 from .words import choices as _choices
 
 STATUS_CHOICES = _choices(TournamentStatus)
+ROLE_CHOICES = _choices(Role)  # named in the API's schema (settings: RoleEnum)
 
 
 def site_time_zone() -> str:
@@ -702,3 +704,95 @@ class LanguagePreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} reads {self.language}"
+
+
+class SiteRole(models.TextChoices):
+    """A person's standing on the site, beside the roles they hold in tournaments
+    (docs/people.md): a creator may create tournaments; an administrator may also
+    invite creators and administrators, and uses the Django admin. A superuser is an
+    administrator. Kept as Django permissions (`tournament.add_tournament`,
+    `tournament.administer_site`), so that a grant made in the Django admin counts
+    the same as one made by invitation."""
+
+    CREATOR = "creator", gettext_lazy("Tournament creator")
+    ADMINISTRATOR = "administrator", gettext_lazy("Site administrator")
+
+
+class SiteInvitation(models.Model):
+    """A one-time link that makes whoever opens it a tournament creator or a site
+    administrator (docs/people.md). As a tournament's invitations: only a digest of
+    its key is kept, it works once, and it can be withdrawn until it is accepted."""
+
+    role = models.CharField(max_length=20, choices=SiteRole.choices)
+    name = models.CharField(max_length=80, blank=True, help_text="Who it is for.")
+    email = models.EmailField(blank=True)
+    key_digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = someone()
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = someone()
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = someone()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        permissions = [
+            (
+                "administer_site",
+                "Administers the site: invites tournament creators and administrators",
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key_digest"], name="site_invitation_key_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=SiteRole.values),
+                name="site_invitation_role_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(accepted_at__isnull=True) | Q(withdrawn_at__isnull=True),
+                name="site_invitation_accepted_or_withdrawn_not_both",
+            ),
+            models.CheckConstraint(
+                condition=Q(key_digest__regex=r"^[0-9a-f]{64}$"),
+                name="site_invitation_key_digest_sha256",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")),
+                name="site_invitation_expires_after_made",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} invitation to the site"
+
+
+class PasswordResetRequest(models.Model):
+    """One request for a password reset mail, counted to throttle them per address
+    and per client (tournament/security.py, docs/security.md). In the database, as
+    django-axes keeps failed logins, so that every web worker counts the same ones.
+    The address is kept as a digest: the count needs no more."""
+
+    at = models.DateTimeField(db_index=True)
+    address_digest = models.CharField(max_length=64)
+    client = models.CharField(max_length=45, blank=True)
+    sent = models.BooleanField(help_text="False when the throttle refused it.")
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["address_digest", "at"], name="password_reset_address"
+            ),
+            models.Index(fields=["client", "at"], name="password_reset_client"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(address_digest__regex=r"^[0-9a-f]{64}$"),
+                name="password_reset_address_digest_sha256",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"password reset request at {self.at:%Y-%m-%d %H:%M}"

@@ -1,9 +1,13 @@
 """What keeps the site safe beyond Django's own middleware (docs/security.md): the
-content security policy on every answer, and the answer to a locked-out login."""
+content security policy on every answer, the answer to a locked-out login, and the
+throttle of password reset mails."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
+from django.contrib.auth.views import PasswordResetView
 from django.db import DataError
 from django.http import (
     HttpRequest,
@@ -12,8 +16,10 @@ from django.http import (
     JsonResponse,
 )
 from django.shortcuts import render
+from django.utils import timezone
 
 from .apis_common import NUMBER_OUT_OF_RANGE  # the pages say what the API says
+from .models import PasswordResetRequest
 
 
 class ContentSecurityPolicy:
@@ -99,3 +105,56 @@ class NumbersOutOfRange:
                 NUMBER_OUT_OF_RANGE, content_type="text/plain"
             )
         return None
+
+
+# Password resets
+# ----------------------------------------------------------------------------------
+
+
+def password_reset_allowed(*, address: str, client: str | None) -> bool:
+    """Whether a reset mail may go to `address` for this client now: at most
+    PASSWORD_RESET_PER_ADDRESS mails to one address, and PASSWORD_RESET_PER_CLIENT
+    requests from one client, in PASSWORD_RESET_WINDOW. Counted in the database, as
+    django-axes counts failed logins, so that every web worker counts the same ones;
+    whether the address has an account plays no part (the answer would tell).
+
+    Each request is saved first (committed at once: no transaction is open), then
+    counted with those saved before it, so that two at the same moment count each
+    other and the limit holds."""
+    now = timezone.now()
+    since = now - settings.PASSWORD_RESET_WINDOW
+    PasswordResetRequest.objects.filter(at__lt=since).delete()  # the past is dropped
+    digest = hashlib.sha256(address.strip().lower().encode()).hexdigest()
+    mine = PasswordResetRequest.objects.create(
+        at=now, address_digest=digest, client=client or "", sent=True
+    )
+    earlier = PasswordResetRequest.objects.filter(at__gte=since, pk__lt=mine.pk)
+    allowed = (
+        earlier.filter(address_digest=digest, sent=True).count()
+        < settings.PASSWORD_RESET_PER_ADDRESS
+        and earlier.filter(client=client or "").count()
+        < settings.PASSWORD_RESET_PER_CLIENT
+    )
+    if not allowed:
+        PasswordResetRequest.objects.filter(pk=mine.pk).update(sent=False)
+    return allowed
+
+
+class ThrottledPasswordResetView(PasswordResetView):
+    """Django's password reset, throttled per address and per client: beyond the
+    limit no mail is sent and the page says so (429, with Retry-After)."""
+
+    def form_valid(self, form):
+        if password_reset_allowed(
+            address=form.cleaned_data["email"], client=client_address(self.request)
+        ):
+            return super().form_valid(form)
+        seconds = int(settings.PASSWORD_RESET_WINDOW.total_seconds())
+        response = render(
+            self.request,
+            "registration/password_reset_throttled.html",
+            {"minutes": seconds // 60},
+            status=429,
+        )
+        response["Retry-After"] = str(seconds)
+        return response

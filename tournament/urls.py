@@ -5,6 +5,7 @@ from django.urls import path
 from . import views
 from .backups import views as backup_views
 from .people import views as people_views
+from .site import views as site_views
 
 app_name = "tournament"
 
@@ -29,4 +30,10 @@ urlpatterns = [
         name="backup-restore",
     ),
     path("import/", backup_views.tournament_import_page, name="import"),
+    path("site/", site_views.site_page, name="site"),
+    path(
+        "site/invitations/<str:key>/",
+        site_views.site_invitation_page,
+        name="site-invitation",
+    ),
 ]

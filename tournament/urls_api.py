@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import apis
+from .site import apis as site_apis
 
 app_name = "tournament-api"
 
@@ -57,5 +58,21 @@ urlpatterns = [
         "tournaments/<slug:slug>/members/<id:pk>/",
         apis.MemberDetailApi.as_view(),
         name="member-detail",
+    ),
+    path(
+        "site/invitations/",
+        site_apis.SiteInvitationListApi.as_view(),
+        name="site-invitation-list",
+    ),
+    path(
+        "site/invitations/<id:pk>/",
+        site_apis.SiteInvitationDetailApi.as_view(),
+        name="site-invitation-detail",
+    ),
+    path("site/roles/", site_apis.SiteRoleListApi.as_view(), name="site-role-list"),
+    path(
+        "site/roles/<id:pk>/",
+        site_apis.SiteRoleDetailApi.as_view(),
+        name="site-role-detail",
     ),
 ]

@@ -39,6 +39,7 @@ from .selectors import (
     tournament_list_visible,
     tournament_roles,
 )
+from .site.selectors import may_create_tournaments
 from .spreadsheets import team_rows_read
 from .uploads import upload_content, xlsx_limits
 from .words import refusal
@@ -91,7 +92,14 @@ def visible_tournament(
 
 def home(request: HttpRequest) -> HttpResponse:
     tournaments = list(tournament_list_visible(user=request.user))
-    return render(request, "tournament/home.html", {"tournaments": tournaments})
+    return render(
+        request,
+        "tournament/home.html",
+        {
+            "tournaments": tournaments,
+            "may_create": may_create_tournaments(request.user),
+        },
+    )
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -320,11 +328,11 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
     asks this page again with `?ruleset=`)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if not request.user.has_perm("tournament.add_tournament"):
+    if not may_create_tournaments(request.user):
         raise PermissionDenied(
             gettext(
-                "Creating tournaments needs the 'add tournament' permission; ask the "
-                "site's administrator."
+                "Creating tournaments is for the site's tournament creators: a site "
+                "administrator invites you as one."
             )
         )
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))

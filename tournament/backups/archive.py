@@ -93,6 +93,9 @@ LEFT_OUT = {
     "makes new links, and its cards are printed again",
     "tournament.languagepreference": "a person's own choice of language, not the "
     "tournament's",
+    "tournament.siteinvitation": "the site's, not a tournament's: a link that makes a "
+    "creator or an administrator",
+    "tournament.passwordresetrequest": "the password reset throttle's passing count",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",
     "auth.permission": "rebuilt by migrate",

@@ -55,6 +55,7 @@ LEFT_OUT = {
     "scoring.exportjob",
     "tournament.backup",
     "tournament.link",  # a working key: made again on the restored site
+    "tournament.passwordresetrequest",  # passing, as login failures are
     "tournament.sheetcopy",
 }
 # Rows by natural key: users' groups and permissions refer to permissions, whose ids

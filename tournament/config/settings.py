@@ -46,7 +46,8 @@ ALLOWED_HOSTS = env.list(
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The Django admin, for the site's administrators only (tournament/admin_site.py).
+    "tournament.apps.SiteAdministrationConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -156,6 +157,14 @@ AXES_VERBOSE = False
 # 0: the address is the connection's.
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 AXES_CLIENT_IP_CALLABLE = "tournament.security.client_address"
+# Password reset mails (tournament/security.py): at most this many to one address,
+# and this many requests from one client (the same address as the lockout's), in the
+# window; beyond, no mail is sent and the page says so. Counted in the database.
+PASSWORD_RESET_PER_ADDRESS = env.int("PASSWORD_RESET_PER_ADDRESS", default=3)
+PASSWORD_RESET_PER_CLIENT = env.int("PASSWORD_RESET_PER_CLIENT", default=10)
+PASSWORD_RESET_WINDOW = timedelta(
+    minutes=env.int("PASSWORD_RESET_WINDOW_MINUTES", default=60)
+)
 
 # Scripts, styles, images and requests from this site only (htmx is served from our
 # static files), no frames, no plugins; forms post here only. Enforced when DEBUG is
@@ -279,6 +288,8 @@ SPECTACULAR_SETTINGS = {
         "PenaltyKindEnum": "scoring.sheets.apis.PENALTY_KIND_CHOICES",
         "KnockoutFeedEnum": "brackets.apis.FEED_CHOICES",
         "KnockoutKindEnum": "brackets.apis.KIND_CHOICES",
+        "RoleEnum": "tournament.models.ROLE_CHOICES",
+        "SiteRoleEnum": "tournament.models.SiteRole",
     },
 }
 

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from tournament.converters import IdConverter
 from tournament.language import language_set
+from tournament.security import ThrottledPasswordResetView
 
 register_converter(IdConverter, "id")
 
@@ -28,7 +29,7 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/",
-        auth_views.PasswordResetView.as_view(),
+        ThrottledPasswordResetView.as_view(),  # per address and client (security.py)
         name="password_reset",
     ),
     path(

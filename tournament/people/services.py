@@ -224,6 +224,32 @@ def membership_delete(*, membership: Membership) -> None:
     membership.delete()
 
 
+@transaction.atomic
+def user_delete(*, user) -> None:
+    """Delete an account (the Django admin's users page), unless it is the last
+    organizer of a tournament: its roles would go with it."""
+    for membership in Membership.objects.select_related("tournament").filter(
+        user=user, role=Role.ORGANIZER
+    ):
+        if (
+            not Membership.objects.filter(
+                tournament=membership.tournament_id, role=Role.ORGANIZER
+            )
+            .exclude(user=user)
+            .exists()
+        ):
+            raise ConflictError(
+                "last_organizer",
+                gettext_noop(
+                    "%(username)s is the last organizer of %(tournament)s: give the "
+                    "role to someone else first"
+                ),
+                username=user.username,
+                tournament=membership.tournament.name,
+            )
+    user.delete()
+
+
 # Invitations
 # ----------------------------------------------------------------------------------
 

@@ -1,0 +1,107 @@
+"""Reads of the site's standing of people: who may create tournaments, who
+administers the site, and the invitations out (docs/people.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.db.models import Q, QuerySet
+
+from ..models import SiteInvitation, SiteRole
+from ..people.services import invitation_digest
+
+CREATE = "tournament.add_tournament"
+ADMINISTER = "tournament.administer_site"
+
+
+def site_role_of(user) -> SiteRole | None:
+    """The user's standing on the site: an administrator (a superuser is one), a
+    creator, or None. An inactive or anonymous user has none."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None
+    if user.is_superuser or user.has_perm(ADMINISTER):
+        return SiteRole.ADMINISTRATOR
+    if user.has_perm(CREATE):
+        return SiteRole.CREATOR
+    return None
+
+
+def may_create_tournaments(user) -> bool:
+    """Creating (or importing) a tournament: creators and administrators."""
+    return site_role_of(user) is not None
+
+
+def is_site_administrator(user) -> bool:
+    return site_role_of(user) == SiteRole.ADMINISTRATOR
+
+
+def _holders(codenames: tuple[str, ...]) -> Q:
+    permissions = Permission.objects.filter(
+        content_type__app_label="tournament", codename__in=codenames
+    )
+    return Q(user_permissions__in=permissions) | Q(groups__permissions__in=permissions)
+
+
+def site_administrators() -> QuerySet:
+    """The active users who administer the site."""
+    users = get_user_model().objects.filter(is_active=True)
+    return users.filter(
+        pk__in=users.filter(
+            Q(is_superuser=True) | _holders(("administer_site",))
+        ).values("pk")
+    )
+
+
+@dataclass(frozen=True)
+class SitePerson:
+    user: object
+    role: SiteRole
+    superuser: bool
+
+    @property
+    def id(self) -> int:
+        return self.user.pk  # type: ignore[attr-defined]
+
+    @property
+    def username(self) -> str:
+        return self.user.username  # type: ignore[attr-defined]
+
+
+def site_people_list() -> list[SitePerson]:
+    """Every active creator and administrator, administrators first, by username."""
+    users = get_user_model().objects.filter(is_active=True)
+    holders = users.filter(
+        pk__in=users.filter(
+            Q(is_superuser=True) | _holders(("add_tournament", "administer_site"))
+        ).values("pk")
+    ).order_by("username")
+    people = [
+        SitePerson(user, role, user.is_superuser)
+        for user in holders
+        if (role := site_role_of(user)) is not None
+    ]
+    return sorted(people, key=lambda p: p.role != SiteRole.ADMINISTRATOR)
+
+
+def site_person_get(*, pk: int) -> SitePerson | None:
+    user = get_user_model().objects.filter(pk=pk, is_active=True).first()
+    role = site_role_of(user)
+    return SitePerson(user, role, user.is_superuser) if role and user else None
+
+
+def site_invitation_list() -> QuerySet[SiteInvitation]:
+    """Newest first, with who made, accepted and withdrew each."""
+    return SiteInvitation.objects.select_related(
+        "created_by", "accepted_by", "withdrawn_by"
+    )
+
+
+def site_invitation_get(*, key: str) -> SiteInvitation | None:
+    """The invitation of a link's key, whatever its state."""
+    return (
+        SiteInvitation.objects.select_related("created_by")
+        .filter(key_digest=invitation_digest(key))
+        .first()
+    )
