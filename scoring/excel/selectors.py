@@ -141,8 +141,12 @@ def _standings_sheet(tournament: Tournament) -> workbook.TableSheet:
     if standings.lot is not None:
         note += f" Equal places drawn by lot (seed {standings.lot.seed})."
 
+    # rules.md §9, lots wait for the end: mid-league, teams equal across the
+    # qualifying line are tied there; only the final standings wait for a lot.
+    undecided = "by lot, to be drawn" if standings.final else "tied across the line"
+
     def qualifies(value):
-        return {True: "yes", False: "no"}.get(value, "by lot")
+        return {True: "yes", False: "no"}.get(value, undecided)
 
     rows = (
         [
