@@ -109,6 +109,7 @@ class Desk:
     counts: dict[rules.TableState, int]
     next_draft: int | None  # the next league round waiting for its release
     late_after: int
+    advice: rules.Advice  # what to do next (rules.desk_advice)
 
 
 def round_tables(*, tournament: Tournament, mark: rules.RoundMark) -> QuerySet[Match]:
@@ -160,14 +161,16 @@ def desk_get(
     counts = {state: 0 for state in rules.TableState}
     for table in tables:
         counts[table.state] += 1
+    next_draft = drafts[0].number if drafts else None
     return Desk(
         marks,
         mark,
         current,
         tables,
         counts,
-        drafts[0].number if drafts else None,
+        next_draft,
         rules.LATE_MINUTES,
+        rules.desk_advice(current, next_draft=next_draft, status=tournament.status),
     )
 
 

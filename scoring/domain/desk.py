@@ -92,6 +92,40 @@ def current_round(rounds: Sequence[RoundMark]) -> RoundMark | None:
     return released[-1] if released else None
 
 
+class Advice(StrEnum):
+    """What the desk tells the people at it to do next, from the state of the day."""
+
+    DRAW = "draw"  # nothing drawn or set up: draw the league
+    RELEASE_FIRST = "release_first"  # the league is drawn, every round a draft
+    PLAYING = "playing"  # the current round has tables without a result
+    CONFIRMING = "confirming"  # every table has a result; some wait for confirmation
+    RELEASE_NEXT = "release_next"  # the current round is final; a draft round waits
+    SEED = "seed"  # the league is final, the knockout not seeded
+    KNOCKOUT_NEXT = "knockout_next"  # a knockout round is final; the next one opens
+    FINISHED = "finished"  # every knockout match is decided
+
+
+def desk_advice(
+    current: RoundMark | None, *, next_draft: int | None, status: str
+) -> Advice:
+    """The desk's advice for the day as it stands: `current` the round the hall plays
+    (current_round), `next_draft` the next league round drawn and not released, and
+    `status` the tournament's (registration, league, knockout, finished)."""
+    if status == "finished":
+        return Advice.FINISHED
+    if current is None:
+        return Advice.RELEASE_FIRST if next_draft is not None else Advice.DRAW
+    if not current.done:
+        if current.decided >= current.tables:
+            return Advice.CONFIRMING
+        return Advice.PLAYING
+    if next_draft is not None:
+        return Advice.RELEASE_NEXT
+    if current.stage == Stage.LEAGUE and status != "knockout":
+        return Advice.SEED
+    return Advice.KNOCKOUT_NEXT
+
+
 def next_round(
     rounds: Sequence[RoundMark], current: RoundMark | None
 ) -> RoundMark | None:

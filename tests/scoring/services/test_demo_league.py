@@ -54,11 +54,11 @@ def test_the_demo_desk_and_screen_show_the_league_in_play():
     client = Client()
     client.force_login(member(tournament, Role.SCORER, "desk-look"))
     desk = client.get(f"/t/{tournament.slug}/desk/").content.decode()
-    assert "League round 4" in desk
+    assert "Round 4" in desk
     for count, state in ((6, "not started"), (6, "in progress"), (12, "awaiting")):
         assert f"<strong>{count}</strong> {state}" in desk
     screen = Client().get(f"/t/{tournament.slug}/screen/").content.decode()
-    assert "League round 4" in screen and "Lunch is served" in screen
+    assert "Round 4" in screen and "Lunch is served" in screen
 
 
 def test_the_demo_prints_table_1s_link_and_it_opens_round_4(capsys):
