@@ -16,7 +16,10 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from tournament.domain.roster import roster_at
+from tournament.domain.types import RoundStage
 from tournament.models import Announcement, Bye, LeagueRound, Team, Tournament
+from tournament.selectors import rosters_get
 
 from ..domain import desk as rules
 from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
@@ -265,26 +268,55 @@ class Whereabouts:
 
 
 WHERE_MAX = 8  # teams answered for one search
+WHERE_MIN = 2  # letters a search needs: one letter would find nearly everyone
 
 
 def where_do_i_play(*, tournament: Tournament, query: str) -> list[Whereabouts]:
-    """The teams whose name or a player's name holds `query`, each with its match
-    in the current round and in the next one once released (four queries)."""
+    """The teams whose name holds `query`, or with a player holding it on the roster
+    of the current round or the next one released (rules.md §9: an approved
+    substitute from the round he comes in, and not the player he replaced from then
+    on), each with its match in the current round and in the next one once released
+    (six queries). Before any round is released, the roster of league round 1."""
     query = query.strip()
-    if len(query) < 2:
+    if len(query) < WHERE_MIN:
         return []
-    teams = list(
+    wanted_name = query.casefold()
+    candidates = list(
         Team.objects.filter(tournament=tournament)
-        .filter(Q(name__icontains=query) | Q(players__name__icontains=query))
+        .filter(
+            Q(name__icontains=query)
+            | Q(players__name__icontains=query)
+            | Q(substitutions__player_in__icontains=query)
+        )
         .distinct()
-        .order_by("name")[:WHERE_MAX]
+        .order_by("name")[: WHERE_MAX * 4]
     )
-    if not teams:
+    if not candidates:
         return []
     marks = round_marks(tournament=tournament, drafts=False)
     current = rules.current_round(marks)
     following = rules.next_round(marks, current)
     wanted = [m for m in (current, following) if m is not None]
+    rounds_now = [(RoundStage(m.stage), m.number) for m in wanted] or [
+        (RoundStage.LEAGUE, 1)
+    ]
+    rosters = rosters_get(
+        teams=[t.pk for t in candidates if wanted_name not in t.name.casefold()]
+    )
+
+    def plays(team: Team) -> bool:
+        if wanted_name in team.name.casefold():
+            return True
+        players, swaps = rosters[team.pk]
+        return any(
+            wanted_name in name.casefold()
+            for stage, number in rounds_now
+            for name in roster_at(players, swaps, stage, number)
+        )
+
+    teams = [t for t in candidates if plays(t)][:WHERE_MAX]
+    if not teams:
+        return []
     ids = [t.pk for t in teams]
     matches: dict[tuple[str, int, int], Match] = {}
     if wanted:

@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from scoring.demo import confirm_as_organizer
 from scoring.desk.selectors import desk_get
 from scoring.league import services as league_services
 from scoring.models import Match
@@ -223,9 +224,58 @@ def test_where_do_i_play_by_team_or_player_name(day_one, tournament, organizer):
     assert by_player.startswith('<div id="where"')
     assert f"Next, Round 2: <strong>table {later.table}</strong>" in by_player
     nobody = text(client.get(f"/t/{tournament.slug}/where/?q=zzzz"))
-    assert "No team or player" in nobody
+    assert "No team of Spring Open is called “zzzz”" in nobody
+    assert "letters at least" not in nobody
     # The tournament page carries the search once the league is drawn.
     assert 'id="where-q"' in text(client.get(f"/t/{tournament.slug}/"))
+
+
+def test_where_finds_a_substitute_from_the_round_he_comes_in(
+    day_one, tournament, organizer
+):
+    """Issue 41: an approved substitute was not found, and five letters were answered
+    "Two letters at least." He is found from the round he comes in (once that round
+    is current or released next), and the player he replaced no longer is; in
+    English and in Malayalam."""
+    tournament.published = True
+    tournament.save()
+    team = day_one[0].team_a
+    replaced = team.players.first().name
+    league_services.substitution_approve(
+        team=team,
+        user=organizer,
+        out=replaced,
+        into="Zubair Kunnath",
+        from_round=3,
+        reason="injured",
+    )
+    client = Client()
+
+    def where(q, language="en"):
+        url = f"/t/{tournament.slug}/where/?q={q}"
+        return text(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
+
+    # Round 1 is current, round 2 not released: he has not come in yet.
+    assert team.name not in where("Zubair")
+    assert team.name in where(replaced)
+    mine = where("Zubai")  # five letters: answered, not "two letters at least"
+    assert "No team of Spring Open is called “Zubai”" in mine
+    assert "letters at least" not in mine
+    for number in (2, 3):
+        league_services.league_round_release(
+            tournament=tournament, user=organizer, number=number
+        )
+    for m in Match.objects.filter(tournament=tournament, round__in=(1, 2)):
+        play_quickly(m.pk, organizer, 20, 12)
+        confirm_as_organizer(m, organizer)
+    found = where("zubai")
+    assert f">{team.name}</a>" in found and "Round 3:" in found
+    assert f">{team.name}</a>" not in where(replaced)
+    assert f">{team.name}</a>" in where("Zubair", "ml")
+    assert "Type 2 letters at least" in where("Z")
+    assert "letters at least" not in where("Zu")
+    short = where("Z", "ml")
+    assert "2" in short and "letters" not in short
 
 
 @pytest.mark.parametrize("size", [2, 5])
@@ -250,8 +300,9 @@ def test_the_desk_screen_and_where_take_the_same_queries_at_any_size(
     # tournament, round counts (2), tables, byes, announcements
     with django_assert_max_num_queries(6):
         anonymous.get(f"/t/{tournament.slug}/screen/")
-    # tournament, teams found, round counts (2), their matches, their byes
-    with django_assert_max_num_queries(6):
+    # tournament, teams found, round counts (2), their rosters (players and
+    # substitutions), their matches, their byes
+    with django_assert_max_num_queries(8):
         anonymous.get(f"/t/{tournament.slug}/where/?q=R1")
 
 
