@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
-from tournament.domain.roster import roster_at
+from tournament.domain.roster import roster_at, roster_played
 from tournament.domain.types import RoundStage, TeamStatus
 from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
 from tournament.selectors import rosters_get
@@ -298,8 +298,14 @@ def _roster_sheet(matches: list[Match]) -> workbook.TableSheet:
     def rows():
         for m in matches:
             stage = RoundStage(m.stage)
-            a = roster_at(*rosters[m.team_a_id], stage, m.round)
-            b = roster_at(*rosters[m.team_b_id], stage, m.round)
+            # rules.md §9: the absent team of a forfeit played nobody.
+            absent = m.forfeit_absent
+            a = roster_played(
+                roster_at(*rosters[m.team_a_id], stage, m.round), "A", absent
+            )
+            b = roster_played(
+                roster_at(*rosters[m.team_b_id], stage, m.round), "B", absent
+            )
             yield [
                 m.stage,
                 m.round,
