@@ -23,7 +23,7 @@ from tournament.selectors import rosters_get
 
 from ..domain import desk as rules
 from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
-from ..league.selectors import standings_get
+from ..league.selectors import league_teams, standings_get
 from ..models import Deal, Match, SheetAction, SheetChange
 from ..sheets.selectors import DECIDED, match_queryset
 
@@ -188,7 +188,7 @@ def announcement_list(*, tournament: Tournament) -> QuerySet[Announcement]:
 # ----------------------------------------------------------------------------------
 
 PAIRINGS_PER_VIEW = 24  # two columns of 12 in large type on 1920×1080
-STANDINGS_ON_SCREEN = 12
+STANDINGS_PER_VIEW = 12  # rows of the standings a view shows; every team in turn
 ANNOUNCEMENTS_SHOWN = 3  # the newest ones, at the bottom of every view
 
 
@@ -199,7 +199,7 @@ class Screen:
     next_view: int
     tables: list[Match]
     byes: list[Bye]
-    rows: list  # the top of the standings (StandingRow), on the standings view
+    rows: list  # this view's part of the standings (StandingRow), on its views
     announcements: list[Announcement]
 
 
@@ -209,7 +209,15 @@ def screen_get(*, tournament: Tournament, view: int) -> Screen:
     the last, the standings on theirs."""
     marks = round_marks(tournament=tournament, drafts=False)
     current = rules.current_round(marks)
-    plan = rules.screen_plan(marks, current, PAIRINGS_PER_VIEW)
+    plan = rules.screen_plan(
+        marks,
+        current,
+        PAIRINGS_PER_VIEW,
+        teams=league_teams(tournament=tournament).count()
+        if any(m.stage == Stage.LEAGUE and m.decided for m in marks)
+        else 0,
+        rows_per_view=STANDINGS_PER_VIEW,
+    )
     index = view % len(plan)
     shown = plan[index]
     tables: list[Match] = []
@@ -227,7 +235,8 @@ def screen_get(*, tournament: Tournament, view: int) -> Screen:
             )
     rows = []
     if shown.kind == "standings":
-        rows = standings_get(tournament=tournament).rows[:STANDINGS_ON_SCREEN]
+        part = shown.rows
+        rows = standings_get(tournament=tournament).rows[part.start : part.stop]
     return Screen(
         current,
         shown,

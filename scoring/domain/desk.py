@@ -160,24 +160,35 @@ class ScreenView:
 
     kind: str  # "pairings", "standings", or "waiting" (no round released yet)
     tables: range = range(0)  # positions of the round's tables shown, by table
-    part: int = 0  # 1-based among the pairings views
+    part: int = 0  # 1-based among the views of its kind
     parts: int = 0
     byes: bool = False  # the round's byes are shown here (on its last pairings view)
+    rows: range = range(0)  # positions (0-based) of the standings' rows shown
 
 
 def screen_plan(
-    rounds: Sequence[RoundMark], current: RoundMark | None, per_view: int
+    rounds: Sequence[RoundMark],
+    current: RoundMark | None,
+    per_view: int,
+    *,
+    teams: int = 0,
+    rows_per_view: int = 12,
 ) -> list[ScreenView]:
     """The views the venue screen turns through: the current round's pairings over
-    as few even views as hold them (screen_views), then the standings once a league
-    result counts."""
+    as few even views as hold them (screen_views), then, once a league result
+    counts, the standings of every one of the `teams` the same way, `rows_per_view`
+    at most a view: the whole league, not only its top."""
     parts = screen_views(current.tables, per_view) if current is not None else []
     views = [
         ScreenView("pairings", part, n, len(parts), n == len(parts))
         for n, part in enumerate(parts, start=1)
     ]
     if any(r.stage == Stage.LEAGUE and r.decided for r in rounds):
-        views.append(ScreenView("standings"))
+        pages = screen_views(teams, rows_per_view)
+        views += [
+            ScreenView("standings", part=n, parts=len(pages), rows=rows)
+            for n, rows in enumerate(pages, start=1)
+        ] or [ScreenView("standings")]
     return views or [ScreenView("waiting")]
 
 

@@ -201,3 +201,19 @@ def test_a_drawn_round_waiting_is_never_advised_as_a_draw(current, next_draft, s
         assert advice is not Advice.DRAW
     if current is not None and not current.done and status != "finished":
         assert advice in (Advice.PLAYING, Advice.CONFIRMING)
+
+
+@given(st.integers(1, 600), st.integers(1, 30), st.integers(1, 60))
+def test_the_screen_pages_through_every_team_of_the_standings(teams, per_view, tables):
+    """Issue 41: the screen showed the top 12 of 48 teams. Its standings views cover
+    every team once, in order, none holding more than `per_view`."""
+    played = RoundMark("league", 1, True, tables, tables, tables)
+    plan = screen_plan([played], played, 24, teams=teams, rows_per_view=per_view)
+    views = [v for v in plan if v.kind == "standings"]
+    assert views, "a league result counts: the standings show"
+    shown = [i for v in views for i in v.rows]
+    assert shown == list(range(teams))
+    assert all(len(v.rows) <= per_view for v in views)
+    assert [(v.part, v.parts) for v in views] == [
+        (n, len(views)) for n in range(1, len(views) + 1)
+    ]

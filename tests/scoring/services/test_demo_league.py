@@ -76,4 +76,4 @@ def test_the_demo_prints_table_1s_link_and_it_opens_round_4(capsys):
     match = Match.objects.get(tournament__slug="championship-2026", round=4, table=1)
     html = page.content.decode()
     assert match.team_a.name in html and match.team_b.name in html
-    assert "round 4" in html
+    assert "Round 4" in html
