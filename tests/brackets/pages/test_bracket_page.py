@@ -196,6 +196,13 @@ def test_the_knockout_has_one_set_of_names_on_every_page(api, league):
     assert (
         f"Quarter-finals: {quarter['team_a_name']} v {quarter['team_b_name']}" in links
     )
+    # The workbook's Bracket sheet names its rounds the same way (in English).
+    from tests.scoring.excel import table, workbook
+
+    book = api.get(f"/api/v1/tournaments/{SLUG}/export.xlsx")
+    assert book.status_code == 200
+    named = {r["Round"] for r in table(workbook(book.content), "Bracket")}
+    assert {"Quarter-finals", "Semi-finals", "Second runner-up match", "Final"} <= named
     bracket_page = Client().get(PAGE, HTTP_ACCEPT_LANGUAGE="ml").content.decode()
     assert "സെമി ഫൈനൽ" in bracket_page and "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം" in bracket_page
     assert "Semi-finals" not in bracket_page and "Second runner-up match" not in (
