@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
-from .domain.roster import Swap, roster_at
+from .domain.roster import Swap, roster_at, roster_played
 from .domain.types import Role, RoundStage, TeamStatus
 from .models import Membership, Player, Section, Substitution, Team, Tournament
 
@@ -147,11 +147,16 @@ def rosters_get(*, teams: list[int]) -> dict[int, tuple[list[str], list[Swap]]]:
     return found
 
 
-def match_roster(*, team_a: int, team_b: int, stage: str, round: int) -> dict:
-    """Who played for each team in one match: {"A": [names], "B": [names]}."""
+def match_roster(
+    *, team_a: int, team_b: int, stage: str, round: int, absent: str = ""
+) -> dict:
+    """Who played for each team in one match: {"A": [names], "B": [names]}; the
+    side `absent` from a forfeited match played nobody (rules.md §9)."""
     rosters = rosters_get(teams=[team_a, team_b])
     return {
-        side: roster_at(*rosters[team], RoundStage(stage), round)
+        side: roster_played(
+            roster_at(*rosters[team], RoundStage(stage), round), side, absent
+        )
         for side, team in (("A", team_a), ("B", team_b))
     }
 

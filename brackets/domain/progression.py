@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from scoring.domain import rounds as round_names
 from scoring.domain.rules import Side
+from tournament.domain.errors import Words
 
 from .seeding import bracket_size, first_round, round_name, stage_key
 
@@ -65,7 +67,7 @@ class Slot:
 @dataclass(frozen=True)
 class Round:
     number: int
-    name: str
+    name: Words  # scoring/domain/rounds.py: marked for the pages' language
     places: int
     slots: tuple[int, ...]
     byes: tuple[int, ...]  # seeds that go straight on from this round
@@ -159,7 +161,7 @@ def plan_bracket(qualifiers: int) -> Plan:
                 Source(Feed.LOSER, semis[1].number),
             )
             rounds.append(
-                Round(number, "Second runner-up match", 2, (third.number,), ())
+                Round(number, round_names.SECOND_RUNNER_UP, 2, (third.number,), ())
             )
         kind = Kind.FINAL if places == 2 else Kind.MAIN
         made = [

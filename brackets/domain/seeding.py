@@ -16,7 +16,8 @@ qualifiers: 16 play, 8 have a bye, 8 places stay empty).
 
 from __future__ import annotations
 
-from tournament.domain.errors import RuleError, gettext_noop
+from scoring.domain import rounds
+from tournament.domain.errors import RuleError, Words, gettext_noop
 
 QUALIFIERS_MIN = 2
 QUALIFIERS_MAX = 256
@@ -70,17 +71,10 @@ def byes(qualifiers: int) -> list[int]:
     return list(range(1, bracket_size(qualifiers) - qualifiers + 1))
 
 
-def round_name(places: int, *, first: bool, with_byes: bool) -> str:
-    """What players call a round that starts with `places` places."""
-    if places == 2:
-        return "Final"
-    if places == 4:
-        return "Semi-finals"
-    if places == 8:
-        return "Quarter-finals"
-    if first and with_byes:
-        return "First knockout round"  # 000 §6: "1st Knock-Out Round", with byes
-    return f"Round of {places}"
+def round_name(places: int, *, first: bool, with_byes: bool) -> Words:
+    """What players call a round that starts with `places` places: the one set of
+    names every page uses (scoring/domain/rounds.py)."""
+    return rounds.knockout_name(places, first=first, with_byes=with_byes)
 
 
 def stage_key(places: int) -> str:

@@ -16,11 +16,14 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from tournament.domain.roster import roster_at
+from tournament.domain.types import RoundStage
 from tournament.models import Announcement, Bye, LeagueRound, Team, Tournament
+from tournament.selectors import rosters_get
 
 from ..domain import desk as rules
 from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
-from ..league.selectors import standings_get
+from ..league.selectors import league_teams, standings_get
 from ..models import Deal, Match, SheetAction, SheetChange
 from ..sheets.selectors import DECIDED, match_queryset
 
@@ -109,6 +112,7 @@ class Desk:
     counts: dict[rules.TableState, int]
     next_draft: int | None  # the next league round waiting for its release
     late_after: int
+    advice: rules.Advice  # what to do next (rules.desk_advice)
 
 
 def round_tables(*, tournament: Tournament, mark: rules.RoundMark) -> QuerySet[Match]:
@@ -160,14 +164,16 @@ def desk_get(
     counts = {state: 0 for state in rules.TableState}
     for table in tables:
         counts[table.state] += 1
+    next_draft = drafts[0].number if drafts else None
     return Desk(
         marks,
         mark,
         current,
         tables,
         counts,
-        drafts[0].number if drafts else None,
+        next_draft,
         rules.LATE_MINUTES,
+        rules.desk_advice(current, next_draft=next_draft, status=tournament.status),
     )
 
 
@@ -182,7 +188,7 @@ def announcement_list(*, tournament: Tournament) -> QuerySet[Announcement]:
 # ----------------------------------------------------------------------------------
 
 PAIRINGS_PER_VIEW = 24  # two columns of 12 in large type on 1920×1080
-STANDINGS_ON_SCREEN = 12
+STANDINGS_PER_VIEW = 12  # rows of the standings a view shows; every team in turn
 ANNOUNCEMENTS_SHOWN = 3  # the newest ones, at the bottom of every view
 
 
@@ -193,7 +199,7 @@ class Screen:
     next_view: int
     tables: list[Match]
     byes: list[Bye]
-    rows: list  # the top of the standings (StandingRow), on the standings view
+    rows: list  # this view's part of the standings (StandingRow), on its views
     announcements: list[Announcement]
 
 
@@ -203,7 +209,15 @@ def screen_get(*, tournament: Tournament, view: int) -> Screen:
     the last, the standings on theirs."""
     marks = round_marks(tournament=tournament, drafts=False)
     current = rules.current_round(marks)
-    plan = rules.screen_plan(marks, current, PAIRINGS_PER_VIEW)
+    plan = rules.screen_plan(
+        marks,
+        current,
+        PAIRINGS_PER_VIEW,
+        teams=league_teams(tournament=tournament).count()
+        if any(m.stage == Stage.LEAGUE and m.decided for m in marks)
+        else 0,
+        rows_per_view=STANDINGS_PER_VIEW,
+    )
     index = view % len(plan)
     shown = plan[index]
     tables: list[Match] = []
@@ -221,7 +235,8 @@ def screen_get(*, tournament: Tournament, view: int) -> Screen:
             )
     rows = []
     if shown.kind == "standings":
-        rows = standings_get(tournament=tournament).rows[:STANDINGS_ON_SCREEN]
+        part = shown.rows
+        rows = standings_get(tournament=tournament).rows[part.start : part.stop]
     return Screen(
         current,
         shown,
@@ -262,26 +277,55 @@ class Whereabouts:
 
 
 WHERE_MAX = 8  # teams answered for one search
+WHERE_MIN = 2  # letters a search needs: one letter would find nearly everyone
 
 
 def where_do_i_play(*, tournament: Tournament, query: str) -> list[Whereabouts]:
-    """The teams whose name or a player's name holds `query`, each with its match
-    in the current round and in the next one once released (four queries)."""
+    """The teams whose name holds `query`, or with a player holding it on the roster
+    of the current round or the next one released (rules.md §9: an approved
+    substitute from the round he comes in, and not the player he replaced from then
+    on), each with its match in the current round and in the next one once released
+    (six queries). Before any round is released, the roster of league round 1."""
     query = query.strip()
-    if len(query) < 2:
+    if len(query) < WHERE_MIN:
         return []
-    teams = list(
+    wanted_name = query.casefold()
+    candidates = list(
         Team.objects.filter(tournament=tournament)
-        .filter(Q(name__icontains=query) | Q(players__name__icontains=query))
+        .filter(
+            Q(name__icontains=query)
+            | Q(players__name__icontains=query)
+            | Q(substitutions__player_in__icontains=query)
+        )
         .distinct()
-        .order_by("name")[:WHERE_MAX]
+        .order_by("name")[: WHERE_MAX * 4]
     )
-    if not teams:
+    if not candidates:
         return []
     marks = round_marks(tournament=tournament, drafts=False)
     current = rules.current_round(marks)
     following = rules.next_round(marks, current)
     wanted = [m for m in (current, following) if m is not None]
+    rounds_now = [(RoundStage(m.stage), m.number) for m in wanted] or [
+        (RoundStage.LEAGUE, 1)
+    ]
+    rosters = rosters_get(
+        teams=[t.pk for t in candidates if wanted_name not in t.name.casefold()]
+    )
+
+    def plays(team: Team) -> bool:
+        if wanted_name in team.name.casefold():
+            return True
+        players, swaps = rosters[team.pk]
+        return any(
+            wanted_name in name.casefold()
+            for stage, number in rounds_now
+            for name in roster_at(players, swaps, stage, number)
+        )
+
+    teams = [t for t in candidates if plays(t)][:WHERE_MAX]
+    if not teams:
+        return []
     ids = [t.pk for t in teams]
     matches: dict[tuple[str, int, int], Match] = {}
     if wanted:

@@ -26,6 +26,7 @@ from ..league import services as league_services
 from . import services
 from .forms import AnnouncementForm, RowForm, WhereForm
 from .selectors import (
+    WHERE_MIN,
     announcement_list,
     desk_get,
     screen_get,
@@ -158,6 +159,10 @@ def where_page(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "query": query,
         "found": where_do_i_play(tournament=tournament, query=query),
+        # The length of the search itself (not of what was typed, spaces and all),
+        # the one limit where_do_i_play applies.
+        "too_short": len(query.strip()) < WHERE_MIN,
+        "where_min": WHERE_MIN,
     }
     template = "scoring/_where.html" if htmx_request(request) else "scoring/where.html"
     return render(request, template, context)

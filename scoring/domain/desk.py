@@ -92,6 +92,40 @@ def current_round(rounds: Sequence[RoundMark]) -> RoundMark | None:
     return released[-1] if released else None
 
 
+class Advice(StrEnum):
+    """What the desk tells the people at it to do next, from the state of the day."""
+
+    DRAW = "draw"  # nothing drawn or set up: draw the league
+    RELEASE_FIRST = "release_first"  # the league is drawn, every round a draft
+    PLAYING = "playing"  # the current round has tables without a result
+    CONFIRMING = "confirming"  # every table has a result; some wait for confirmation
+    RELEASE_NEXT = "release_next"  # the current round is final; a draft round waits
+    SEED = "seed"  # the league is final, the knockout not seeded
+    KNOCKOUT_NEXT = "knockout_next"  # a knockout round is final; the next one opens
+    FINISHED = "finished"  # every knockout match is decided
+
+
+def desk_advice(
+    current: RoundMark | None, *, next_draft: int | None, status: str
+) -> Advice:
+    """The desk's advice for the day as it stands: `current` the round the hall plays
+    (current_round), `next_draft` the next league round drawn and not released, and
+    `status` the tournament's (registration, league, knockout, finished)."""
+    if status == "finished":
+        return Advice.FINISHED
+    if current is None:
+        return Advice.RELEASE_FIRST if next_draft is not None else Advice.DRAW
+    if not current.done:
+        if current.decided >= current.tables:
+            return Advice.CONFIRMING
+        return Advice.PLAYING
+    if next_draft is not None:
+        return Advice.RELEASE_NEXT
+    if current.stage == Stage.LEAGUE and status != "knockout":
+        return Advice.SEED
+    return Advice.KNOCKOUT_NEXT
+
+
 def next_round(
     rounds: Sequence[RoundMark], current: RoundMark | None
 ) -> RoundMark | None:
@@ -126,24 +160,35 @@ class ScreenView:
 
     kind: str  # "pairings", "standings", or "waiting" (no round released yet)
     tables: range = range(0)  # positions of the round's tables shown, by table
-    part: int = 0  # 1-based among the pairings views
+    part: int = 0  # 1-based among the views of its kind
     parts: int = 0
     byes: bool = False  # the round's byes are shown here (on its last pairings view)
+    rows: range = range(0)  # positions (0-based) of the standings' rows shown
 
 
 def screen_plan(
-    rounds: Sequence[RoundMark], current: RoundMark | None, per_view: int
+    rounds: Sequence[RoundMark],
+    current: RoundMark | None,
+    per_view: int,
+    *,
+    teams: int = 0,
+    rows_per_view: int = 12,
 ) -> list[ScreenView]:
     """The views the venue screen turns through: the current round's pairings over
-    as few even views as hold them (screen_views), then the standings once a league
-    result counts."""
+    as few even views as hold them (screen_views), then, once a league result
+    counts, the standings of every one of the `teams` the same way, `rows_per_view`
+    at most a view: the whole league, not only its top."""
     parts = screen_views(current.tables, per_view) if current is not None else []
     views = [
         ScreenView("pairings", part, n, len(parts), n == len(parts))
         for n, part in enumerate(parts, start=1)
     ]
     if any(r.stage == Stage.LEAGUE and r.decided for r in rounds):
-        views.append(ScreenView("standings"))
+        pages = screen_views(teams, rows_per_view)
+        views += [
+            ScreenView("standings", part=n, parts=len(pages), rows=rows)
+            for n, rows in enumerate(pages, start=1)
+        ] or [ScreenView("standings")]
     return views or [ScreenView("waiting")]
 
 

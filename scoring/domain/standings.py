@@ -41,7 +41,7 @@ from itertools import groupby
 from .forfeits import Absent
 from .rules import Side
 
-__all__ = ["Absent", "MatchResult", "Standing", "rank_teams"]
+__all__ = ["Absent", "MatchResult", "Settled", "Standing", "rank_teams", "settle"]
 
 WIN_POINTS = 3  # 000 §5.4
 TIE_POINTS = 1  # 000 §5.6
@@ -317,6 +317,35 @@ def qualifying(standings: Sequence[Standing], places: int) -> dict[int, bool | N
     for place, s in contenders(standings):
         answer[s.team] = None if s.team in undecided else place <= places
     return answer
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The standings as they are shown: `rows` in place order, `to_decide` the
+    groups of equal teams a lot must order (team ids; empty until the standings are
+    final), and whether each team `qualifies` (None: equal with teams across the
+    qualifying line, with no lot to order them yet)."""
+
+    rows: list[Standing]
+    to_decide: list[list[int]]
+    qualifies: dict[int, bool | None]
+
+
+def settle(
+    standings: Sequence[Standing], *, places: int, final: bool, seed: int | None
+) -> Settled:
+    """rules.md §9, "Lots wait for the end": while the league is in play (`final`
+    False) equal teams share their rank, nothing is to be decided by lot and a lot
+    drawn earlier (before a sheet was reopened) orders nobody; the teams equal
+    across the qualifying line are shown as equal there. Once final, the groups of
+    `places_to_decide` wait for a lot, and the recorded one (`seed`) orders them."""
+    rows = list(standings)
+    if not final:
+        return Settled(rows, [], qualifying(rows, places))
+    to_decide = places_to_decide(rows, places)
+    if seed is not None:
+        rows = draw_lots(rows, seed=seed, places=places)
+    return Settled(rows, to_decide, qualifying(rows, places))
 
 
 def shown(value: Points) -> int | float:

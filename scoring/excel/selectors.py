@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
-from tournament.domain.roster import roster_at
+from tournament.domain.roster import roster_at, roster_played
 from tournament.domain.types import RoundStage, TeamStatus
 from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
 from tournament.selectors import rosters_get
@@ -146,8 +146,12 @@ def _standings_sheet(tournament: Tournament) -> workbook.TableSheet:
     if standings.lot is not None:
         note += f" Equal places drawn by lot (seed {standings.lot.seed})."
 
+    # rules.md §9, lots wait for the end: mid-league, teams equal across the
+    # qualifying line are tied there; only the final standings wait for a lot.
+    undecided = "by lot, to be drawn" if standings.final else "tied across the line"
+
     def qualifies(value):
-        return {True: "yes", False: "no"}.get(value, "by lot")
+        return {True: "yes", False: "no"}.get(value, undecided)
 
     rows = (
         [
@@ -299,8 +303,14 @@ def _roster_sheet(matches: list[Match]) -> workbook.TableSheet:
     def rows():
         for m in matches:
             stage = RoundStage(m.stage)
-            a = roster_at(*rosters[m.team_a_id], stage, m.round)
-            b = roster_at(*rosters[m.team_b_id], stage, m.round)
+            # rules.md §9: the absent team of a forfeit played nobody.
+            absent = m.forfeit_absent
+            a = roster_played(
+                roster_at(*rosters[m.team_a_id], stage, m.round), "A", absent
+            )
+            b = roster_played(
+                roster_at(*rosters[m.team_b_id], stage, m.round), "B", absent
+            )
             yield [
                 m.stage,
                 m.round,

@@ -382,7 +382,10 @@ class StandingsOutput(serializers.Serializer):
     lot = LotOutput(allow_null=True)
     to_decide = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="Groups of equal teams whose places a lot decides (team ids).",
+        help_text=(
+            "Groups of equal teams whose places a lot decides (team ids); empty "
+            "until `final`: lots wait for the end."
+        ),
     )
     rows = StandingRowOutput(many=True)
 

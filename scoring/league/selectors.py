@@ -489,15 +489,24 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
         withdrawn,
     )
     places = tournament.qualifiers
-    to_decide = ranking.places_to_decide(standings, places)
     lot = (
         StandingsLot.objects.filter(tournament=tournament)
         .select_related("drawn_by")
         .first()
     )
-    if lot is not None:
-        standings = ranking.draw_lots(standings, seed=lot.seed, places=places)
-    qualifies = ranking.qualifying(standings, places)
+    progress = league_progress(tournament=tournament)
+    # rules.md §9: lots wait for the end; until then equal teams share a rank.
+    settled = ranking.settle(
+        standings,
+        places=places,
+        final=progress.final,
+        seed=lot.seed if lot is not None else None,
+    )
+    standings, to_decide, qualifies = (
+        settled.rows,
+        settled.to_decide,
+        settled.qualifies,
+    )
     shared = {s.team for group in ranking.equal_groups(standings) for s in group}
     rows = [
         StandingRow(
@@ -519,7 +528,7 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
         tournament=tournament,
         rows=rows,
         qualifiers=places,
-        progress=league_progress(tournament=tournament),
+        progress=progress,
         lot=lot,
         to_decide=to_decide,
         section=section,

@@ -63,6 +63,25 @@ def table_reach(link: Link) -> TableReach:
     )
 
 
+def tables_playing(tournament: Tournament) -> dict[int, Match]:
+    """The match each table plays now, by table number, as its link would open it
+    (desk.table_reach): two queries, whatever the number of tables."""
+    released = released_rounds(tournament.pk)
+    by_table: dict[int, list[Match]] = {}
+    for m in match_queryset().filter(tournament=tournament).order_by():
+        by_table.setdefault(m.table, []).append(m)
+    playing = {}
+    for table, sheets in by_table.items():
+        by_key = {m.pk: m for m in sheets}
+        current, _earlier = desk.table_reach(
+            released,
+            [desk.TableSheet(m.pk, m.stage, m.round, m.status) for m in sheets],
+        )
+        if current is not None:
+            playing[table] = by_key[current.key]
+    return playing
+
+
 def team_sheets(link: Link) -> list[Match]:
     """A team link's sheets: the team's matches in released rounds, in playing
     order (two queries)."""

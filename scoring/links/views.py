@@ -62,7 +62,14 @@ from ..sheets.views import (
     sheet_shown,
 )
 from .qr import qr_inline, qr_svg
-from .selectors import link_side, match_reached, table_reach, tables_needed, team_sheets
+from .selectors import (
+    link_side,
+    match_reached,
+    table_reach,
+    tables_needed,
+    tables_playing,
+    team_sheets,
+)
 
 # What a score page needs to open without a network (the service worker keeps it).
 OFFLINE_ASSETS = (
@@ -412,6 +419,9 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
         if answer is not None:
             return answer
     tables, teams = link_list(tournament=tournament)
+    playing = tables_playing(tournament)
+    for k in tables:  # the match each table plays now, beside its link
+        k.playing_now = playing.get(k.table)
     return _private(
         render(
             request,

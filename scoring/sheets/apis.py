@@ -330,6 +330,7 @@ def sheet_data(view: SheetView) -> dict[str, Any]:
             team_b=match.team_b_id,
             stage=match.stage,
             round=match.round,
+            absent=match.forfeit_absent,
         ),
         confirmed_a=view.confirmed(Side.A),
         confirmed_b=view.confirmed(Side.B),

@@ -128,6 +128,7 @@ class _ScoreDesk:
             team_b=match.team_b_id,
             stage=match.stage,
             round=match.round,
+            absent=match.forfeit_absent,
         )
         self.message = ""
         self.stale = False
@@ -719,6 +720,7 @@ def day_context(match: Match, roles: frozenset[Role], sides, roster=None) -> dic
             team_b=match.team_b_id,
             stage=match.stage,
             round=match.round,
+            absent=match.forfeit_absent,
         ),
         "disputes": list(dispute_list(match=match)),
         "can_dispute": bool(

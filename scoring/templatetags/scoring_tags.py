@@ -3,7 +3,7 @@
 from django import template
 from django.utils.html import json_script
 
-from scoring.domain import tiebreak
+from scoring.domain import rounds, tiebreak
 from scoring.domain.rules import TRUMP_SYMBOLS, Trump
 from scoring.domain.standings import Points, shown
 from scoring.words import offline_words as _offline_words
@@ -41,6 +41,21 @@ def said(value: str, kind: str) -> str:
     """A code (a stage, a status, a trump, a table's state...) as the page's language
     says it: {{ match.stage|said:"stage" }} (scoring/words.py)."""
     return _said(value, kind)
+
+
+@register.simple_tag
+def round_name(stage: str, number: int, qualifiers: int | None = None) -> str:
+    """A round's one name in the page's language (scoring/domain/rounds.py):
+    {% round_name match.stage match.round tournament.qualifiers %}."""
+    return words_said(rounds.round_name(stage, number, qualifiers))
+
+
+@register.filter
+def round_of(match) -> str:
+    """A match's round by its one name, in the page's language: {{ match|round_of }}."""
+    return words_said(
+        rounds.round_name(match.stage, match.round, match.tournament.qualifiers)
+    )
 
 
 @register.filter

@@ -56,6 +56,14 @@ def roster_at(
     return roster
 
 
+def roster_played(roster: Sequence[str], side: str, absent: str) -> list[str]:
+    """Who played for side `side` ("A" or "B") of a match whose absent side is
+    `absent` ("A", "B", "both"; "" when no forfeit): rules.md §9, "Who played a
+    forfeited match": only the team that came played, so the absent team's roster
+    of that match is empty."""
+    return [] if absent in (side, "both") else list(roster)
+
+
 def substitution_check(
     players: Sequence[str],
     swaps: Sequence[Swap],

@@ -163,3 +163,48 @@ def test_query_counts_do_not_grow_with_the_bracket(api, db, django_assert_num_qu
             assert Client().get(f"/t/{slug}/bracket/").status_code == 200
         counts.append((len(api_queries), len(page_queries)))
     assert counts[0] == counts[1]
+
+
+def test_the_knockout_has_one_set_of_names_on_every_page(api, league):
+    """Issue 41: the bracket said "Quarter-finals" while the desk, the venue screen,
+    the Matches tab and the links said "Knockout round 1". One name everywhere, in
+    English and in Malayalam; the Links tab names the match each table plays."""
+    tournament, organizer = league
+    tournament.published = True
+    tournament.save()
+    data = _seed(api, organizer, qualifiers=8)
+    quarter = data["rounds"][0]["matches"][0]
+    team = quarter["team_a"]
+    staff = Client()
+    staff.force_login(organizer)
+    pages = [
+        f"/t/{SLUG}/desk/",
+        f"/t/{SLUG}/screen/",
+        f"/t/{SLUG}/matches/",
+        f"/t/{SLUG}/links/",
+        f"/matches/{quarter['match']}/",
+        f"/t/{SLUG}/teams/{team}/",
+        f"/t/{SLUG}/where/?q={quarter['team_a_name']}",
+        PAGE,
+    ]
+    for language, name in (("en", "Quarter-finals"), ("ml", "ക്വാർട്ടർ ഫൈനൽ")):
+        for url in pages:
+            page = staff.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            assert name in page, (language, url)
+            assert "Knockout round" not in page and "നോക്കൗട്ട് റൗണ്ട്" not in page, url
+    links = staff.get(f"/t/{SLUG}/links/").content.decode()
+    assert (
+        f"Quarter-finals: {quarter['team_a_name']} v {quarter['team_b_name']}" in links
+    )
+    # The workbook's Bracket sheet names its rounds the same way (in English).
+    from tests.scoring.excel import table, workbook
+
+    book = api.get(f"/api/v1/tournaments/{SLUG}/export.xlsx")
+    assert book.status_code == 200
+    named = {r["Round"] for r in table(workbook(book.content), "Bracket")}
+    assert {"Quarter-finals", "Semi-finals", "Second runner-up match", "Final"} <= named
+    bracket_page = Client().get(PAGE, HTTP_ACCEPT_LANGUAGE="ml").content.decode()
+    assert "സെമി ഫൈനൽ" in bracket_page and "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം" in bracket_page
+    assert "Semi-finals" not in bracket_page and "Second runner-up match" not in (
+        bracket_page
+    )

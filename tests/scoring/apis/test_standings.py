@@ -34,6 +34,7 @@ from scoring.domain.standings import lot_key
 from scoring.models import Match, StandingsLot
 from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tests.scoring.excel import table, workbook
 from tests.scoring.league import (
     finish_hand_league,
     hand_league,
@@ -94,11 +95,13 @@ def test_a_hand_computed_league_ranks_by_r1_to_r4(api, league):
     }
     assert body["final"] is False
     assert body["lot"] is None
-    # Six qualify: t9 and t10 are equal across the line, which a lot will decide.
+    # Six qualify: t9 and t10 are equal across the line. The league is in play, so
+    # they are tied there and nothing waits for a lot (rules.md §9).
     assert [r["qualifies"] for r in body["rows"]] == [True] * 5 + [None, None] + [
         False
     ] * 5
-    assert body["to_decide"] == [[league["t9"].pk, league["t10"].pk]]
+    assert body["to_decide"] == []
+    assert not any(r["lot"] for r in body["rows"])
     assert by_name["t11"]["section_name"] == "Section 11"
     assert by_name["t11"]["team"] == league["t11"].pk
 
@@ -195,6 +198,53 @@ def test_a_lot_settles_the_qualifying_line_with_a_recorded_seed(api, league):
     assert StandingsLot.objects.get().seed == 56
 
 
+def test_lots_are_to_decide_only_on_final_standings_and_only_while_final(api, league):
+    """rules.md §9: `to_decide` is empty while `final` is false; a lot drawn on the
+    final standings orders nobody once a sheet is reopened, until it is final again."""
+    t9, t10 = league["t9"].pk, league["t10"].pk
+    finish_hand_league(api, league)
+    body = api.get(url(league)).json()
+    assert body["final"] is True
+    assert body["to_decide"] == [[t9, t10]]
+    assert [r["qualifies"] for r in body["rows"][5:7]] == [None, None]
+    as_user(api, league["organizer"])
+    assert api.post(url(league, "lots/"), {"seed": 56}, "json").status_code == 201
+    live = league["matches"]["live"]
+    answer = api.post(f"/api/v1/matches/{live}/reopen/", {"reason": "typo"}, "json")
+    assert answer.status_code == 200, answer.json()
+    body = api.get(url(league)).json()
+    assert body["final"] is False
+    assert body["to_decide"] == []
+    assert not any(r["lot"] for r in body["rows"])
+    assert [r["qualifies"] for r in body["rows"][5:7]] == [None, None]
+
+
+def test_the_workbook_says_tied_mid_league_and_by_lot_only_when_final(api, league):
+    """The Standings sheet's "Qualifies" never says "by lot" while the league is in
+    play (rules.md §9), and says a lot is to be drawn once the standings are final."""
+    slug = league["tournament"].slug
+    as_user(api, league["organizer"])
+
+    def qualifies():
+        answer = api.get(f"/api/v1/tournaments/{slug}/export.xlsx")
+        assert answer.status_code == 200
+        rows = table(workbook(answer.content), "Standings")
+        return {r["Team"]: r["Qualifies"] for r in rows}
+
+    mid = qualifies()
+    assert (mid["t9"], mid["t10"], mid["t1"], mid["t8"]) == (
+        "tied across the line",
+        "tied across the line",
+        "yes",
+        "no",
+    )
+    assert "by lot" not in " ".join(mid.values())
+    finish_hand_league(api, league)
+    as_user(api, league["organizer"])
+    final = qualifies()
+    assert (final["t9"], final["t10"]) == ("by lot, to be drawn", "by lot, to be drawn")
+
+
 def test_a_random_seed_is_recorded_when_none_is_given(api, league):
     finish_hand_league(api, league)
     as_user(api, league["organizer"])
@@ -245,7 +295,7 @@ def test_a_league_with_nothing_played_lists_every_team_level(api, league):
     body = api.get("/api/v1/tournaments/empty-cup/standings/").json()
     assert [(r["rank"], r["r1"], r["played"]) for r in body["rows"]] == [(1, 0, 0)] * 3
     assert body["final"] is False
-    assert body["to_decide"] == [[r["team"] for r in body["rows"]]]
+    assert body["to_decide"] == []  # every team level, nothing drawn by lot yet
 
 
 def _counted_queries(api, django_assert_num_queries, slug, expected):

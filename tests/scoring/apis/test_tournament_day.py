@@ -1,6 +1,7 @@
 """The tournament day through the API (rules.md §9): check-in, forfeits, a withdrawal,
 substitutions and rosters, disputes, and a forfeit in the knockout."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -139,6 +140,10 @@ def test_a_forfeit_by_one_team_and_by_both(api, league):
     assert sheet["winner"] == "A"
     assert (sheet["total_a"], sheet["total_b"]) == (0, 0)
     assert sheet["forfeit"] == {"absent": "B", "reason": "did not come by 9:30"}
+    # rules.md §9: only the team that came played; the absent team's roster is empty.
+    came = list(one.team_a.players.values_list("name", flat=True))
+    assert sheet["roster"] == {"A": came, "B": []}
+    assert _sheet(api, one.pk)["roster"] == {"A": came, "B": []}
     # Locked: no deal, and no second forfeit.
     deal = api.post(
         url + "deals/", {**deals_for(1, 0)[0], "version": sheet["version"]}, "json"
@@ -153,6 +158,7 @@ def test_a_forfeit_by_one_team_and_by_both(api, league):
         "json",
     )
     assert answer.status_code == 200 and answer.json()["winner"] is None
+    assert answer.json()["roster"] == {"A": [], "B": []}
 
     # A sheet with deals is played, not forfeited.
     enter(api, played.pk, deals_for(2, 0))
@@ -540,6 +546,7 @@ def test_the_workbook_keeps_the_day(api, league):
     rosters = {r["Match id"]: r for r in table(book, "Rosters")}
     assert len(rosters) == len(matches)
     assert rosters[forfeited.pk]["Players A"] == ", ".join(players)  # round 1
+    assert rosters[forfeited.pk]["Players B"] in (None, "")  # absent: nobody played
     later = next(
         m for m in matches if m.round == 2 and team.pk in (m.team_a_id, m.team_b_id)
     )
@@ -551,3 +558,45 @@ def test_the_workbook_keeps_the_day(api, league):
     assert standing[forfeited.team_a_id]["Forfeits won"] == 1
     assert standing[forfeited.team_b_id]["Forfeits lost"] == 1
     assert standing[forfeited.team_b_id]["Withdrawn"] == "no"
+
+
+def test_a_forfeit_reads_right_on_its_pages_in_both_languages(api, league):
+    """Issue 41: a forfeit read "0 of 18 deals · Forfeited · A wins by 0" and its
+    "Who played" listed the absent team's players. It reads "A wins (B absent)" with
+    the forfeit's score as rules.md §9 gives it, and only the team that came played."""
+    from django.test import Client
+
+    tournament, organizer, matches = league
+    tournament.published = True
+    tournament.save()
+    one = matches[0]
+    as_user(api, organizer)
+    api.post(
+        f"/api/v1/matches/{one.pk}/forfeit/",
+        {"absent": "B", "reason": "no show", "version": 1},
+        "json",
+    )
+    came = list(one.team_a.players.values_list("name", flat=True))
+    absent = list(one.team_b.players.values_list("name", flat=True))
+    a, b = one.team_a.name, one.team_b.name
+    client = Client()
+    page = " ".join(
+        re.sub(
+            r"<[^>]+>", " ", client.get(f"/matches/{one.pk}/").content.decode()
+        ).split()
+    )
+    assert "wins by 0" not in page and "0 of 6 deals" not in page
+    assert (
+        f"{a} wins ({b} absent): 3 match points, counted like a bye; {b} loses with "
+        "0 match points and a total of 0." in page
+    )
+    assert ", ".join(came) in page
+    assert not any(name in page for name in absent)
+    assert "nobody: the team did not come" in page
+    malayalam = client.get(
+        f"/matches/{one.pk}/", HTTP_ACCEPT_LANGUAGE="ml"
+    ).content.decode()
+    assert "ഹാജരായില്ല" in malayalam and "ആരുമില്ല: ടീം വന്നില്ല" in malayalam
+    assert "wins by" not in malayalam
+    listed = client.get(f"/t/{tournament.slug}/matches/?round=league-1").content
+    assert "forfeit" in listed.decode() and "0–0" not in listed.decode()

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from scoring.domain.desk import (
     LATE_MINUTES,
+    Advice,
     RoundMark,
     TableState,
     current_round,
+    desk_advice,
     next_round,
     screen_plan,
     screen_views,
@@ -151,3 +153,67 @@ def test_the_screen_turns_through_the_pairings_then_the_standings():
     fresh = mark(1, tables=3)
     assert [v.kind for v in screen_plan([fresh], fresh, 24)] == ["pairings"]
     assert [v.kind for v in screen_plan([], None, 24)] == ["waiting"]
+
+
+def _mark(stage="league", tables=2, decided=0, final=0):
+    return RoundMark(stage, 1, True, tables, final, decided)
+
+
+@pytest.mark.parametrize(
+    ("current", "next_draft", "status", "expected"),
+    [
+        (None, None, "registration", Advice.DRAW),
+        (None, 1, "league", Advice.RELEASE_FIRST),  # issue 41: not "draw"
+        (_mark(decided=1), 2, "league", Advice.PLAYING),
+        (_mark(decided=2, final=1), 2, "league", Advice.CONFIRMING),
+        (_mark(decided=2, final=2), 2, "league", Advice.RELEASE_NEXT),
+        (_mark(decided=2, final=2), None, "league", Advice.SEED),
+        (_mark("knockout", 1), None, "knockout", Advice.PLAYING),
+        (_mark("knockout", 1, 1, 1), None, "knockout", Advice.KNOCKOUT_NEXT),
+        (_mark("knockout", 1, 1, 1), None, "finished", Advice.FINISHED),
+    ],
+)
+def test_the_desk_advice_follows_every_state_of_the_day(
+    current, next_draft, status, expected
+):
+    assert desk_advice(current, next_draft=next_draft, status=status) is expected
+
+
+@given(
+    st.one_of(
+        st.none(),
+        st.builds(
+            lambda stage, tables, decided, final: _mark(
+                stage, tables, max(decided, final), final
+            ),
+            st.sampled_from(["league", "knockout"]),
+            st.integers(1, 40),
+            st.integers(0, 40),
+            st.integers(0, 40),
+        ).filter(lambda m: m.decided <= m.tables),
+    ),
+    st.one_of(st.none(), st.integers(1, 50)),
+    st.sampled_from(["registration", "league", "knockout", "finished"]),
+)
+def test_a_drawn_round_waiting_is_never_advised_as_a_draw(current, next_draft, status):
+    advice = desk_advice(current, next_draft=next_draft, status=status)
+    if next_draft is not None:
+        assert advice is not Advice.DRAW
+    if current is not None and not current.done and status != "finished":
+        assert advice in (Advice.PLAYING, Advice.CONFIRMING)
+
+
+@given(st.integers(1, 600), st.integers(1, 30), st.integers(1, 60))
+def test_the_screen_pages_through_every_team_of_the_standings(teams, per_view, tables):
+    """Issue 41: the screen showed the top 12 of 48 teams. Its standings views cover
+    every team once, in order, none holding more than `per_view`."""
+    played = RoundMark("league", 1, True, tables, tables, tables)
+    plan = screen_plan([played], played, 24, teams=teams, rows_per_view=per_view)
+    views = [v for v in plan if v.kind == "standings"]
+    assert views, "a league result counts: the standings show"
+    shown = [i for v in views for i in v.rows]
+    assert shown == list(range(teams))
+    assert all(len(v.rows) <= per_view for v in views)
+    assert [(v.part, v.parts) for v in views] == [
+        (n, len(views)) for n in range(1, len(views) + 1)
+    ]

@@ -20,6 +20,7 @@ from scoring.domain.standings import (
     places_to_decide,
     qualifying,
     rank_teams,
+    settle,
     shown,
 )
 
@@ -338,6 +339,56 @@ def test_lots_move_teams_only_among_equals_above_the_places(league, seed, places
     for group in places_to_decide(standings, places):
         placed = [s.team for s in lots if s.team in group]
         assert placed == sorted(group, key=lambda t: lot_key(seed, t))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    leagues(),
+    st.one_of(st.none(), st.integers(0, 2**63 - 1)),
+    st.integers(0, 16),
+    st.lists(st.integers(1, 10**6), max_size=3),
+)
+def test_lots_wait_for_the_end(league, seed, places, gone):
+    """rules.md §9: while the league is in play nothing is decided by lot, whatever
+    lot was recorded (a sheet reopened after it): ranks stay shared, nobody is to
+    decide, and teams equal across the line are shown equal (None), not placed."""
+    ids, results, byes = league
+    standings = rank_teams(ids, results, byes, withdrawn=set(gone) & set(ids))
+    live = settle(standings, places=places, final=False, seed=seed)
+    assert live.to_decide == []
+    assert live.rows == standings
+    assert not any(s.lot for s in live.rows)
+    across = set(line_undecided(standings, places))
+    assert {t for t, q in live.qualifies.items() if q is None} == across
+    for place, s in contenders(standings):
+        if s.team not in across:
+            assert live.qualifies[s.team] is (place <= places)
+    # Every team equal across the line shares its rank with one on the other side.
+    for team in across:
+        rank = next(s.rank for s in standings if s.team == team)
+        sides = {live.qualifies[s.team] for s in standings if s.rank == rank}
+        assert None in sides
+    # Final: the groups wait for a lot; once drawn, it orders them and the line.
+    final = settle(standings, places=places, final=True, seed=seed)
+    assert final.to_decide == places_to_decide(standings, places)
+    if seed is None:
+        assert final.rows == standings
+    else:
+        assert final.rows == draw_lots(standings, seed=seed, places=places)
+        assert None not in final.qualifies.values()
+
+
+def test_one_round_in_no_lot_decides_the_seven_teams_at_zero():
+    """The issue's league after one round: seven losers level at 0, the line
+    through them. They are tied there, and nobody is to be decided."""
+    ids = list(range(1, 15))
+    results = [won(a, a + 7, 20 + a, 10) for a in range(1, 8)]
+    standings = rank_teams(ids, results)
+    live = settle(standings, places=10, final=False, seed=None)
+    assert live.to_decide == []
+    assert [live.qualifies[t] for t in range(8, 15)] == [None] * 7
+    assert all(live.qualifies[t] for t in range(1, 8))
+    assert {s.rank for s in live.rows if s.team > 7} == {8}
 
 
 # A sheet's stored result, ranked

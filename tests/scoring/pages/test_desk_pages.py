@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from scoring.demo import confirm_as_organizer
 from scoring.desk.selectors import desk_get
 from scoring.league import services as league_services
 from scoring.models import Match
@@ -73,7 +74,7 @@ def test_the_desk_shows_every_state_and_the_late_table(day_one, tournament, orga
         sides=frozenset(),
     )
     page = text(desk_client(organizer).get(f"/t/{tournament.slug}/desk/"))
-    assert "League round 1" in page
+    assert "Round 1" in page
     for count, state in [
         (1, "not started"),
         (2, "in progress"),
@@ -150,7 +151,7 @@ def test_scorers_see_the_desk_but_do_not_release(day_one, tournament, scorer):
     client = desk_client(scorer)
     url = f"/t/{tournament.slug}/desk/"
     page = text(client.get(url))
-    assert "League round 1" in page and "Release round" not in page
+    assert "Round 1" in page and "Release round" not in page
     assert client.post(url, {"action": "release", "row": 2}).status_code == 403
     assert not LeagueRound.objects.get(tournament=tournament, number=2).released
 
@@ -180,7 +181,7 @@ def test_the_venue_screen_splits_a_long_round_and_turns_to_the_standings(
     screen = Client()
     url = f"/t/{tournament.slug}/screen/"
     first = text(screen.get(url))
-    assert "League round 1 · 1 of 2" in first
+    assert "Round 1 · 1 of 2" in first
     assert first.count('<span class="table">') == 16
     assert f'hx-get="/t/{tournament.slug}/screen/?view=1"' in first
     second = text(screen.get(url + "?view=1", HTTP_HX_REQUEST="true"))
@@ -188,9 +189,23 @@ def test_the_venue_screen_splits_a_long_round_and_turns_to_the_standings(
     assert second.count('<span class="table">') == 16
     assert "<html" not in second
     standings = text(screen.get(url + "?view=2"))
-    assert "Standings" in standings and "R1" in standings
-    assert '?view=0"' in standings  # and round again
+    assert "Standings" in standings and "Match points" in standings
+    assert "<th>R1</th>" not in standings  # columns in words (issue 41)
     assert '<header class="site"' not in standings  # nothing but the screen
+    # Every team of the standings, view after view (64 teams: 6 views of 10 or 11),
+    # and round again to the pairings.
+    names, view = [], 2
+    while True:
+        page = screen.get(url + f"?view={view}").content.decode()
+        names += re.findall(r'<td><span class="name">([^<]+)</span></td>', page)
+        view = int(re.search(r'hx-get="[^"]*\?view=(\d+)"', page).group(1))
+        if view == 0:
+            break
+        assert view <= 8
+    assert sorted(names) == sorted(
+        f"R{s + 1} T{t + 1}" for s in range(8) for t in range(8)
+    )
+    assert "1 of 6 · places 1–11" in text(screen.get(url + "?view=2"))
 
 
 def test_the_venue_screen_of_an_unpublished_tournament_is_hidden(tournament):
@@ -221,11 +236,60 @@ def test_where_do_i_play_by_team_or_player_name(day_one, tournament, organizer):
         )
     )
     assert by_player.startswith('<div id="where"')
-    assert f"Next, league round 2: <strong>table {later.table}</strong>" in by_player
+    assert f"Next, Round 2: <strong>table {later.table}</strong>" in by_player
     nobody = text(client.get(f"/t/{tournament.slug}/where/?q=zzzz"))
-    assert "No team or player" in nobody
+    assert "No team of Spring Open is called “zzzz”" in nobody
+    assert "letters at least" not in nobody
     # The tournament page carries the search once the league is drawn.
     assert 'id="where-q"' in text(client.get(f"/t/{tournament.slug}/"))
+
+
+def test_where_finds_a_substitute_from_the_round_he_comes_in(
+    day_one, tournament, organizer
+):
+    """Issue 41: an approved substitute was not found, and five letters were answered
+    "Two letters at least." He is found from the round he comes in (once that round
+    is current or released next), and the player he replaced no longer is; in
+    English and in Malayalam."""
+    tournament.published = True
+    tournament.save()
+    team = day_one[0].team_a
+    replaced = team.players.first().name
+    league_services.substitution_approve(
+        team=team,
+        user=organizer,
+        out=replaced,
+        into="Zubair Kunnath",
+        from_round=3,
+        reason="injured",
+    )
+    client = Client()
+
+    def where(q, language="en"):
+        url = f"/t/{tournament.slug}/where/?q={q}"
+        return text(client.get(url, HTTP_ACCEPT_LANGUAGE=language))
+
+    # Round 1 is current, round 2 not released: he has not come in yet.
+    assert team.name not in where("Zubair")
+    assert team.name in where(replaced)
+    mine = where("Zubai")  # five letters: answered, not "two letters at least"
+    assert "No team of Spring Open is called “Zubai”" in mine
+    assert "letters at least" not in mine
+    for number in (2, 3):
+        league_services.league_round_release(
+            tournament=tournament, user=organizer, number=number
+        )
+    for m in Match.objects.filter(tournament=tournament, round__in=(1, 2)):
+        play_quickly(m.pk, organizer, 20, 12)
+        confirm_as_organizer(m, organizer)
+    found = where("zubai")
+    assert f">{team.name}</a>" in found and "Round 3:" in found
+    assert f">{team.name}</a>" not in where(replaced)
+    assert f">{team.name}</a>" in where("Zubair", "ml")
+    assert "Type 2 letters at least" in where("Z")
+    assert "letters at least" not in where("Zu")
+    short = where("Z", "ml")
+    assert "2" in short and "letters" not in short
 
 
 @pytest.mark.parametrize("size", [2, 5])
@@ -250,6 +314,101 @@ def test_the_desk_screen_and_where_take_the_same_queries_at_any_size(
     # tournament, round counts (2), tables, byes, announcements
     with django_assert_max_num_queries(6):
         anonymous.get(f"/t/{tournament.slug}/screen/")
-    # tournament, teams found, round counts (2), their matches, their byes
-    with django_assert_max_num_queries(6):
+    # tournament, teams found, round counts (2), their rosters (players and
+    # substitutions), their matches, their byes
+    with django_assert_max_num_queries(8):
         anonymous.get(f"/t/{tournament.slug}/where/?q=R1")
+
+
+def advice(client, tournament, language="en") -> str:
+    """The desk's advice, as its line reads: 'release_first | The league is ...'."""
+    page = client.get(f"/t/{tournament.slug}/desk/", HTTP_ACCEPT_LANGUAGE=language)
+    found = re.search(
+        r'<p class="advice" role="status" data-advice="(\w+)">(.*?)</p>',
+        page.content.decode(),
+        re.S,
+    )
+    assert found, "the desk gives no advice"
+    said = " ".join(re.sub(r"<[^>]+>", " ", found.group(2)).split())
+    return f"{found.group(1)} | {said}"
+
+
+def test_the_desk_advises_what_to_do_in_every_state_of_the_day(
+    tournament, organizer, scorer
+):
+    """Issue 41: with the league drawn and every round a draft, the desk said "Draw
+    the league on the Draw tab". Each state of the day, as the organizer and a scorer
+    read it, in English and in Malayalam."""
+    org, score = desk_client(organizer), desk_client(scorer)
+    api = APIClient()
+    api.force_authenticate(organizer)
+    assert advice(org, tournament) == (
+        "draw | Nothing is drawn yet. Draw the league on the Draw tab ."
+    )
+    assert "ഡ്രോ" in advice(org, tournament, "ml")
+    Tournament.objects.filter(pk=tournament.pk).update(league_rounds=3)
+    tournament.refresh_from_db()
+    for t in range(4):
+        section = SectionFactory(tournament=tournament, name=f"Region {t + 1}")
+        TeamFactory(section=section, name=f"Team {t + 1}")
+    league_services.league_draw_generate(tournament=tournament, user=organizer, seed=4)
+    said = advice(org, tournament)
+    assert said == (
+        "release_first | The league is drawn; no round is released yet. Release "
+        "round 1 below when the hall is ready: its pairings become public."
+    )
+    assert "Draw the league" not in said
+    assert advice(score, tournament) == (
+        "release_first | The league is drawn; no round is released yet. Round 1 "
+        "starts when an organizer releases it."
+    )
+    malayalam = advice(org, tournament, "ml")
+    assert "release_first" in malayalam and "റൗണ്ട് 1" in malayalam
+    assert "Release round" not in malayalam
+    for number in (1, 2, 3):
+        league_services.league_round_release(
+            tournament=tournament, user=organizer, number=number
+        )
+        first, second = Match.objects.filter(
+            tournament=tournament, round=number
+        ).order_by("table")
+        assert advice(org, tournament) == (
+            f"playing | Round {number} is being played: 0 of 2 tables have a result."
+        )
+        play_quickly(first.pk, organizer, 20, 12)
+        play_quickly(second.pk, organizer, 20, 12)
+        assert advice(org, tournament) == (
+            f"confirming | Every table of Round {number} has a result; 0 of 2 sheets "
+            "are confirmed. The others wait for both captains (or an organizer) to "
+            "confirm."
+        )
+        confirm(api, first.pk)
+        confirm(api, second.pk)
+        if number < 3:
+            assert advice(org, tournament) == (
+                f"release_next | Round {number} is over: every sheet is final. "
+                f"Release round {number + 1} below when the hall is ready."
+            )
+            assert advice(score, tournament).endswith(
+                f"Round {number + 1} starts when an organizer releases it."
+            )
+    assert advice(org, tournament) == (
+        "seed | The league is final: every sheet is confirmed. Seed the knockout on "
+        "the Knockout tab ."
+    )
+    assert advice(score, tournament).endswith("The organizers seed the knockout next.")
+    assert advice(org, tournament, "ml").startswith("seed | ")
+    from brackets.services import knockout_seed
+
+    knockout_seed(tournament=tournament, user=organizer, qualifiers=2)
+    assert advice(org, tournament) == (
+        "playing | Final is being played: 0 of 1 tables have a result."
+    )
+    for game in (1, 2):
+        sheet = Match.objects.get(tournament=tournament, stage="knockout", table=game)
+        play_quickly(sheet.pk, organizer, 20, 12)
+        confirm(api, sheet.pk)
+    assert advice(org, tournament) == (
+        "finished | Every knockout match is decided: the podium is on the Knockout "
+        "tab ."
+    )

@@ -369,7 +369,7 @@ def test_organizer_sets_up_a_match_by_hand(
         follow=True,
     )
     page = text(response)
-    assert "is set up" in page and "League round 1" in page
+    assert "is set up" in page and "<h2>Round 1" in page
     assert Match.objects.count() == 1
 
 

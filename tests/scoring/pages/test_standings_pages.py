@@ -27,7 +27,7 @@ def page(league, tail=""):
 
 
 def table_rows(html: str) -> list[str]:
-    """Each standings row's text, squeezed: "6= t9 lot decides Section 9 1 0 1 ..."."""
+    """Each standings row's text, squeezed: "6= t9 tied across the line ..."."""
     body = html.split('<table class="list standings-table">', 1)[1].split("</table>")[0]
     rows = re.findall(
         r"<tr class=\"([^\"]*)\" data-team=\"\d+\">(.*?)</tr>", body, re.S
@@ -48,8 +48,8 @@ def test_the_public_page_shows_ranks_marks_and_the_qualifying_line(client, leagu
         "in | 3 t5 Section 5 1 1 0 0 3 5 7 17",
         "in | 4 t3 * Section 3 1 1 0 0 3 5 6 14",
         "in | 5 t1 Section 1 1 1 0 0 3 4 4 12",
-        "undecided | 6 = t9 lot decides Section 9 1 0 1 0 1 0 0 15",
-        "undecided line | 6 = t10 lot decides Section 10 1 0 1 0 1 0 0 15",
+        "undecided | 6 = t9 tied across the line Section 9 1 0 1 0 1 0 0 15",
+        "undecided line | 6 = t10 tied across the line Section 10 1 0 1 0 1 0 0 15",
         "out | 8 t8 Section 8 1 0 0 1 0 0 0 13",
         "out | 9 t6 Section 6 1 0 0 1 0 0 0 10",
         "out | 10 t12 Section 12 1 0 0 1 0 0 0 9",
@@ -67,11 +67,31 @@ def test_the_public_page_shows_ranks_marks_and_the_qualifying_line(client, leagu
     assert "Draw the lots" not in html  # not an organizer
 
 
+def test_mid_league_the_tied_teams_are_tied_across_the_line_in_both_languages(
+    client, api, league
+):
+    """rules.md §9: no "lot decides" while the league is in play, in English or in
+    Malayalam; on the final standings, the lot is to be drawn."""
+    english = client.get(page(league), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "tied across the line" in english and "lot decides" not in english
+    assert "lot to draw" not in english
+    malayalam = client.get(page(league), HTTP_ACCEPT_LANGUAGE="ml").content.decode()
+    assert "വരയ്ക്ക് ഇരുവശവും തുല്യം" in malayalam
+    assert "നറുക്കിടണം" not in malayalam and "നറുക്ക് തീരുമാനിക്കും" not in malayalam
+    finish_hand_league(api, league)
+    rows = table_rows(client.get(page(league)).content.decode())
+    assert [r.split(" | ")[1].split()[3:6] for r in rows[5:7]] == [
+        ["lot", "to", "draw"]
+    ] * 2
+    final = client.get(page(league), HTTP_ACCEPT_LANGUAGE="ml").content.decode()
+    assert "നറുക്കിടണം" in final
+
+
 def test_a_section_narrows_the_rows_and_keeps_overall_ranks(client, league):
     section = league["t10"].section_id
     answer = client.get(page(league), {"section": section})
     assert [r.split(" | ")[1] for r in table_rows(answer.content.decode())] == [
-        "6 = t10 lot decides Section 10 1 0 1 0 1 0 0 15"
+        "6 = t10 tied across the line Section 10 1 0 1 0 1 0 0 15"
     ]
     assert client.get(page(league), {"section": "nope"}).status_code == 400
 

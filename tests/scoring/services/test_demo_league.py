@@ -54,11 +54,11 @@ def test_the_demo_desk_and_screen_show_the_league_in_play():
     client = Client()
     client.force_login(member(tournament, Role.SCORER, "desk-look"))
     desk = client.get(f"/t/{tournament.slug}/desk/").content.decode()
-    assert "League round 4" in desk
+    assert "Round 4" in desk
     for count, state in ((6, "not started"), (6, "in progress"), (12, "awaiting")):
         assert f"<strong>{count}</strong> {state}" in desk
     screen = Client().get(f"/t/{tournament.slug}/screen/").content.decode()
-    assert "League round 4" in screen and "Lunch is served" in screen
+    assert "Round 4" in screen and "Lunch is served" in screen
 
 
 def test_the_demo_prints_table_1s_link_and_it_opens_round_4(capsys):
@@ -76,4 +76,4 @@ def test_the_demo_prints_table_1s_link_and_it_opens_round_4(capsys):
     match = Match.objects.get(tournament__slug="championship-2026", round=4, table=1)
     html = page.content.decode()
     assert match.team_a.name in html and match.team_b.name in html
-    assert "round 4" in html
+    assert "Round 4" in html

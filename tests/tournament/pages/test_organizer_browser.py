@@ -96,7 +96,7 @@ def test_a_tournament_run_from_its_pages(browser, live_server, steps, tmp_path):
     # The scorer finds the table on the matches page (it opens at round 1) and
     # enters the match.
     phone.goto(f"{base}/matches/")
-    assert "League round 1" in phone.inner_text("main")
+    assert "Round 1" in phone.inner_text("main")
     phone.click(f"a[href='/matches/{match.pk}/']")
     phone.goto(f"{live_server.url}/matches/{match.pk}/score/")
     fill_deal(phone, "A", 32, "spades", "none", 40)
@@ -118,7 +118,7 @@ def test_a_tournament_run_from_its_pages(browser, live_server, steps, tmp_path):
     hall = steps.watch(browser.new_context(viewport=HALL).new_page())
     hall.goto(f"{base}/screen/")
     text = hall.inner_text("#screen")
-    assert "League round 1" in text
+    assert "Round 1" in text
     assert match.team_a.name in text and match.team_b.name in text
     assert hall.evaluate("document.documentElement.scrollHeight") <= HALL["height"]
     shoot(hall, "screen-hall")
