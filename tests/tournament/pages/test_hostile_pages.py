@@ -13,9 +13,11 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from scoring.models import Match
+from tests.brackets.knockout import final_league
 from tests.hostile_gzip import deep_line, gzip_bomb
 from tests.hostile_xlsx import MB
-from tournament.models import Tournament
+from tournament.models import Backup, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +138,30 @@ def test_a_failed_csrf_check_is_the_sites_403_page_in_the_visitors_language(lang
     text = html.unescape(stale.content.decode())
     assert said["token"] in text and said["again"] in text
     assert "CSRF verification failed" not in text
+
+
+RESTORE = {
+    "en": "Nothing was restored: the file inflates to more than 128 MB of text, the "
+    "most a backup may hold here (BACKUP_IMPORT_MAX_BYTES).",
+    "ml": "ഫയൽ തുറക്കുമ്പോൾ 128 MB-ൽ കൂടുതൽ എഴുത്താകുന്നു",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_restore_page_holds_a_stored_file_to_the_pages_limit(client, language):
+    """A stored backup is the site's own, but the page reads it as it reads an
+    upload: a bomb in its place is refused, naming the limit, and nothing changes."""
+    tournament, organizer = final_league(2, 3, qualifiers=2, slug="bomb-cup")
+    client.force_login(organizer)
+    _in(language, client)
+    backup = Backup.objects.filter(tournament=tournament).first()
+    bomb = gzip_bomb(600 * MB)
+    Backup.objects.filter(pk=backup.pk).update(content=bomb, size=len(bomb))
+    matches = Match.objects.filter(tournament=tournament).count()
+    page = client.post(
+        f"/t/bomb-cup/backups/{backup.pk}/restore/",
+        {"confirm": "bomb-cup"},
+        follow=True,
+    )
+    assert RESTORE[language] in html.unescape(page.content.decode())
+    assert Match.objects.filter(tournament=tournament).count() == matches
