@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test venv lock lint format browser test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
+.PHONY: run port-free test venv lock lint format browser test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
 
 # The locked versions, with their hashes (CONTRIBUTING.md, "The lock"): the venv, the
 # image (deploy/Containerfile) and CI install exactly these; pyproject.toml keeps ranges.
@@ -18,13 +18,15 @@ PIP_COMPILE := $(BIN)/pip-compile --quiet --generate-hashes --strip-extras --all
 
 venv: $(STAMP)
 
+# Quiet: one line says what it does; pip speaks only of what fails.
 $(STAMP): pyproject.toml $(LOCK_DEV)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version' 
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK_DEV)
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
-	$(BIN)/python -m pip check || { echo "pyproject.toml asks for more than $(LOCK_DEV) holds: make lock" >&2; exit 1; }
-	touch $(STAMP)
+	@echo "Installing the locked packages into $(VENV) (a few minutes, the first time only)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCK_DEV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@$(BIN)/python -m pip check --disable-pip-version-check >/dev/null || { $(BIN)/python -m pip check; echo "pyproject.toml asks for more than $(LOCK_DEV) holds: make lock" >&2; exit 1; }
+	@touch $(STAMP)
 
 # Writes both locks from pyproject.toml's ranges (and requirements/bookworm.in), keeping
 # every pin that still fits;
@@ -36,13 +38,18 @@ lock:
 	$(PIP_COMPILE) $(PIP_COMPILE_ARGS) --extra dev -o $(LOCK_DEV) pyproject.toml requirements/bookworm.in
 	$(PIP_COMPILE) $(PIP_COMPILE_ARGS) -c $(LOCK_DEV) -o $(LOCK_PROD) pyproject.toml requirements/bookworm.in
 
-run: venv
-	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py demo_load
-	$(BIN)/python manage.py demo_play
-	$(BIN)/python manage.py demo_knockout
+# The port first (with the machine's python3, before anything is installed), so a
+# taken one fails at once, saying how to choose another: `make run HOST=127.0.0.1:8001`.
+# Then quietly: the migrations, the demo (`manage.py demo`: a line per tournament,
+# then the link of table 1 and the demo logins, last before the server starts).
+run: port-free venv
+	@$(BIN)/python manage.py migrate --no-input -v 0
+	@$(BIN)/python manage.py demo --host $(HOST)
 	@echo "Serving http://$(HOST)/ (API docs at /api/v1/docs/); Ctrl-C stops."
-	$(BIN)/python manage.py runserver $(HOST)
+	@$(BIN)/python manage.py runserver $(HOST)
+
+port-free:
+	@$(PYTHON) .ci/port_free.py $(HOST)
 
 test: venv lint browser test-sqlite test-postgres test-bench test-container
 

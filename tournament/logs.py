@@ -16,6 +16,8 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
@@ -142,3 +144,29 @@ class RequestLog:
             extra=fields,
         )
         return response
+
+
+# Celery's eager tasks (no broker: the development default) log one INFO line each,
+# "Task tournament.sheet_copy_keep[…] succeeded in 0.04s", and kombu warns once per
+# process that no broker host is set: loading the demo wrote 150 such lines around
+# its logins. While a demo loads they are held to these levels; errors still print.
+QUIET_WHILE_DEMO = {
+    "celery.app.trace": logging.WARNING,
+    "kombu.connection": logging.ERROR,
+}
+
+
+@contextmanager
+def tasks_quiet() -> Iterator[None]:
+    """Hold the loggers of QUIET_WHILE_DEMO to their levels for a `with` block."""
+    levels = {}
+    for name, level in QUIET_WHILE_DEMO.items():
+        logger = logging.getLogger(name)
+        levels[name] = logger.level
+        if logger.getEffectiveLevel() < level:
+            logger.setLevel(level)
+    try:
+        yield
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)

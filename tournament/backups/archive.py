@@ -26,9 +26,10 @@ import gzip
 import hashlib
 import io
 import json
+import re
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -328,47 +329,174 @@ class Archive:
         return [dict(zip(columns, row, strict=True)) for row in rows]
 
 
-def _inflate(content: bytes, limit: int) -> bytes:
-    """The text of every gzip member, refused past `limit` bytes (a file that
-    inflates a thousandfold is not a backup)."""
-    out = bytearray()
-    data = content
+# What a file taken in may be, checked before a byte of it is parsed
+# ----------------------------------------------------------------------------------
+# A gzip member inflates up to a thousandfold (612 KB of zeros are 600 MB), and Python's
+# json parses nesting by recursion (200,000 `[` end in a RecursionError). So a file is
+# inflated in bounded steps, first only measured (a bomb then costs the time to
+# inflate up to the limit and about one step of memory), and each line's nesting is
+# counted by one scan before json reads it (docs/backups.md, "Hostile files").
+
+STEP_IN = 64 * 1024  # compressed bytes handed to zlib at a time
+STEP_OUT = 1024 * 1024  # the most zlib inflates at a time
+_GZIP = 16 + zlib.MAX_WBITS
+# What the nesting scan keeps of a text: quotes and brackets, objects read as arrays.
+_SCANNED = b'"[]{}'
+_OTHER = bytes(b for b in range(256) if b not in _SCANNED)
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+_RUNS = re.compile(rb"\[+|\]+")
+
+
+def _too_large(limit: int, setting: str) -> BackupRefused:
+    return BackupRefused(
+        filled(
+            gettext_noop(
+                "the file inflates to more than %(mb)s MB of text, the most a backup "
+                "may hold here (%(setting)s)."
+            ),
+            mb=limit // 2**20,
+            setting=setting,
+        )
+    )
+
+
+def pieces_of(content: bytes) -> Iterator[memoryview]:
+    view = memoryview(content)
+    for start in range(0, len(view), STEP_IN):
+        yield view[start : start + STEP_IN]
+
+
+def inflated(pieces: Iterable[bytes], limit: int, setting: str) -> Iterator[bytes]:
+    """The text of every gzip member of the compressed `pieces`, in steps of at most
+    STEP_OUT bytes, refused as soon as it passes `limit` bytes."""
+    size = 0
+    inflater = None
     try:
-        while data:
-            inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-            out += inflater.decompress(data, limit + 1 - len(out))
-            if len(out) > limit:
-                raise BackupRefused(
-                    filled(
-                        gettext_noop(
-                            "the file holds more than %(mb)s MB of text, the most a "
-                            "backup may hold (BACKUP_MAX_BYTES)."
-                        ),
-                        mb=limit // 2**20,
-                    )
-                )
-            if inflater.unconsumed_tail:
-                raise BackupRefused(
-                    gettext_noop("the file's text is longer than it should be.")
-                )
-            if not inflater.eof:
-                raise BackupRefused(
-                    gettext_noop("the file ends in the middle: it is not whole.")
-                )
-            data = inflater.unused_data
+        for piece in pieces:
+            data: bytes = piece
+            while True:
+                if inflater is None:
+                    if not data:
+                        break
+                    inflater = zlib.decompressobj(wbits=_GZIP)
+                chunk = inflater.decompress(data, STEP_OUT)
+                size += len(chunk)
+                if size > limit:
+                    raise _too_large(limit, setting)
+                if chunk:
+                    yield chunk
+                if inflater.eof:  # the next member, if any, starts here
+                    data, inflater = inflater.unused_data, None
+                    continue
+                data = inflater.unconsumed_tail
+                if not data and len(chunk) < STEP_OUT:
+                    break  # this piece is read, and no inflated text is held back
     except zlib.error as error:
         raise BackupRefused(
             filled(gettext_noop("it is not gzip-compressed (%(error)s)."), error=error)
         ) from error
-    return bytes(out)
+    if inflater is not None:
+        raise BackupRefused(
+            gettext_noop("the file ends in the middle: it is not whole.")
+        )
 
 
-def file_read(content: bytes, *, limit: int | None = None) -> Archive:
-    """The archive a file holds, after checking its format, version, shape and
-    checksum; BackupRefused says what is wrong."""
-    limit = limit or settings.BACKUP_MAX_BYTES
-    text = _inflate(content, limit)
+def inflate(pieces: Callable[[], Iterable[bytes]], limit: int, setting: str) -> bytes:
+    """The whole text of a gzip-compressed file, `pieces()` giving its compressed
+    bytes: measured first, keeping nothing, so that a file inflating past `limit`
+    is refused having held one step of it; then inflated again and kept."""
+    for _ in inflated(pieces(), limit, setting):
+        pass
+    text = bytearray()
+    for chunk in inflated(pieces(), limit, setting):
+        text += chunk
+    return bytes(text)
+
+
+def _inflate(content: bytes, limit: int, setting: str = "BACKUP_MAX_BYTES") -> bytes:
+    return inflate(lambda: pieces_of(content), limit, setting)
+
+
+def _brackets(text: bytes) -> bytes:
+    """The brackets of a JSON text outside its strings, `{}` written as `[]`: escapes
+    are taken out first (an escaped backslash, then an escaped quote), then every
+    byte but quotes and brackets, then empty strings; what quotes remain enclose a
+    string with a bracket in it, cut out a window at a time."""
+    if b"\\" in text:
+        text = text.replace(b"\\\\", b"").replace(b'\\"', b"")
+    scanned = text.translate(_SQUARE, _OTHER).replace(b'""', b"")
+    if b'"' not in scanned:
+        return scanned
+    outside = []
+    inside = False
+    for start in range(0, len(scanned), STEP_OUT):
+        parts = scanned[start : start + STEP_OUT].split(b'"')
+        outside.append(b"".join(parts[1 if inside else 0 :: 2]))
+        if len(parts) % 2 == 0:
+            inside = not inside
+    return b"".join(outside)
+
+
+def nests_deeper(text: bytes, limit: int) -> bool:
+    """Whether the JSON text nests arrays and objects more than `limit` deep, without
+    parsing it. For a text json would read this is exact; for one it would refuse,
+    it may say deeper than json would go before refusing it.
+
+    Each pass takes out every innermost pair `[]`, which lowers the deepest point by
+    exactly one (by at most one in a text that is not JSON); once passes take out
+    little (deep chains), the rest is counted run by run."""
+    brackets = _brackets(text)
+    if brackets.count(b"[") <= limit:
+        return False
+    passes = 0
+    while brackets and passes < limit:
+        fewer = brackets.replace(b"[]", b"")
+        taken = len(brackets) - len(fewer)
+        if not taken:
+            break
+        brackets, passes = fewer, passes + 1
+        if taken * 8 < len(brackets) + taken:
+            break
+    depth, most = 0, limit - passes
+    for run in _RUNS.finditer(brackets):
+        length = run.end() - run.start()
+        if brackets[run.start()] == 0x5B:  # [
+            depth += length
+            if depth > most:
+                return True
+        else:
+            depth -= length
+    return False
+
+
+def _depth_check(line: bytes, number: int, depth: int) -> None:
+    if nests_deeper(line, depth):
+        raise BackupRefused(
+            filled(
+                gettext_noop(
+                    "line %(number)s nests its brackets more than %(depth)s deep, the "
+                    "most a backup may (BACKUP_MAX_DEPTH; a backup's lines nest about "
+                    "6 deep)."
+                ),
+                number=number,
+                depth=depth,
+            )
+        )
+
+
+def file_read(
+    content: bytes, *, limit: int | None = None, setting: str = "BACKUP_MAX_BYTES"
+) -> Archive:
+    """The archive a file holds, after checking its size once inflated (at most
+    `limit` bytes, else the setting named `setting`: BACKUP_IMPORT_MAX_BYTES for the
+    pages, BACKUP_MAX_BYTES for the command line), its nesting, format, version,
+    shape and checksum; BackupRefused says what is wrong."""
+    limit = limit or getattr(settings, setting)
+    depth = settings.BACKUP_MAX_DEPTH
+    text = _inflate(content, limit, setting)
     head, _, body = text.partition(b"\n")
+    del text
+    _depth_check(head, 1, depth)
     try:
         header = json.loads(head)
     except ValueError as error:
@@ -403,6 +531,7 @@ def file_read(content: bytes, *, limit: int | None = None) -> Archive:
         )
     archive = Archive(header)
     for number, line in enumerate(lines, start=2):
+        _depth_check(line, number, depth)
         _merge(archive, line, number)
     return archive
 

@@ -546,13 +546,19 @@ def backup_content(backup: Backup) -> bytes:
 
 @transaction.atomic
 def backup_restore(
-    *, tournament: Tournament, content: bytes, user=None, trusted: bool = False
+    *,
+    tournament: Tournament,
+    content: bytes,
+    user=None,
+    trusted: bool = False,
+    setting: str = "BACKUP_MAX_BYTES",
 ) -> tuple[Archive, Backup]:
     """Make the tournament, or the sheets of a sheets backup, what `content` holds.
     The rest of the site is not touched. Returns (the archive restored, the backup
-    taken first of what it replaced). Nothing changes if anything is refused."""
+    taken first of what it replaced). Nothing changes if anything is refused.
+    `setting` names the most the file may inflate to (archive.file_read)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    archive = file_read(content)
+    archive = file_read(content, setting=setting)
     _check_migrations(archive)
     about = archive.header.get("tournament") or {}
     if about.get("slug") != tournament.slug:
@@ -720,12 +726,16 @@ def _history_restored(archive: Archive, versions: dict[int, int], user, safety) 
 
 @transaction.atomic
 def tournament_import(
-    *, content: bytes, user=None, slug: str | None = None
+    *,
+    content: bytes,
+    user=None,
+    slug: str | None = None,
+    setting: str = "BACKUP_MAX_BYTES",
 ) -> Tournament:
     """A tournament's backup as a new tournament of this site: every row with a new
     id, people matched by username or created without a password. Refused, with
     the reason, where its slug or a person's name clashes."""
-    archive = file_read(content)
+    archive = file_read(content, setting=setting)
     _check_migrations(archive)
     if archive.header.get("scope") != BackupScope.TOURNAMENT:
         raise BackupRefused(

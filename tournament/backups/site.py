@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, time
 from pathlib import Path
@@ -200,11 +201,41 @@ def backup_write(
 
 
 def backup_read(path: Path) -> dict[str, Any]:
-    """The document of a backup file, checked: format, version and checksum."""
+    """The document of a backup file, checked: its size once inflated (at most
+    BACKUP_SITE_MAX_BYTES, measured in bounded steps before it is kept) and its
+    nesting (BACKUP_MAX_DEPTH) before it is parsed, then its format, version and
+    checksum."""
+    depth = settings.BACKUP_MAX_DEPTH
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as source:
-            document = json.load(source)
-    except (OSError, EOFError, ValueError) as error:
+        text = archive.inflate(
+            lambda: _pieces(path),
+            settings.BACKUP_SITE_MAX_BYTES,
+            "BACKUP_SITE_MAX_BYTES",
+        )
+        if archive.nests_deeper(text, depth):
+            raise BackupRefused(
+                filled(
+                    gettext_noop(
+                        "%(path)s nests its brackets more than %(depth)s deep, the "
+                        "most a backup may (BACKUP_MAX_DEPTH; a backup nests about "
+                        "6 deep)."
+                    ),
+                    path=path,
+                    depth=depth,
+                )
+            )
+        document = json.loads(text)
+    except BackupRefused as refused:
+        if str(path) in str(refused):
+            raise
+        raise BackupRefused(
+            filled(
+                gettext_noop("%(path)s is not a backup this site reads: %(reason)s"),
+                path=path,
+                reason=refused.args[0],
+            )
+        ) from refused
+    except (OSError, ValueError) as error:
         raise BackupRefused(
             filled(
                 gettext_noop(
@@ -245,6 +276,13 @@ def backup_read(path: Path) -> dict[str, Any]:
             )
         )
     return document
+
+
+def _pieces(path: Path) -> Iterator[bytes]:
+    """A file's bytes, a step at a time."""
+    with path.open("rb") as source:
+        while piece := source.read(archive.STEP_IN):
+            yield piece
 
 
 def backup_list() -> list[BackupInfo]:

@@ -109,6 +109,7 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
                 content=services.backup_content(backup),
                 user=request.user,
                 trusted=True,
+                setting="BACKUP_IMPORT_MAX_BYTES",
             )
         except BackupRefused as refused:
             messages.error(
@@ -166,8 +167,14 @@ def tournament_import_page(request: HttpRequest) -> HttpResponse:
         if upload.size > settings.BACKUP_UPLOAD_MAX_BYTES:
             form.add_error(
                 "file",
-                f"The file is {upload.size // 2**20} MB; a backup may be at most "
-                f"{settings.BACKUP_UPLOAD_MAX_BYTES // 2**20} MB.",
+                gettext(
+                    "Not imported: the file is %(size)s MB; a backup uploaded here may "
+                    "be at most %(most)s MB (BACKUP_UPLOAD_MAX_BYTES)."
+                )
+                % {
+                    "size": upload.size // 2**20,
+                    "most": settings.BACKUP_UPLOAD_MAX_BYTES // 2**20,
+                },
             )
         else:
             try:
@@ -175,6 +182,7 @@ def tournament_import_page(request: HttpRequest) -> HttpResponse:
                     content=upload.read(),
                     user=request.user,
                     slug=form.cleaned_data["slug"] or None,
+                    setting="BACKUP_IMPORT_MAX_BYTES",
                 )
             except BackupRefused as refused:
                 form.add_error(

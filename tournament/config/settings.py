@@ -44,6 +44,9 @@ ALLOWED_HOSTS = env.list(
     default=["127.0.0.1", "localhost", "testserver"] if DEBUG else [],
 )
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# A form whose CSRF check fails gets the site's 403 page saying why, in the visitor's
+# language (tournament/csrf.py), not Django's bare one.
+CSRF_FAILURE_VIEW = "tournament.csrf.csrf_failure"
 
 INSTALLED_APPS = [
     # The Django admin, for the site's administrators only (tournament/admin_site.py).
@@ -312,10 +315,18 @@ EXPORT_INLINE_MAX_DEALS = env.int("EXPORT_INLINE_MAX_DEALS", default=10000)
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(VAR_DIR / "backups")))
 BACKUP_AUTOMATIC = env.bool("BACKUP_AUTOMATIC", default=True)
 BACKUPS_KEPT = env.int("BACKUPS_KEPT", default=50)  # automatic, per tournament
-# A tournament's backup file taken in (an import, a restore from a file): at most this
-# many bytes as uploaded, and this many once inflated.
+# A backup file taken in (docs/backups.md, "Hostile files"): at most this many bytes as
+# uploaded; once inflated, at most BACKUP_IMPORT_MAX_BYTES on the pages (the import, a
+# restore; a 500-team tournament's file inflates to 24 MB, a 2,000-team one's to about
+# 100 MB; a bomb is refused in about 0.2 s holding 1 MB), BACKUP_MAX_BYTES for a
+# tournament's file on the command line (`manage.py restore --tournament`) and
+# BACKUP_SITE_MAX_BYTES for the whole site's (`manage.py restore`); nested at most
+# BACKUP_MAX_DEPTH deep (a backup nests about 6 deep).
 BACKUP_UPLOAD_MAX_BYTES = env.int("BACKUP_UPLOAD_MAX_BYTES", default=64 * 1024 * 1024)
+BACKUP_IMPORT_MAX_BYTES = env.int("BACKUP_IMPORT_MAX_BYTES", default=128 * 1024 * 1024)
 BACKUP_MAX_BYTES = env.int("BACKUP_MAX_BYTES", default=512 * 1024 * 1024)
+BACKUP_SITE_MAX_BYTES = env.int("BACKUP_SITE_MAX_BYTES", default=4 * 1024**3)
+BACKUP_MAX_DEPTH = env.int("BACKUP_MAX_DEPTH", default=64)
 
 # Celery: eager in the embedded default; a real broker (Redis) in production.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

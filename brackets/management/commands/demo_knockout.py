@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from brackets.demo import demo_knockout_play
+from tournament.logs import tasks_quiet
 
 
 class Command(BaseCommand):
@@ -10,7 +11,8 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        tournament, played = demo_knockout_play()
+        with tasks_quiet():  # no 'Task … succeeded' line per task
+            tournament, played = demo_knockout_play()
         if not played:
             self.stdout.write(f"The knockout of {tournament.name} is seeded already.")
             return

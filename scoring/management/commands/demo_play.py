@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand
 from scoring.demo import demo_league_play
 from scoring.links.selectors import tables_needed
 from tournament.links.services import table_links
+from tournament.logs import tasks_quiet
 
 
 class Command(BaseCommand):
@@ -12,7 +13,8 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        tournament, played = demo_league_play()
+        with tasks_quiet():  # no 'Task … succeeded' line per task
+            tournament, played = demo_league_play()
         if tables_needed(tournament):
             link = table_links(tournament=tournament, tables={1})[1]
             self.stdout.write(

@@ -124,7 +124,7 @@ def test_a_damaged_or_foreign_file_is_refused_and_nothing_changes(tmp_path):
     for name, said in [
         ("damaged.json.gz", "damaged"),
         ("old.json.gz", "migrations"),
-        ("plain.json", "not gzip-compressed JSON"),
+        ("plain.json", "not gzip-compressed"),
         ("foreign.json.gz", "not a backup of this site"),
     ]:
         with pytest.raises(CommandError, match=said):
