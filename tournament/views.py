@@ -38,7 +38,7 @@ from .selectors import (
     tournament_list_visible,
     tournament_roles,
 )
-from .spreadsheets import team_rows_read
+from .spreadsheets import field_column, team_rows_read
 from .uploads import upload_content, xlsx_limits
 from .words import refusal
 
@@ -231,8 +231,13 @@ class _Desk:
         try:
             imported = services.team_import(tournament=self.tournament, rows=rows)
         except services.TeamImportRefused as refused:
+            size = self.tournament.players_per_team
             self.import_problems = [
-                dataclasses.replace(p, message=refusal(p.error)) if p.error else p
+                dataclasses.replace(
+                    p,
+                    field=field_column(p.field, size),
+                    message=refusal(p.error) if p.error else p.message,
+                )
                 for p in refused.problems
             ]
             raise refused from None

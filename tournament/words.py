@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.errors import RuleError, RuleErrors, Words
@@ -95,7 +95,16 @@ def refusal(error: RuleError) -> str:
         return "; ".join(refusal(e) for e in error.errors)
     if error.template is None:
         return error.message
-    return _said(error.template, {"field": error.field, **error.fills, **error.params})
+    params = {"field": error.field, **error.fills, **error.params}
+    if error.plural is not None:
+        singular, plural, count = error.plural
+        return ngettext(singular, plural, count) % {
+            name: _said(value.template, value.params)
+            if isinstance(value, Words)
+            else value
+            for name, value in params.items()
+        }
+    return _said(error.template, params)
 
 
 def _said(template: str, params: dict[str, object]) -> str:

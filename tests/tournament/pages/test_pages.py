@@ -153,7 +153,7 @@ def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
     response = desk.post(DESK, {"action": "import", "import-file": bad})
     assert response.status_code == 400
     page = response.content.decode()
-    assert "1 rows are wrong; no team was created" in page
+    assert "1 row is wrong; no team was created" in page
     assert '<td class="num">3</td>' in page and "Denver, CO" in page
     assert not Team.objects.exists()
     good = team_list_xlsx(
@@ -162,6 +162,40 @@ def test_desk_import_lists_every_bad_row_and_creates_nothing(desk):
     response = desk.post(DESK, {"action": "import", "import-file": good}, follow=True)
     assert "1 team is registered." in response.content.decode()
     assert Team.objects.get().section.name == "Tri-State"
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("en", "1 row is wrong;", "2 rows are wrong;"),
+        ("ml", "1 വരി തെറ്റാണ്;", "2 വരികൾ തെറ്റാണ്;"),
+    ],
+)
+def test_desk_import_counts_its_bad_rows_and_names_the_templates_columns(
+    desk, language, one, two
+):
+    """ "1 row is wrong" (not "1 rows"), in each language's plural; each problem names
+    the column as the template shows it (State, Team, Player 2), never a field's code
+    (captain.state)."""
+    desk.post("/i18n/setlang/", {"language": language, "next": "/"})
+    rows = [
+        ["Denver Deuces", "Saji", "Denver", "CO", "USA", "Gopan", "Hari"],
+        ["", "Roy Mani", "Edison", "NJ", "USA", "Issac", None],
+    ]
+    for bad, said in ((rows[:1], one), (rows, two)):
+        response = desk.post(
+            DESK, {"action": "import", "import-file": team_list_xlsx(bad)}
+        )
+        assert response.status_code == 400
+        page = response.content.decode()
+        assert said in page
+        assert "rows are wrong" not in page or said.startswith("2 rows")
+    assert '<td class="num">2</td><td>State</td>' in page
+    assert '<td class="num">3</td><td>Team</td>' in page
+    assert "<td>Player 2, Player 3</td>" in page
+    assert "captain." not in page and "<td>name</td>" not in page
+    assert "<td>players</td>" not in page
+    assert not Team.objects.exists()
 
 
 @pytest.mark.parametrize(
