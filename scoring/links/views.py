@@ -61,7 +61,14 @@ from ..sheets.views import (
     sheet_shown,
 )
 from .qr import qr_inline, qr_svg
-from .selectors import link_side, match_reached, table_reach, tables_needed, team_sheets
+from .selectors import (
+    link_side,
+    match_reached,
+    table_links,
+    table_reach,
+    tables_needed,
+    team_sheets,
+)
 
 # What a score page needs to open without a network (the service worker keeps it).
 OFFLINE_ASSETS = (
@@ -396,7 +403,8 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = _organizer(request, slug)
-    services.links_ensure(tournament=tournament, tables=tables_needed(tournament))
+    needed = tables_needed(tournament)
+    services.links_ensure(tournament=tournament, tables=needed)
     if request.method == "POST":
         answer = page_action(
             request,
@@ -406,6 +414,7 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
         if answer is not None:
             return answer
     tables, teams = link_list(tournament=tournament)
+    tables = table_links(tables, needed)
     return _private(
         render(
             request,
@@ -453,8 +462,10 @@ def link_cards_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = _organizer(request, slug)
-    services.links_ensure(tournament=tournament, tables=tables_needed(tournament))
+    needed = tables_needed(tournament)
+    services.links_ensure(tournament=tournament, tables=needed)
     tables, teams = link_list(tournament=tournament)
+    tables = table_links(tables, needed)
     kind = request.GET.get("kind", LinkKind.TABLE)
     links = teams if kind == LinkKind.TEAM else tables
     cards = [
