@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .domain.sections import US_STATES
 from .models import SUBSTITUTIONS_MAX
-from .words import FIXED_BY
+from .words import FIXED_BY, ruleset_name
 
 
 class TeamForm(forms.Form):
@@ -139,7 +139,9 @@ class TournamentForm(forms.Form):
         self, *args, rulesets=(), fixed: dict | None = None, creating: bool, **kwargs
     ):
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [(r.code.value, r.title) for r in rulesets]
+        self.fields["ruleset"].choices = [
+            (r.code.value, ruleset_name(r.code)) for r in rulesets
+        ]
         if not creating:
             del self.fields["slug"]
         for name, step in (fixed or {}).items():

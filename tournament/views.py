@@ -34,13 +34,14 @@ from .selectors import (
     check_in_counts,
     section_list,
     teams_by_section,
+    teams_playing_count,
     tournament_get_visible,
     tournament_list_visible,
     tournament_roles,
 )
 from .spreadsheets import field_column, team_rows_read
 from .uploads import upload_content, xlsx_limits
-from .words import refusal
+from .words import refusal, ruleset_name
 
 
 def htmx_request(request: HttpRequest) -> bool:
@@ -95,7 +96,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/detail.html",
-        {"tournament": tournament, "roles": roles, "sections": sections},
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "sections": sections,
+            "ruleset": ruleset_name(tournament.ruleset),
+            "playing": teams_playing_count(tournament=tournament),
+        },
     )
 
 

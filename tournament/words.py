@@ -11,6 +11,7 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.errors import RuleError, RuleErrors, Words
+from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
 from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 
@@ -41,6 +42,24 @@ WORDS: dict[type[StrEnum], dict[str, object]] = {
         Placement.INTERNATIONAL: pgettext_lazy("placement", "International"),
     },
 }
+
+# A rule set as a person reads it (domain/rulesets.py's titles, in the page's
+# language): the overview and the settings name it so; the model and the API keep the
+# code ("gcka").
+RULESET_WORDS = {
+    RuleSetCode.INTERNATIONAL: _("56 International"),
+    RuleSetCode.GCKA: _("Greater Carolina Kerala Association"),
+    RuleSetCode.ONLINE: _("Online 56"),
+    RuleSetCode.CLASSIC: _("Classic 56"),
+    RuleSetCode.TABLES: pgettext_lazy("rule set", "Tables"),
+}
+
+
+def ruleset_name(code: str) -> str:
+    """A rule set's name in the page's language ("gcka" → "Greater Carolina Kerala
+    Association")."""
+    return str(RULESET_WORDS.get(code, code))
+
 
 # A setting an earlier step fixed says so under its field (domain/setup.py's steps, by
 # the code of the change they refuse).

@@ -41,10 +41,72 @@ def test_organizer_sees_own_unpublished_tournament_marked(client, organizer):
 
 def test_tournament_page_shows_rules_and_sections(client, sections, team):
     page = client.get("/t/spring-open/").content.decode()
-    assert "18 deals" in page and "the best 24 teams" in page
+    assert "18 deals" in page and "the best 24 teams, once 24 are registered" in page
+    assert "56 International" in page
     assert "Tri-State" in page and "NJ, NY" in page
     assert "every team from outside the USA" in page
     assert "/registration/" not in page  # the desk's tab is for organizers
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [
+        ("en", "Greater Carolina Kerala Association"),
+        ("ml", "ഗ്രേറ്റർ കരോലിന കേരള അസോസിയേഷൻ"),
+    ],
+)
+def test_the_overview_names_the_rule_set_as_a_person_reads_it(client, language, name):
+    TournamentFactory(slug="carolina", ruleset="gcka", league_deals=7, qualifiers=2)
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    page = client.get("/t/carolina/").content.decode()
+    assert f"<dd>{name}</dd>" in page
+    assert "Gcka" not in page and ">gcka<" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            (
+                "the best 4 teams",
+                "the best 8 teams, once 8 are registered (5 teams so far; with "
+                "fewer, the organizers choose a smaller knockout)",
+                "4 teams play, fewer than the 8 set: the organizers choose a "
+                "smaller knockout when they seed it",
+            ),
+        ),
+        (
+            "ml",
+            (
+                "ആദ്യത്തെ 4 ടീമുകൾ",
+                "ആദ്യത്തെ 8 ടീമുകൾ, 8 ടീമുകൾ രജിസ്റ്റർ ചെയ്തുകഴിഞ്ഞാൽ (ഇതുവരെ 5 ടീമുകൾ;",
+                "4 ടീമുകൾ മാത്രമേ കളിക്കുന്നുള്ളൂ, നിശ്ചയിച്ച 8-നെക്കാൾ കുറവ്:",
+            ),
+        ),
+    ],
+)
+def test_the_overview_says_how_big_the_knockout_will_really_be(client, language, words):
+    """Enough teams: the best Q. Fewer registered than Q: the best Q once Q are
+    registered, and what happens with fewer. Fewer playing once the league is drawn
+    (one was absent from the draw): a smaller knockout, chosen at seeding
+    (docs/knockout.md)."""
+    enough, short, fewer = words
+    cup = TournamentFactory(slug="ko-size", qualifiers=4)
+    section = Section.objects.get(tournament=cup)
+    teams = [TeamFactory(section=section, name=f"Team {n}") for n in range(5)]
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    assert f"<dd>{enough}</dd>" in client.get("/t/ko-size/").content.decode()
+    Tournament.objects.filter(pk=cup.pk).update(qualifiers=8)
+    page = client.get("/t/ko-size/").content.decode()
+    assert short in page and "the best 8 teams</dd>" not in page
+    bracket = client.get("/t/ko-size/bracket/").content.decode()
+    assert short in bracket
+    Tournament.objects.filter(pk=cup.pk).update(status="league")
+    Team.objects.filter(pk=teams[0].pk).update(status="absent")
+    page = client.get("/t/ko-size/").content.decode()
+    assert fewer in page
+    assert fewer in client.get("/t/ko-size/bracket/").content.decode()
 
 
 def test_teams_page_groups_teams_by_section(client, sections):
@@ -225,3 +287,15 @@ def test_desk_shows_why_a_move_is_refused(desk, team, sections):
     )
     team.refresh_from_db()
     assert team.section == sections["tri"]
+
+
+def test_each_rule_sets_name_is_its_title_in_english():
+    from django.utils import translation
+
+    from tournament.domain.rulesets import RULESETS
+    from tournament.words import ruleset_name
+
+    with translation.override("en"):
+        assert {c: ruleset_name(c) for c in RULESETS} == {
+            c: r.title for c, r in RULESETS.items()
+        }
