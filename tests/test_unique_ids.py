@@ -3,8 +3,8 @@ link that points at an id must reach the one element it means, not the field of
 another form on the same page. Every kind of page is read as a visitor, a table
 link, a team link and an organizer see it, in English and in Malayalam, on the same
 tournament day as tests/test_accessibility.py (a knockout day, a sheet 18 deals
-in); and a label's `for`, an `aria-labelledby` or an `aria-controls` must name an id
-the page has."""
+in); and a label's `for`, an `aria-describedby`, `aria-labelledby` or
+`aria-controls` must name an id the page has."""
 
 from __future__ import annotations
 
@@ -25,10 +25,10 @@ from tournament.links.services import links_ensure
 pytestmark = pytest.mark.django_db
 
 
-# The attributes that name other elements by id, checked to name one the page has.
-# (aria-describedby is not yet: Django points a field with help text at
-# "<id>_helptext", which several templates show without that id.)
-POINTING = ("aria-labelledby", "aria-controls")
+# The attributes that name other elements by id, checked to name one the page has
+# (Django points a field with help text at "<id>_helptext": the templates give the
+# help they show that id).
+POINTING = ("aria-describedby", "aria-labelledby", "aria-controls")
 
 
 class _Ids(HTMLParser):
