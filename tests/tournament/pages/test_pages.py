@@ -107,6 +107,10 @@ def test_the_overview_says_how_big_the_knockout_will_really_be(client, language,
     page = client.get("/t/ko-size/").content.decode()
     assert fewer in page
     assert fewer in client.get("/t/ko-size/bracket/").content.decode()
+    # Once seeded (the setting then is the bracket's), the overview says it as it is.
+    Tournament.objects.filter(pk=cup.pk).update(status="knockout", qualifiers=4)
+    Team.objects.filter(pk=teams[1].pk).update(status="absent")
+    assert f"<dd>{enough}</dd>" in client.get("/t/ko-size/").content.decode()
 
 
 def test_teams_page_groups_teams_by_section(client, sections):
