@@ -66,6 +66,17 @@ AUCTION = """() => {
           border: parseFloat(style.borderTopWidth),
           height: summary.getBoundingClientRect().height};
 }"""
+LINKS = """() => {
+  const tables = [...document.querySelectorAll("table.links")];
+  const rows = tables.flatMap((t) => [...t.tBodies[0].rows]);
+  return {
+    rows: rows.length,
+    images: rows.filter((r) => r.querySelector("a.qr img[alt]")).length,
+    outside: tables.filter((t) => t.getBoundingClientRect().right
+      > t.closest(".panel").getBoundingClientRect().right + 0.5)
+      .map((t) => t.caption.textContent),
+  };
+}"""
 FOCUSED = (
     "() => document.activeElement"
     " ? [document.activeElement.id, document.activeElement.value] : null"
@@ -126,6 +137,11 @@ def test_a_phone_shows_every_tab_the_desk_and_a_whole_score_box(
     _desk_fits(page, width, phone=True)
     page.goto(live_server.url + pages["tournament"])
     _every_tab_shows(page, width)
+    # The Links tab: each link's QR code shown under it, every row inside its panel.
+    page.goto(live_server.url + pages["links"])
+    links = page.evaluate(LINKS)
+    assert links["images"] == links["rows"] > 0
+    assert links["outside"] == [], links["outside"]
 
     # The score box of a sheet 18 deals in, teams of the longest names.
     match = Match.objects.select_related("team_a", "team_b").get(pk=sheet)
