@@ -15,6 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from scoring.league.selectors import league_progress
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role, TournamentStatus
+from tournament.selectors import teams_playing_count
 from tournament.views import htmx_request, visible_tournament
 from tournament.words import refusal
 
@@ -63,6 +64,9 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
         "bracket": view,
         "form": form,
         "progress": league_progress(tournament=tournament) if view is None else None,
+        "playing": (
+            teams_playing_count(tournament=tournament) if view is None else None
+        ),
         "live": view is not None and tournament.status == TournamentStatus.KNOCKOUT,
         "poll": settings.STANDINGS_POLL_SECONDS,
     }

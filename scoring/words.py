@@ -74,6 +74,7 @@ KINDS: dict[str, dict[str, object]] = {
     "penalty": WORDS[PenaltyKind],
     "table": WORDS[TableState],
     "result": RESULTS,
+    "ruleset": tournament_words.RULESET_WORDS,
 }
 
 

@@ -748,11 +748,11 @@ PAGES = [
         page=True,
         body={
             "action": "substitute",
-            "out": "x",
-            "into": "y",
-            "from_round": "1",
-            "stage": "league",
-            "reason": "z",
+            "substitute-out": "x",
+            "substitute-into": "y",
+            "substitute-from_round": "1",
+            "substitute-stage": "league",
+            "substitute-reason": "z",
         },
     ),
 ]

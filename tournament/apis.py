@@ -47,7 +47,7 @@ from .selectors import (
     tournament_team_count,
 )
 from .site.selectors import may_create_tournaments
-from .spreadsheets import team_rows_read, team_template_build
+from .spreadsheets import field_column, team_rows_read, team_template_build
 from .uploads import upload_content, xlsx_limits
 
 ORGANIZER, CAPTAIN = Role.ORGANIZER, Role.CAPTAIN
@@ -462,7 +462,12 @@ class TeamImportApi(TournamentScopedMixin, APIView):
     class ProblemSerializer(serializers.Serializer):
         row = serializers.IntegerField()
         field = serializers.CharField()
+        column = serializers.SerializerMethodField()
         message = serializers.CharField()
+
+        def get_column(self, problem) -> str:
+            """The template's column, as the file shows it ("State")."""
+            return field_column(problem.field, self.context["players_per_team"])
 
     class OutputSerializer(serializers.Serializer):
         created = serializers.IntegerField()
@@ -492,7 +497,11 @@ class TeamImportApi(TournamentScopedMixin, APIView):
         try:
             teams = services.team_import(tournament=self.tournament, rows=rows)
         except services.TeamImportRefused as refused:
-            problems = self.ProblemSerializer(refused.problems, many=True).data
+            problems = self.ProblemSerializer(
+                refused.problems,
+                many=True,
+                context={"players_per_team": self.tournament.players_per_team},
+            ).data
             return Response(
                 {"created": 0, "errors": problems, "detail": refused.message},
                 status=status.HTTP_400_BAD_REQUEST,

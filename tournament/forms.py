@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from .domain.sections import US_STATES
 from .domain.zones import zone_names, zone_place
 from .models import SUBSTITUTIONS_MAX
-from .words import FIXED_BY, ZONE_REGIONS
+from .words import FIXED_BY, ZONE_REGIONS, ruleset_name
 
 
 class TeamForm(forms.Form):
@@ -164,7 +164,9 @@ class TournamentForm(forms.Form):
         self, *args, rulesets=(), fixed: dict | None = None, creating: bool, **kwargs
     ):
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [(r.code.value, r.title) for r in rulesets]
+        self.fields["ruleset"].choices = [
+            (r.code.value, ruleset_name(r.code)) for r in rulesets
+        ]
         self.fields["time_zone"].choices = time_zone_choices(
             str(self.initial.get("time_zone") or "")
         )

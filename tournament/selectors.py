@@ -46,6 +46,12 @@ def tournament_team_count(*, tournament: Tournament) -> int:
     return Team.objects.filter(tournament=tournament).count()
 
 
+def teams_playing_count(*, tournament: Tournament) -> int:
+    """The teams that play on (not absent from the draw, not withdrawn): the most a
+    knockout can seed (brackets/services.py: knockout_seed)."""
+    return Team.objects.filter(tournament=tournament, status=TeamStatus.ACTIVE).count()
+
+
 def tournament_roles(*, user, tournament: Tournament) -> frozenset[Role]:
     """The roles `user` holds in `tournament`; a superuser holds them all."""
     if not user.is_authenticated:

@@ -19,7 +19,14 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .domain.errors import ConflictError, RuleError, RuleErrors, filled, gettext_noop
+from .domain.errors import (
+    ConflictError,
+    RuleError,
+    RuleErrors,
+    filled,
+    gettext_noop,
+    ngettext,
+)
 from .domain.rulesets import RuleSetCode, ruleset_get
 from .domain.sections import (
     INTERNATIONAL,
@@ -664,10 +671,15 @@ class TeamImportRefused(RuleError):
     """A team list with bad rows: nothing was created."""
 
     def __init__(self, problems: list[ImportProblem]):
+        rows = len({p.row for p in problems})
         super().__init__(
             "import_refused",
-            gettext_noop("%(rows)s rows are wrong; no team was created"),
-            rows=len({p.row for p in problems}),
+            ngettext(
+                "%(rows)s row is wrong; no team was created",
+                "%(rows)s rows are wrong; no team was created",
+                rows,
+            ),
+            rows=rows,
         )
         self.problems = problems
 

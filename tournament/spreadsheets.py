@@ -38,6 +38,27 @@ _ALIASES = {
 }
 
 
+# What a refusal of registration names (services.team_entry_check's fields) → the
+# template's column that holds it: a bad row's problem names the column as the file
+# shows it ("State"), never the field's code ("captain.state").
+FIELD_COLUMNS = {
+    "name": "Team",
+    "captain": "Captain",
+    "captain.name": "Captain",
+    "captain.city": "City",
+    "captain.state": "State",
+    "captain.country": "Country",
+}
+
+
+def field_column(field: str, players_per_team: int) -> str:
+    """The template's column (or columns) of a registration field: "State" for
+    `captain.state`, "Player 2, Player 3" for `players` in teams of three."""
+    if field == "players":
+        return ", ".join(f"Player {n}" for n in range(2, players_per_team + 1))
+    return FIELD_COLUMNS.get(field, field)
+
+
 def _header(value: Any) -> str | None:
     text = " ".join(str(value or "").split()).casefold()
     if text in _ALIASES:

@@ -35,14 +35,15 @@ from .selectors import (
     check_in_counts,
     section_list,
     teams_by_section,
+    teams_playing_count,
     tournament_get_visible,
     tournament_list_visible,
     tournament_roles,
 )
 from .site.selectors import may_create_tournaments
-from .spreadsheets import team_rows_read
+from .spreadsheets import field_column, team_rows_read
 from .uploads import upload_content, xlsx_limits
-from .words import refusal
+from .words import refusal, ruleset_name
 from .zones import tournament_zone_activate
 
 
@@ -109,7 +110,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournament/detail.html",
-        {"tournament": tournament, "roles": roles, "sections": sections},
+        {
+            "tournament": tournament,
+            "roles": roles,
+            "sections": sections,
+            "ruleset": ruleset_name(tournament.ruleset),
+            "playing": teams_playing_count(tournament=tournament),
+        },
     )
 
 
@@ -245,8 +252,13 @@ class _Desk:
         try:
             imported = services.team_import(tournament=self.tournament, rows=rows)
         except services.TeamImportRefused as refused:
+            size = self.tournament.players_per_team
             self.import_problems = [
-                dataclasses.replace(p, message=refusal(p.error)) if p.error else p
+                dataclasses.replace(
+                    p,
+                    field=field_column(p.field, size),
+                    message=refusal(p.error) if p.error else p.message,
+                )
                 for p in refused.problems
             ]
             raise refused from None

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.errors import RuleError, RuleErrors, Words
+from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
 from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 
@@ -56,6 +57,24 @@ ZONE_REGIONS = {
     "Indian": _("Indian Ocean"),
     "Pacific": _("Pacific Ocean"),
 }
+
+# A rule set as a person reads it (domain/rulesets.py's titles, in the page's
+# language): the overview and the settings name it so; the model and the API keep the
+# code ("gcka").
+RULESET_WORDS = {
+    RuleSetCode.INTERNATIONAL: _("56 International"),
+    RuleSetCode.GCKA: _("Greater Carolina Kerala Association"),
+    RuleSetCode.ONLINE: _("Online 56"),
+    RuleSetCode.CLASSIC: _("Classic 56"),
+    RuleSetCode.TABLES: pgettext_lazy("rule set", "Tables"),
+}
+
+
+def ruleset_name(code: str) -> str:
+    """A rule set's name in the page's language ("gcka" → "Greater Carolina Kerala
+    Association")."""
+    return str(RULESET_WORDS.get(code, code))
+
 
 # A setting an earlier step fixed says so under its field (domain/setup.py's steps, by
 # the code of the change they refuse).
@@ -120,7 +139,16 @@ def refusal(error: RuleError) -> str:
         return "; ".join(refusal(e) for e in error.errors)
     if error.template is None:
         return error.message
-    return _said(error.template, {"field": error.field, **error.fills, **error.params})
+    params = {"field": error.field, **error.fills, **error.params}
+    if error.plural is not None:
+        singular, plural, count = error.plural
+        return ngettext(singular, plural, count) % {
+            name: _said(value.template, value.params)
+            if isinstance(value, Words)
+            else value
+            for name, value in params.items()
+        }
+    return _said(error.template, params)
 
 
 def _said(template: str, params: dict[str, object]) -> str:

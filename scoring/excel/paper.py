@@ -28,7 +28,7 @@ from tournament.xlsx import clean, put
 from tournament.xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 
 from ..domain.rules import PenaltyKind, Trump, announced_after
-from .workbook import PAPER_A4, DealLine
+from .workbook import PAPER_A4, PENALTY_WORDS, STAGE_WORDS, DealLine, said
 
 _TITLE_FONT = Font(bold=True, size=14)
 _HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -89,6 +89,16 @@ _TRUMP_WORDS = {
     "noes": Trump.NO_TRUMP,
     "pass": Trump.NO_TRUMP,
 }
+# A deal as the sheet's own key writes it (row 7): the game's notation, read back
+# below like what a scorer writes.
+TRUMP_NOTATION = {
+    Trump.CLUBS: "C",
+    Trump.DIAMONDS: "D",
+    Trump.HEARTS: "H",
+    Trump.SPADES: "S",
+    Trump.NO_TRUMP: "NT",
+}
+LEVEL_NOTATION = {"none": "", "doubled": "X", "redoubled": "XX"}
 _LEVEL_WORDS = {
     "": "none",
     "-": "none",
@@ -184,7 +194,7 @@ def _score_sheet_write(
     _label(ws, 2, 1, LABEL_MATCH, heading.match)
     _label(ws, 2, 4, LABEL_VERSION, heading.version)
     put(ws, 2, 7, "Grey cells identify the sheet: leave them.")
-    _label(ws, 3, 1, "Stage", heading.stage)
+    _label(ws, 3, 1, "Stage", said(heading.stage, STAGE_WORDS))
     _label(ws, 3, 4, "Round", heading.round)
     _label(ws, 3, 7, "Table", heading.table)
     _label(ws, 4, 1, "Team A", heading.team_a)
@@ -240,8 +250,8 @@ def _score_sheet_write(
             values += [
                 d.declarer,
                 d.value,
-                d.trump,
-                "" if d.level == "none" else d.level,
+                said(d.trump, TRUMP_NOTATION),
+                said(d.level, LEVEL_NOTATION),
                 d.taken,
                 d.award_to,
                 d.award,
@@ -278,7 +288,7 @@ def _score_sheet_write(
     for i, text in enumerate(PENALTY_HEADERS, start=1):
         cell = put(ws, pen_header, i, text)
         cell.font, cell.fill, cell.border = _HEADER_FONT, _HEADER_FILL, _BOX
-    kinds = ", ".join(k.value for k in PenaltyKind)
+    kinds = ", ".join(PENALTY_WORDS[k] for k in PenaltyKind)
     put(ws, pen_header, 7, f"Kind: {kinds}").font = Font(italic=True)
     pen_rows = max(PENALTY_ROWS, len(penalties) + 2)
     for i in range(pen_rows):
@@ -286,7 +296,14 @@ def _score_sheet_write(
         if i < len(penalties):
             p = penalties[i]
             for c, value in enumerate(
-                (p.deal, p.offender, p.kind, p.points, p.note or None), start=1
+                (
+                    p.deal,
+                    p.offender,
+                    said(p.kind, PENALTY_WORDS),
+                    p.points,
+                    p.note or None,
+                ),
+                start=1,
             ):
                 put(ws, r, c, value)
         for c in range(1, len(PENALTY_HEADERS) + 1):
@@ -295,7 +312,7 @@ def _score_sheet_write(
     offenders.add(f"B{pen_header + 1}:B{pen_header + pen_rows}")
     kind_rule = DataValidation(
         type="list",
-        formula1='"' + ",".join(k.value for k in PenaltyKind) + '"',
+        formula1='"' + ",".join(PENALTY_WORDS[k] for k in PenaltyKind) + '"',
         allow_blank=True,
     )
     kind_rule.add(f"C{pen_header + 1}:C{pen_header + pen_rows}")

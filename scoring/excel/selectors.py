@@ -504,7 +504,10 @@ def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
                 t.kallakali_caught,
                 t.kallakali_suffered,
                 t.penalties_against,
-                ", ".join(f"{k} {n}" for k, n in t.penalties_against_by_kind.items()),
+                ", ".join(
+                    f"{workbook.said(k, workbook.PENALTY_WORDS)} {n}"
+                    for k, n in t.penalties_against_by_kind.items()
+                ),
                 t.biggest_win.margin if t.biggest_win else None,
                 t.highest_total.total if t.highest_total else None,
                 t.longest_run.length if t.longest_run else None,

@@ -14,7 +14,7 @@ worksheet of rows.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -37,6 +37,56 @@ class Column:
     title: str
     width: float = 12
     kind: str = "text"  # text | int | decimal | date | datetime | yes_no
+    # A column of values the rules name by code (a status, a trump): the words a
+    # person reads for each code; a value not listed is written as it is.
+    words: Mapping[str, str] | None = None
+
+
+# The values the rules name by code, as the workbook writes them: words a person
+# reads, in English like the rest of the file (docs/exports.md); the API keeps the
+# codes. The pages say the same words in the visitor's language (scoring/words.py).
+STAGE_WORDS = {"league": "League", "knockout": "Knockout"}
+MATCH_STATUS_WORDS = {
+    "scheduled": "Scheduled",
+    "in_progress": "In progress",
+    "completed": "Completed",
+    "confirmed": "Confirmed",
+    "void": "Void",
+    "forfeited": "Forfeited",
+    "bye": "Bye",
+}
+# A knockout match's state on the Bracket sheet (brackets/selectors.py MatchView).
+BRACKET_STATUS_WORDS = {
+    **MATCH_STATUS_WORDS,
+    "waiting": "Waiting for its teams",
+    "decided": "Decided",
+    "place": "Place",
+}
+TRUMP_WORDS = {
+    "clubs": "Clubs",
+    "diamonds": "Diamonds",
+    "hearts": "Hearts",
+    "spades": "Spades",
+    "no_trump": "No trump",
+}
+LEVEL_WORDS = {"none": "Not doubled", "doubled": "Doubled", "redoubled": "Redoubled"}
+PENALTY_WORDS = {
+    "out_of_turn": "Out of turn",
+    "kallakali": "Kallakali",
+    "cardinal_rule": "Cardinal rule",
+    "constraining_hand": "Constraining hand",
+    "conduct": "Conduct",
+}
+DECIDED_BY_WORDS = {
+    "total": "Total",
+    "extra_deals": "Extra deals",
+    "sudden_death": "Sudden death",
+}
+
+
+def said(value: str, words: Mapping[str, str]) -> str:
+    """A code as the workbook writes it (`value` itself when not a code of `words`)."""
+    return words.get(value, value)
 
 
 @dataclass(frozen=True)
@@ -50,11 +100,13 @@ class TableSheet:
     landscape: bool = True
 
 
-def _cell_value(value: Any, kind: str) -> Any:
+def _cell_value(value: Any, column: Column) -> Any:
     if value is None or value == "":
         return None
-    if kind == "yes_no":
+    if column.kind == "yes_no":
         return "yes" if value else "no"
+    if column.words is not None and isinstance(value, str):
+        return said(value, column.words)
     return value
 
 
@@ -126,7 +178,7 @@ def _table_write(
     row = FIRST_DATA_ROW - 1
     for values in table.rows:
         for i, (column, value) in enumerate(zip(columns, values, strict=True)):
-            shown = _cell_value(value, column.kind)
+            shown = _cell_value(value, column)
             if shown is None:
                 continue
             if isinstance(shown, str):
@@ -220,7 +272,7 @@ DRAW_COLUMNS = (
     Column("Team B", 28),
     Column("Section B", 16),
     Column("Released", 10, "yes_no"),
-    Column("Status", 12),
+    Column("Status", 12, words=MATCH_STATUS_WORDS),
     Column("Total A", 9, "int"),
     Column("Total B", 9, "int"),
     Column("Winner", 28),
@@ -253,29 +305,29 @@ STANDINGS_COLUMNS = (
 )
 
 SCORE_SHEET_COLUMNS = (
-    Column("Stage", 10),
+    Column("Stage", 10, words=STAGE_WORDS),
     Column("Round", 8, "int"),
     Column("Table", 7, "int"),
     Column("Match id", 9, "int"),
     Column("Team A", 24),
     Column("Team B", 24),
-    Column("Status", 11),
+    Column("Status", 11, words=MATCH_STATUS_WORDS),
     Column("Line", 9),
     Column("Deal", 6, "int"),
     Column("Declarer", 9),
     Column("Value", 7, "int"),
-    Column("Trump", 10),
-    Column("Level", 10),
+    Column("Trump", 10, words=TRUMP_WORDS),
+    Column("Level", 11, words=LEVEL_WORDS),
     Column("Taken", 7, "int"),
     Column("Made", 7, "yes_no"),
     Column("Award to", 9),
     Column("Award", 7, "int"),
-    Column("Awarded by", 18),
+    Column("Awarded by", 18, words=PENALTY_WORDS),
     Column("Received A", 10, "int"),
     Column("Received B", 10, "int"),
     Column("Total A", 8, "int"),
     Column("Total B", 8, "int"),
-    Column("Penalty", 18),
+    Column("Penalty", 18, words=PENALTY_WORDS),
     Column("Offender", 9),
     Column("Points", 7, "int"),
     Column("Warning", 9, "yes_no"),
@@ -290,7 +342,7 @@ DAY_COLUMNS = (
     Column("When", 17, "datetime"),
     Column("What", 13),
     Column("Team", 26),
-    Column("Stage", 10),
+    Column("Stage", 10, words=STAGE_WORDS),
     Column("Round", 7, "int"),
     Column("Table", 7, "int"),
     Column("Deal", 6, "int"),
@@ -301,14 +353,14 @@ DAY_COLUMNS = (
 
 # Who played for each team in each match (rules.md §9: every match keeps its roster).
 ROSTER_COLUMNS = (
-    Column("Stage", 10),
+    Column("Stage", 10, words=STAGE_WORDS),
     Column("Round", 7, "int"),
     Column("Table", 7, "int"),
     Column("Team A", 24),
     Column("Players A", 44),
     Column("Team B", 24),
     Column("Players B", 44),
-    Column("Status", 11),
+    Column("Status", 11, words=MATCH_STATUS_WORDS),
     Column("Match id", 9, "int"),
 )
 
@@ -352,11 +404,11 @@ BRACKET_COLUMNS = (
     Column("Total B", 8, "int"),
     Column("Deals played", 12, "int"),
     Column("Tie-break deals", 15),
-    Column("Decided by", 12),
+    Column("Decided by", 12, words=DECIDED_BY_WORDS),
     Column("Toss won by", 12),
     Column("First dealer", 12),
     Column("Winner", 26),
-    Column("Status", 12),
+    Column("Status", 14, words=BRACKET_STATUS_WORDS),
     Column("Sheet id", 9, "int"),
 )
 

@@ -121,7 +121,7 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _withdraw(request, team) -> str:
-    form = WithdrawForm(request.POST)
+    form = WithdrawForm(request.POST, prefix="withdraw")
     if not form.is_valid():
         raise RuleError("invalid", next(iter(form.errors.values()))[0])
     services.team_withdraw(team=team, user=request.user, **form.cleaned_data)
@@ -132,7 +132,7 @@ def _withdraw(request, team) -> str:
 
 
 def _substitute(request, team) -> str:
-    form = SubstituteForm(request.POST)
+    form = SubstituteForm(request.POST, prefix="substitute")
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
         # The form's label and error are in the page's language already.
@@ -211,8 +211,10 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             for p in team_players_get(tournament=tournament, team=team.pk)
         ],
         "organizer": Role.ORGANIZER in roles,
-        "withdraw_form": WithdrawForm(),
-        "substitute_form": SubstituteForm(),
+        # Prefixed, as both ask "From round" and "Why": each field's id is its own
+        # form's (id_withdraw-reason, id_substitute-reason).
+        "withdraw_form": WithdrawForm(prefix="withdraw"),
+        "substitute_form": SubstituteForm(prefix="substitute"),
     }
     if htmx_request(request):
         return render(request, "scoring/_team_live.html", context)

@@ -19,7 +19,7 @@ from tournament.links import services
 from tournament.links.selectors import link_list
 from tournament.models import Link, LinkKind
 
-from .selectors import tables_needed
+from .selectors import table_links, tables_needed
 
 
 class TableLinkOutput(serializers.Serializer):
@@ -70,10 +70,10 @@ class LinkListApi(TournamentScopedMixin, APIView):
     @extend_schema(responses=LinksOutput)
     def get(self, request, slug):
         self.require(Role.ORGANIZER)
-        services.links_ensure(
-            tournament=self.tournament, tables=tables_needed(self.tournament)
-        )
+        needed = tables_needed(self.tournament)
+        services.links_ensure(tournament=self.tournament, tables=needed)
         tables, teams = link_list(tournament=self.tournament)
+        tables = table_links(tables, needed)
         response = Response(
             {
                 "tables": [link_data(request, k) for k in tables],

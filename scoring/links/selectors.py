@@ -4,10 +4,10 @@ domain/desk.table_reach, fed here from two small queries."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import ceil
 
 from django.db.models import Max, Q
 
+from tournament.domain.types import TeamStatus
 from tournament.models import LeagueRound, Link, LinkKind, Team, Tournament
 
 from ..domain import desk
@@ -119,8 +119,17 @@ def match_reached(link: Link, pk: int) -> Match | None:
 
 
 def tables_needed(tournament: Tournament) -> int:
-    """How many tables the tournament plays at: one per two teams, or the highest
-    table a match names, whichever is more (two queries)."""
-    teams = Team.objects.filter(tournament=tournament).count()
+    """How many tables the tournament plays at: once matches are set up, the highest
+    table a match names (a round of 9 teams plays at 4 tables, the ninth team has a
+    bye); before, one per two teams that play (one or two queries)."""
     highest = Match.objects.filter(tournament=tournament).aggregate(n=Max("table"))
-    return max(ceil(teams / 2), highest["n"] or 0)
+    if highest["n"]:
+        return highest["n"]
+    teams = Team.objects.filter(tournament=tournament, status=TeamStatus.ACTIVE)
+    return teams.count() // 2
+
+
+def table_links(tables: list[Link], needed: int) -> list[Link]:
+    """The table links of tables 1 to `needed`: a link made for a table the draw
+    did not use (before the draw, or a draw since replaced) is not listed."""
+    return [k for k in tables if k.table is not None and k.table <= needed]

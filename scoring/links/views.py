@@ -65,6 +65,7 @@ from .qr import qr_inline, qr_svg
 from .selectors import (
     link_side,
     match_reached,
+    table_links,
     table_reach,
     tables_needed,
     tables_playing,
@@ -409,7 +410,8 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = _organizer(request, slug)
-    services.links_ensure(tournament=tournament, tables=tables_needed(tournament))
+    needed = tables_needed(tournament)
+    services.links_ensure(tournament=tournament, tables=needed)
     if request.method == "POST":
         answer = page_action(
             request,
@@ -419,6 +421,7 @@ def links_page(request: HttpRequest, slug: str) -> HttpResponse:
         if answer is not None:
             return answer
     tables, teams = link_list(tournament=tournament)
+    tables = table_links(tables, needed)
     playing = tables_playing(tournament)
     for k in tables:  # the match each table plays now, beside its link
         k.playing_now = playing.get(k.table)
@@ -469,8 +472,10 @@ def link_cards_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = _organizer(request, slug)
-    services.links_ensure(tournament=tournament, tables=tables_needed(tournament))
+    needed = tables_needed(tournament)
+    services.links_ensure(tournament=tournament, tables=needed)
     tables, teams = link_list(tournament=tournament)
+    tables = table_links(tables, needed)
     kind = request.GET.get("kind", LinkKind.TABLE)
     links = teams if kind == LinkKind.TEAM else tables
     cards = [

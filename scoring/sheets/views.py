@@ -728,10 +728,14 @@ def day_context(match: Match, roles: frozenset[Role], sides, roster=None) -> dic
             and match.status != MatchStatus.VOID
         ),
         "can_rule": organizer,
-        "forfeit_form": ForfeitForm(match=match, initial={"version": match.version})
+        # Their ids are their own (id_forfeit-reason, id_dispute-deal): the page they
+        # join has a deal form's version and deal, a reopening's reason.
+        "forfeit_form": ForfeitForm(
+            match=match, initial={"version": match.version}, auto_id="id_forfeit-%s"
+        )
         if organizer and not match.locked
         else None,
-        "dispute_form": DisputeForm(),
+        "dispute_form": DisputeForm(auto_id="id_dispute-%s"),
     }
 
 

@@ -376,6 +376,15 @@
   // What the scorer sees
   // ----------------------------------------------------------------------------
 
+  function announce(said) {
+    // The answer to a save, said again by #save-said (role=status, outside the
+    // swapped sheet); emptied first, so that the same words twice are read twice.
+    const region = document.getElementById("save-said");
+    if (!region || !said) return;
+    region.textContent = "";
+    setTimeout(() => { region.textContent = said.textContent.trim(); }, 50);
+  }
+
   function saved() {
     localStorage.setItem(SAVED, String(Date.now()));
   }
@@ -551,17 +560,35 @@
   });
 
   document.body.addEventListener("sheetSaved", () => { saved(); show(); keepPage(); });
+  // Whether the keyboard was inside the sheet when htmx replaced it: a swap takes the
+  // focused element away, and the focus would fall to the top of the page.
+  let focusInApp = false;
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    if (!event.detail.target || event.detail.target.id !== "score-app") return;
+    focusInApp = event.detail.target.contains(document.activeElement);
+  });
   document.body.addEventListener("htmx:afterSwap", (event) => {
     if (!event.detail.target || event.detail.target.id !== "score-app") return;
     prepareForm();
-    // After a deal's save the keyboard stays in the form, at the next deal, and the
-    // answer beside the button is read out (role=status): nobody starts over at the
-    // top of the page.
+    // After a deal's save the keyboard stays in the form: at the next deal's first
+    // field, or at the first field the server refused; and the answer beside the
+    // button is read out by the page's own live region, which a swap does not
+    // replace (a region that arrives with its words is not announced): nobody
+    // starts over at the top of the page.
     const sent = event.detail.requestConfig && event.detail.requestConfig.elt;
     const form = document.getElementById("deal-form");
-    if (sent && sent.id === "deal-form" && form && form.elements.number) {
-      form.elements.number.focus({ preventScroll: true });
+    const fromForm = sent && sent.id === "deal-form";
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (form && (fromForm || (focusInApp && lost))) {
+      const refused = form.querySelector(".invalid input, .invalid select, .invalid textarea");
+      const field = refused || form.elements.number;
+      if (field) {
+        field.focus({ preventScroll: true });
+        field.scrollIntoView({ block: "nearest" });
+      }
     }
+    focusInApp = false;
+    if (fromForm) announce(document.querySelector("#save-state .said"));
   });
   document.body.addEventListener("htmx:afterSettle", () => prepareForm());
   window.addEventListener("online", () => { show(); flush(); });

@@ -17,6 +17,8 @@ class Words(str):
 
     template: str
     params: dict[str, object]
+    # Words that change with a number (`ngettext`): both English forms and the number.
+    plural: tuple[str, str, int] | None = None
 
 
 def gettext_noop(text: str) -> Words:
@@ -25,6 +27,18 @@ def gettext_noop(text: str) -> Words:
     Django, and the words stay English until a page translates them."""
     words = Words(text)
     words.template, words.params = text, {}
+    return words
+
+
+def ngettext(singular: str, plural: str, count: int) -> Words:
+    """Marks words that change with a number (`make messages` collects both forms as
+    one plural entry): the English form for `count`, which a page says in its own
+    language with Django's ngettext (tournament/words.py). Plain Python, as
+    `gettext_noop`."""
+    chosen = singular if count == 1 else plural
+    words = Words(chosen)
+    words.template, words.params = chosen, {}
+    words.plural = (singular, plural, count)
     return words
 
 
@@ -68,6 +82,7 @@ class RuleError(Exception):
     ) -> None:
         self.template = message.template if isinstance(message, Words) else None
         self.fills = message.params if isinstance(message, Words) else {}
+        self.plural = message.plural if isinstance(message, Words) else None
         if self.template is not None:
             message = self.template % {"field": field, **self.fills, **params}
         super().__init__(message)
@@ -83,7 +98,10 @@ class RuleError(Exception):
         """The same refusal named on another field: its words, the values only its
         sentence needs, and its parameters, all kept."""
         words: str = self.message
-        if self.template is not None:
+        if self.plural is not None:
+            words = filled(ngettext(*self.plural), **self.fills)
+            words.plural = self.plural
+        elif self.template is not None:
             words = filled(gettext_noop(self.template), **self.fills)
         return RuleError(self.code, words, field=field, **self.params)
 

@@ -13,6 +13,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scoring.excel import services
+from scoring.excel.workbook import (
+    LEVEL_WORDS,
+    MATCH_STATUS_WORDS,
+    PENALTY_WORDS,
+    TRUMP_WORDS,
+    said,
+)
 from scoring.models import ExportJob, Match
 from tests.brackets.knockout import bracket, final_league, matches_of, play_sheet
 from tests.conftest import as_user
@@ -113,7 +120,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
         ]
 
     league = every(api, f"/api/v1/tournaments/{SLUG}/matches/?stage=league")
-    draw = [r for r in table(book, "Draw") if r["Status"] != "bye"]
+    draw = [r for r in table(book, "Draw") if r["Status"] != "Bye"]
     assert [
         (r["Round"], r["Table"], r["Team A"], r["Team B"], r["Match id"]) for r in draw
     ] == [
@@ -126,7 +133,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
         assert (r["Total A"], r["Total B"], r["Status"]) == (
             m["total_a"],
             m["total_b"],
-            m["status"],
+            said(m["status"], MATCH_STATUS_WORDS),
         )
         assert isinstance(r["Total A"], int)
         assert isinstance(r["Confirmed at"], datetime)
@@ -188,8 +195,8 @@ def test_the_workbook_says_what_the_api_says(api, played):
                 d["number"],
                 d["declarer"],
                 d["value"],
-                d["trump"],
-                d["level"],
+                said(d["trump"], TRUMP_WORDS),
+                said(d["level"], LEVEL_WORDS),
                 d["taken"],
                 d["award_to"],
                 d["award"],
@@ -203,20 +210,26 @@ def test_the_workbook_says_what_the_api_says(api, played):
             (r["Deal"], r["Penalty"], r["Offender"], r["Points"], r["Note"])
             for r in penalties
         ] == [
-            (p["deal"], p["kind"], p["offender"], p["points"], p["note"] or None)
+            (
+                p["deal"],
+                said(p["kind"], PENALTY_WORDS),
+                p["offender"],
+                p["points"],
+                p["note"] or None,
+            )
             for p in sheet["penalties"]
         ]
         if not sheet["deals"]:
             assert [r["Line"] for r in own] == ["no deals"]
     # The semi-final with penalties: the kallakali gave deal 3 away, with 3 more.
-    kallakali = next(r for r in lines if r["Penalty"] == "kallakali")
+    kallakali = next(r for r in lines if r["Penalty"] == "Kallakali")
     deal_3 = next(
         r
         for r in lines
         if r["Match id"] == kallakali["Match id"] and r["Line"] == "deal"
         if r["Deal"] == 3
     )
-    assert deal_3["Awarded by"] == "kallakali"
+    assert deal_3["Awarded by"] == "Kallakali"
 
     data = bracket(api, SLUG)
     rows = [r for r in table(book, "Bracket") if r["Match"] is not None]
@@ -247,7 +260,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
     decided = next(m for m in matches_of(data).values() if m["winner"])
     row = next(r for r in rows if r["Match"] == decided["number"])
     assert row["Winner"] == decided[f"team_{decided['winner'].lower()}_name"]
-    assert row["Decided by"] == "total"
+    assert row["Decided by"] == "Total"
 
 
 @pytest.mark.django_db

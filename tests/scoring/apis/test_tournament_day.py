@@ -553,7 +553,7 @@ def test_the_workbook_keeps_the_day(api, league):
     side = "A" if later.team_a_id == team.pk else "B"
     assert rosters[later.pk][f"Players {side}"].startswith("Sree Nair, ")
     sheets = {r["Match id"]: r["Status"] for r in table(book, "Draw")}
-    assert sheets[forfeited.pk] == "forfeited"
+    assert sheets[forfeited.pk] == "Forfeited"
     standing = {r["Team id"]: r for r in table(book, "Standings")}
     assert standing[forfeited.team_a_id]["Forfeits won"] == 1
     assert standing[forfeited.team_b_id]["Forfeits lost"] == 1

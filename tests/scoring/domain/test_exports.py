@@ -236,3 +236,28 @@ def test_a_table_sheet_is_a_spreadsheet_not_a_dump():
     assert 20 <= ws.column_dimensions["A"].width < 21  # and Excel's cell padding
     assert ws.auto_filter.ref == "A4:D5"
     assert ws.page_setup.paperSize == workbook.PAPER_A4
+
+
+def test_every_code_the_workbook_writes_has_its_words():
+    """Each value the rules name by code is written as words a person reads: none is
+    left as its code, none is snake_case (docs/exports.md)."""
+    from scoring.domain.rules import MatchStatus, Stage
+    from scoring.domain.tiebreak import DecidedBy
+
+    for kind, words in (
+        (Stage, workbook.STAGE_WORDS),
+        (MatchStatus, workbook.MATCH_STATUS_WORDS),
+        (MatchStatus, workbook.BRACKET_STATUS_WORDS),
+        (Trump, workbook.TRUMP_WORDS),
+        (Level, workbook.LEVEL_WORDS),
+        (PenaltyKind, workbook.PENALTY_WORDS),
+        (DecidedBy, workbook.DECIDED_BY_WORDS),
+    ):
+        for code in kind:
+            said = workbook.said(code, words)
+            assert said != code.value and "_" not in said and said[0].isupper(), said
+    for code in ("waiting", "decided", "bye", "place"):
+        assert workbook.said(code, workbook.BRACKET_STATUS_WORDS)[0].isupper()
+    # Paper keeps its key's notation, and reads it back as the code.
+    assert [paper.TRUMP_NOTATION[t] for t in Trump] == ["C", "D", "H", "S", "NT"]
+    assert paper.LEVEL_NOTATION == {"none": "", "doubled": "X", "redoubled": "XX"}

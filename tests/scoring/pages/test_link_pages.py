@@ -289,3 +289,63 @@ def test_a_tables_web_app_is_named_in_the_pages_language(
     manifest = client.get(f"/l/{key}/manifest.webmanifest").json()
     assert (manifest["name"], manifest["short_name"]) == (name, short)
     assert manifest["lang"] == language
+
+
+@pytest.mark.parametrize(
+    ("language", "tables", "table_qr", "team_qr"),
+    [
+        ("en", "Tables (4)", "QR code of table 3's link", "QR code of the link of "),
+        ("ml", "(4)", "മേശ 3-ന്റെ ലിങ്കിന്റെ QR കോഡ്", "-ന്റെ ലിങ്കിന്റെ QR കോഡ്"),
+    ],
+)
+def test_the_links_tab_counts_the_tables_a_round_has_and_shows_its_qr_codes(
+    language, tables, table_qr, team_qr
+):
+    """Nine teams play at four tables (one has a bye each round): the tab lists the
+    four tables the draw uses, not a fifth made earlier for the odd team; each link
+    shows its QR code as an image named for the table or team it opens."""
+    from tests.factories import TournamentFactory, member
+    from tests.scoring.league import drawn_league
+    from tournament.links.services import links_ensure
+
+    tournament = TournamentFactory(slug="nine", league_rounds=3, published=True)
+    organizer = member(tournament, Role.ORGANIZER, "nine-org")
+    client = Client()
+    client.force_login(organizer)
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    links_ensure(tournament=tournament, tables=5)  # a fifth table, made before
+    matches = drawn_league(tournament, organizer, sections=3, per_section=3)
+    assert max(m.table for m in matches) == 4
+    tab = client.get("/t/nine/links/").content.decode()
+    assert tables in tab
+    assert tab.count('name="link" value="table-') == 4
+    assert 'value="table-5"' not in tab
+    assert tab.count('name="link" value="team-') == 9
+    images = re.findall(
+        r'<a href="(/l/[^"]+/qr\.svg)" class="qr"><img src="\1"[^>]*>', tab
+    )
+    assert len(images) == 13
+    assert f'alt="{table_qr}"' in tab
+    team = Team.objects.filter(tournament=tournament).order_by("name").first()
+    assert f'alt="{team.name}{team_qr}"' in tab or f'alt="{team_qr}{team.name}"' in tab
+    svg = client.get(images[0])
+    assert svg["Content-Type"] == "image/svg+xml"
+    cards = client.get("/t/nine/links/cards/").content.decode()
+    assert cards.count('<article class="card">') == 4
+    api = client.get("/api/v1/tournaments/nine/links/").json()
+    assert [t["table"] for t in api["tables"]] == [1, 2, 3, 4]
+
+
+def test_before_the_draw_an_odd_team_needs_no_table_of_its_own():
+    from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+
+    tournament = TournamentFactory(slug="five", published=True)
+    organizer = member(tournament, Role.ORGANIZER, "five-org")
+    section = SectionFactory(tournament=tournament, name="North")
+    for n in range(5):
+        TeamFactory(section=section, name=f"Five {n}")
+    client = Client()
+    client.force_login(organizer)
+    tab = client.get("/t/five/links/").content.decode()
+    assert "Tables (2)" in tab
+    assert tab.count('name="link" value="table-') == 2

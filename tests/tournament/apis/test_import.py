@@ -90,6 +90,12 @@ def test_one_bad_row_creates_nothing_and_every_bad_row_is_reported(
     assert ("name", "a team needs a name") in by_row[4]
     assert any("registered already" in m for _, m in by_row[5])
     assert {f for f, _ in by_row[6]} == {"captain.state", "players"}
+    # Each problem also names the column as the template shows it.
+    columns = {(p["row"], p["field"]): p["column"] for p in body["errors"]}
+    assert columns[(3, "captain.state")] == "State"
+    assert columns[(4, "name")] == "Team"
+    assert columns[(6, "players")] == "Player 2, Player 3"
+    assert body["detail"] == "4 rows are wrong; no team was created"
     assert not Team.objects.exists()
     assert not Player.objects.exists()
 

@@ -4,7 +4,7 @@ marked template with its values for a page to translate (tournament/words.py).""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.domain.errors import RuleError, Words, filled, gettext_noop
+from tournament.domain.errors import RuleError, Words, filled, gettext_noop, ngettext
 
 
 def test_marked_words_keep_their_template_and_say_their_english():
@@ -74,3 +74,51 @@ def test_plain_words_are_said_as_they_are():
 @given(st.text(alphabet=st.characters(blacklist_characters="%"), max_size=40))
 def test_any_text_marked_is_its_own_english(text):
     assert gettext_noop(text) == text == RuleError("x", gettext_noop(text)).message
+
+
+@given(st.integers(min_value=0, max_value=10_000))
+def test_words_that_change_with_a_number_say_its_english_form(rows):
+    """ngettext (pure): the English form for the number, both forms kept for a page to
+    say in its own language; moved to another field, they stay."""
+    error = RuleError(
+        "import_refused",
+        ngettext(
+            "%(rows)s row is wrong; no team was created",
+            "%(rows)s rows are wrong; no team was created",
+            rows,
+        ),
+        rows=rows,
+    )
+    word = "row is" if rows == 1 else "rows are"
+    assert error.message == f"{rows} {word} wrong; no team was created"
+    assert error.plural is not None and error.plural[2] == rows
+    moved = error.at("file")
+    assert (moved.message, moved.plural, moved.field) == (
+        error.message,
+        error.plural,
+        "file",
+    )
+
+
+def test_a_page_says_the_plural_its_language_has(settings):
+    from django.utils import translation
+
+    from tournament.words import refusal
+
+    for rows, english, malayalam in (
+        (1, "1 row is wrong", "1 വരി തെറ്റാണ്"),
+        (3, "3 rows are wrong", "3 വരികൾ തെറ്റാണ്"),
+    ):
+        error = RuleError(
+            "import_refused",
+            ngettext(
+                "%(rows)s row is wrong; no team was created",
+                "%(rows)s rows are wrong; no team was created",
+                rows,
+            ),
+            rows=rows,
+        )
+        with translation.override("en"):
+            assert refusal(error).startswith(english)
+        with translation.override("ml"):
+            assert refusal(error).startswith(malayalam)

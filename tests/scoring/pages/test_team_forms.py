@@ -1,0 +1,79 @@
+"""A team's page, as an organizer uses its two forms (rules.md §9): a substitution
+and a withdrawal, each with its own prefix so that its "From round" and "Why" are
+its own fields (ids and names: substitute-reason, withdraw-reason)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.factories import TournamentFactory, member
+from tests.scoring.league import drawn_league
+from tournament.domain.types import Role
+from tournament.models import Substitution
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("language", "substituted", "withdrawn"),
+    [
+        ("en", "plays for", "is withdrawn from round 3"),
+        ("ml", "പകരം", "റൗണ്ട് 3 മുതൽ പിന്മാറി"),
+    ],
+)
+def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
+    language, substituted, withdrawn
+):
+    tournament = TournamentFactory(slug="forms", league_rounds=3, league_deals=6)
+    organizer = member(tournament, Role.ORGANIZER, "forms-org")
+    match = drawn_league(tournament, organizer, sections=3, per_section=2)[0]
+    team = match.team_a
+    url = f"/t/forms/teams/{team.pk}/"
+    client = Client()
+    client.force_login(organizer)
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    page = client.get(url).content.decode()
+    for form in ("substitute", "withdraw"):
+        for field in ("from_round", "reason"):
+            assert f'<label for="id_{form}-{field}">' in page
+            assert f'id="id_{form}-{field}"' in page
+    assert 'id="id_reason"' not in page and 'id="id_from_round"' not in page
+
+    leaving = team.players.order_by("position").last().name
+    answer = client.post(
+        url,
+        {
+            "action": "substitute",
+            "substitute-out": leaving,
+            "substitute-into": "Ravi Menon",
+            "substitute-from_round": "2",
+            "substitute-stage": "league",
+            "substitute-reason": "a flight",
+        },
+        follow=True,
+    )
+    assert substituted in answer.content.decode()
+    made = Substitution.objects.get(team=team)
+    assert (made.player_in, made.from_round, made.reason) == (
+        "Ravi Menon",
+        2,
+        "a flight",
+    )
+
+    answer = client.post(
+        url,
+        {
+            "action": "withdraw",
+            "withdraw-from_round": "3",
+            "withdraw-reason": "the captain is ill",
+        },
+        follow=True,
+    )
+    assert withdrawn in answer.content.decode()
+    team.refresh_from_db()
+    assert (team.status, team.withdrawn_from_round, team.withdrawn_reason) == (
+        "withdrawn",
+        3,
+        "the captain is ill",
+    )
