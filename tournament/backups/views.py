@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from ..domain.types import Role
@@ -141,14 +142,19 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label="Backup file",
-        help_text="A tournament's backup (.56.gz), downloaded from its backups page.",
+        label=_("Backup file"),
+        help_text=_(
+            "A tournament's backup (.56.gz), downloaded from its Backups page."
+        ),
     )
     slug = forms.SlugField(
         required=False,
         max_length=60,
-        label="Slug",
-        help_text="Leave empty to keep the file's; give another where it is taken.",
+        label=_("Address"),
+        help_text=_(
+            "/t/<address>/: leave empty to keep the file's; give another where it is "
+            "taken"
+        ),
     )
 
 
