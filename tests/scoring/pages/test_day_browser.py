@@ -54,7 +54,7 @@ def test_arrivals_draw_forfeit_and_a_ruling(browser, live_server):
     desk.fill("#id_forfeit-reason", "not at the table by 10:00")
     desk.click("button:has-text('Record the forfeit')")
     desk.locator(".messages").get_by_text("The sheet is forfeited").wait_for()
-    assert "did not come" in desk.inner_text(".forfeit")
+    assert "did not come" in desk.inner_text(".notice.forfeit")
     forfeited.refresh_from_db()
     assert (forfeited.status, forfeited.winner) == ("forfeited", "A")
 
