@@ -18,3 +18,9 @@ sheet_reopening = Signal()
 # tournament. A receiver answers (rows, note): the rows in workbook.BRACKET_COLUMNS'
 # order, and a line for the sheet's title block.
 export_bracket = Signal()
+
+# Sent by a single sheet's pages when its round holds more than one kind of match (the
+# final's round holds the second runner-up match too), to name the sheet's own match.
+# Arguments: match. A receiver answers the match's name as marked words ("Final,
+# game 2", "Second runner-up match"), or None.
+match_named = Signal()

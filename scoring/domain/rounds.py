@@ -21,8 +21,10 @@ from .rules import Stage
 
 __all__ = [
     "FINAL",
+    "FINAL_ROUND",
     "SECOND_RUNNER_UP",
     "bracket_places",
+    "final_game",
     "knockout_name",
     "round_name",
 ]
@@ -34,6 +36,7 @@ SEMI_FINALS = gettext_noop("Semi-finals")
 FINAL = gettext_noop("Final")
 SECOND_RUNNER_UP = gettext_noop("Second runner-up match")
 FINAL_ROUND = gettext_noop("Final and second runner-up match")
+FINAL_GAME = gettext_noop("Final, game %(number)s")
 LEAGUE_ROUND = gettext_noop("Round %(number)s")
 KNOCKOUT_ROUND = gettext_noop("Knockout round %(number)s")
 
@@ -73,3 +76,9 @@ def round_name(stage: str, number: int, qualifiers: int | None = None) -> Words:
     if places == 2 and qualifiers >= 4:
         return FINAL_ROUND  # two semi-finals: their losers play beside the final
     return knockout_name(places, first=number == 1, with_byes=size > qualifiers)
+
+
+def final_game(number: int, best_of: int) -> Words:
+    """A sheet of the final: "Final" when it is played in one game, else "Final,
+    game 2" (the final is best of three, 000 §6)."""
+    return FINAL if best_of <= 1 else filled(FINAL_GAME, number=number)

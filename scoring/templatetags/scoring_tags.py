@@ -6,6 +6,7 @@ from django.utils.html import json_script
 from scoring.domain import rounds, tiebreak
 from scoring.domain.rules import TRUMP_SYMBOLS, Trump
 from scoring.domain.standings import Points, shown
+from scoring.signals import match_named
 from scoring.words import offline_words as _offline_words
 from scoring.words import said as _said
 from scoring.words import who_said as _who_said
@@ -56,6 +57,20 @@ def round_of(match) -> str:
     return words_said(
         rounds.round_name(match.stage, match.round, match.tournament.qualifiers)
     )
+
+
+@register.filter
+def sheet_of(match) -> str:
+    """A single sheet's own match by its name, in the page's language: its round's name
+    ({{ match|round_of }}), except in the final's round, which holds two matches: there
+    the bracket names the sheet's ("Final, game 2", "Second runner-up match")."""
+    name = rounds.round_name(match.stage, match.round, match.tournament.qualifiers)
+    if name == rounds.FINAL_ROUND:
+        for _, answer in match_named.send(sender=type(match), match=match):
+            if answer is not None:
+                name = answer
+                break
+    return words_said(name)
 
 
 @register.filter

@@ -208,3 +208,55 @@ def test_the_knockout_has_one_set_of_names_on_every_page(api, league):
     assert "Semi-finals" not in bracket_page and "Second runner-up match" not in (
         bracket_page
     )
+
+
+def test_a_sheet_of_the_finals_round_names_its_own_match(api, db):
+    """The final's round holds two matches: its sheets' pages say which one each is
+    ("Final, game 2", "Second runner-up match"), not the round's name for both, in
+    English and in Malayalam; the printed sheet names the round."""
+    from tests.brackets.knockout import bracket as bracket_of
+    from tests.brackets.knockout import matches_of
+    from tests.scoring.league import confirm
+
+    tournament, organizer = final_league(2, 4, qualifiers=4, slug="four-names")
+    tournament.published = True
+    tournament.save()
+    as_user(api, organizer)
+    short = {"semi_final": 4, "second_runner_up": 4, "final": 4}
+    answer = api.post(
+        "/api/v1/tournaments/four-names/knockout/", {"deals": short}, "json"
+    )
+    assert answer.status_code == 201, answer.json()
+    for semi in answer.json()["rounds"][0]["matches"]:
+        play_sheet(api, semi["match"], 4, 2, 4)
+        confirm(api, semi["match"])
+    played = matches_of(bracket_of(api, "four-names"))
+    final = next(m for m in played.values() if m["kind"] == "final")
+    third = next(m for m in played.values() if m["kind"] == "second_runner_up")
+    play_sheet(api, final["match"], 4, 2, 4)
+    confirm(api, final["match"])
+    game_two = matches_of(bracket_of(api, "four-names"))[final["number"]]["match"]
+    assert game_two != final["match"]
+    staff = Client()
+    staff.force_login(organizer)
+    said = {
+        "en": ("Final, game 1", "Final, game 2", "Second runner-up match"),
+        "ml": ("ഫൈനൽ, ഗെയിം 1", "ഫൈനൽ, ഗെയിം 2", "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം"),
+    }
+    for language, (first, second, runner_up) in said.items():
+        for sheet, name in (
+            (final["match"], first),
+            (game_two, second),
+            (third["match"], runner_up),
+        ):
+            urls = [f"/matches/{sheet}/"]
+            if sheet != final["match"]:  # game 1 is locked: its score page is closed
+                urls.append(f"/matches/{sheet}/score/")
+            for url in urls:
+                answer = staff.get(url, HTTP_ACCEPT_LANGUAGE=language)
+                assert answer.status_code == 200, url
+                page = answer.content.decode()
+                crumbs = page.split('class="crumbs"', 1)[1].split("</p>", 1)[0]
+                assert name in crumbs, (language, url, crumbs)
+    printed = staff.get(f"/matches/{third['match']}/print/").content.decode()
+    assert "Final and second runner-up match" in printed
