@@ -351,11 +351,11 @@ def test_a_refusal_says_a_sheets_status_and_stage_in_the_pages_language(client):
     second = team.players.order_by("position").values_list("name", flat=True)[1]
     body = {
         "action": "substitute",
-        "out": second,
-        "into": "Someone New",
-        "from_round": "1",
-        "stage": "league",
-        "reason": "ill",
+        "substitute-out": second,
+        "substitute-into": "Someone New",
+        "substitute-from_round": "1",
+        "substitute-stage": "league",
+        "substitute-reason": "ill",
     }
     client.force_login(organizer)
 

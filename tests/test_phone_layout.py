@@ -129,7 +129,7 @@ def test_a_phone_shows_every_tab_the_desk_and_a_whole_score_box(
     championship,  # noqa: F811
     language,
 ):
-    organizer, pages, _, sheet = championship
+    organizer, _, pages, _, sheet = championship
     context, page = _signed_in(browser, live_server, organizer, language, PHONE)
     width = PHONE["width"]
     page.goto(live_server.url + pages["desk"])
@@ -167,7 +167,7 @@ def test_after_a_save_the_keyboard_is_at_the_next_deal_and_hears_the_answer(
     championship,  # noqa: F811
     language,
 ):
-    organizer, _, _, _ = championship
+    organizer, _, _, _, _ = championship
     waiting = Match.objects.filter(
         tournament__slug="axe-cup", status="scheduled"
     ).first()

@@ -79,7 +79,11 @@ def captain_team_ids(*, user, tournament: Tournament) -> frozenset[int]:
 def section_list(*, tournament: Tournament) -> QuerySet[Section]:
     return (
         Section.objects.filter(tournament=tournament)
-        .annotate(team_count=Count("teams"))
+        .annotate(
+            team_count=Count("teams"),
+            # the section's teams that play on: as teams_playing_count counts them
+            playing_count=Count("teams", filter=Q(teams__status=TeamStatus.ACTIVE)),
+        )
         .order_by("is_international", "name")
     )
 

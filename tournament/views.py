@@ -35,7 +35,6 @@ from .selectors import (
     check_in_counts,
     section_list,
     teams_by_section,
-    teams_playing_count,
     tournament_get_visible,
     tournament_list_visible,
     tournament_roles,
@@ -115,7 +114,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "roles": roles,
             "sections": sections,
             "ruleset": ruleset_name(tournament.ruleset),
-            "playing": teams_playing_count(tournament=tournament),
+            # every team is in a section: the sections' counts add up, no query more
+            "playing": sum(s.playing_count for s in sections),
         },
     )
 
