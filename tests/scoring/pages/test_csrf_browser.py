@@ -131,3 +131,100 @@ def test_a_deal_refused_twice_waits_with_a_message_and_is_sent_after_a_reload(
         (1, 44)
     ]
     context.close()
+
+
+def test_a_delete_confirmed_once_is_done_after_the_cookies_are_cleared(
+    browser, live_server
+):
+    """Any htmx write (here a deal's delete, behind its confirmation) is sent again
+    once with a fresh cookie, without asking the scorer a second time."""
+    tournament, _, _, matches = tables_in_play("csrf-delete", tables=1, deals=4)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
+    fill_deal(page, "A", 40, "clubs", "none", 44)
+    save_deal(page, 1)
+    page.click("#deal-1 a.edit")
+    page.locator("form.delete-deal").wait_for()
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    context.clear_cookies(name="csrftoken")
+    page.click("form.delete-deal button")
+    page.locator("#deal-1").wait_for(state="detached")
+    assert not Deal.objects.filter(match=matches[0]).exists()
+    assert asked == ["Delete deal 1?"]
+    context.close()
+
+
+SERVER_ERROR = {
+    "en": "The server could not save it now (error 503): it is kept on this phone "
+    "and sent again shortly.",
+    "ml": "സെർവറിന് ഇപ്പോൾ ഇത് സേവ് ചെയ്യാനായില്ല (പിശക് 503): ഇത് ഈ ഫോണിൽ "
+    "സൂക്ഷിച്ചിട്ടുണ്ട്, അൽപസമയത്തിനകം വീണ്ടും അയയ്ക്കും.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_server_error_under_a_save_is_said_and_the_deal_waits(
+    browser, live_server, language
+):
+    """A 503 (the database down) is like being offline: the deal waits in the queue
+    under its key, the page says so, and it is sent when the server is back."""
+    tournament, _, _, matches = tables_in_play("csrf-503", tables=1, deals=4)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
+    _speak(page, language)
+
+    def down(route):
+        if route.request.method in ("POST", "PUT"):
+            route.fulfill(
+                status=503,
+                content_type="application/json",
+                body='{"detail": "down", "code": "database_unavailable"}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/*", down)
+    fill_deal(page, "A", 40, "clubs", "none", 44)
+    page.click("#deal-form button.save")
+    alert = page.locator("#score-app .flash.error[role=alert]")
+    alert.wait_for()
+    assert alert.inner_text() == SERVER_ERROR[language]
+    page.locator("#queue li.waiting").wait_for()
+    assert not Deal.objects.filter(match=matches[0]).exists()
+
+    page.unroute("**/*", down)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    page.locator("#deal-1").wait_for()
+    _until(lambda: page.locator("#offline").get_attribute("data-waiting") == "0")
+    assert Deal.objects.filter(match=matches[0]).count() == 1
+    context.close()
+
+
+def test_any_other_refusal_under_a_save_is_said_and_the_form_keeps_the_deal(
+    browser, live_server
+):
+    tournament, _, _, matches = tables_in_play("csrf-404", tables=1, deals=4)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
+    page.route(
+        "**/sheets/**",
+        lambda route: (
+            route.fulfill(status=404, body="gone")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    fill_deal(page, "A", 40, "clubs", "none", 44)
+    page.click("#deal-form button.save")
+    alert = page.locator("#score-app .flash.error[role=alert]")
+    alert.wait_for()
+    assert alert.inner_text() == (
+        "Not saved: the server refused it (error 404). Reload the page and try again."
+    )
+    assert page.input_value("#id_taken") == "44"  # what was typed is still there
+    assert not Deal.objects.filter(match=matches[0]).exists()
+    context.close()
