@@ -103,7 +103,8 @@ OFFLINE_WORDS = (
     gettext_noop("Change to deal {number}: {deal}"),
     gettext_noop("Deal {number}: {deal}"),
     gettext_noop(
-        "Deleting and the toss need the network: do it again when this phone is "
+        "Deleting and the toss need the network: do it again when this phone "
+        "is "
         "back online."
     ),
     gettext_noop("Drop it"),
@@ -122,7 +123,8 @@ OFFLINE_WORDS = (
     gettext_noop("Replace deal {number} with mine"),
     gettext_noop("Save mine as the next deal"),
     gettext_noop(
-        "That needs the network (opening a deal to change it, deleting, the toss): "
+        "That needs the network (opening a deal to change it, deleting, the "
+        "toss): "
         "try again when this phone is back online."
     ),
     gettext_noop("The award is worked out by the server when the deal reaches it."),
@@ -133,7 +135,8 @@ OFFLINE_WORDS = (
     gettext_noop("Try again"),
     gettext_noop(
         "While this phone was offline, another device changed the sheet: "
-        "{changes}. {entry} did not clash with it and was sent after it; nothing was "
+        "{changes}. {entry} did not clash with it and was sent after it; "
+        "nothing was "
         "overwritten."
     ),
     gettext_noop("Yours, kept on this phone: {deal}."),
@@ -156,6 +159,25 @@ OFFLINE_WORDS = (
     gettext_noop("{entry}: kept on this phone, waiting to send."),
     gettext_noop("{entry}: refused by the server: {message}"),
     gettext_noop("{entry}: waiting to send"),
+    gettext_noop(
+        "Not saved: this page's security check expired. Reload the page; your "
+        "entry is kept and will be sent."
+    ),
+    gettext_noop(
+        "Not done: this page's security check expired. Reload the page and do it again."
+    ),
+    gettext_noop(
+        "The server could not save it now (error {status}): it is kept on this "
+        "phone and sent again shortly."
+    ),
+    gettext_noop(
+        "Not done: the server could not do it now (error {status}). Try again "
+        "in a moment."
+    ),
+    gettext_noop(
+        "Not saved: the server refused it (error {status}). Reload the page "
+        "and try again."
+    ),
 )
 
 

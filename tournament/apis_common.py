@@ -175,6 +175,13 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         # their stable code too, as every other error does (API.md, Conventions).
         codes = exc.get_codes()
         response.data["code"] = codes if isinstance(codes, str) else exc.default_code
+        if isinstance(exc, exceptions.PermissionDenied) and str(exc.detail).startswith(
+            "CSRF Failed"
+        ):
+            # A session's write without its current CSRF token (DRF's
+            # SessionAuthentication): nothing was done; the page's queue fetches a
+            # fresh cookie and sends it again (static/js/offline.js).
+            response.data["code"] = "csrf_failed"
     return response
 
 

@@ -5,7 +5,7 @@ instead of Django's bare page (docs/security.md)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware import csrf
 from django.shortcuts import render
 from django.utils.translation import gettext
@@ -35,7 +35,29 @@ def _why(reason: str) -> str:
     )
 
 
+def _wants_data(request: HttpRequest) -> bool:
+    """An htmx request, or a script asking for JSON: it reads a code, not a page."""
+    accept = request.headers.get("Accept", "")
+    return request.headers.get("HX-Request") == "true" or (
+        "application/json" in accept and "text/html" not in accept
+    )
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    if _wants_data(request):
+        # The score page's scripts (static/js/csrf.js, offline.js) read the code,
+        # fetch a fresh cookie and send the same request again once: nothing was
+        # done, so sending it again can double nothing.
+        return JsonResponse(
+            {
+                "code": "csrf_failed",
+                "detail": _why(reason),
+                "reason": "no_cookie"
+                if reason == csrf.REASON_NO_CSRF_COOKIE
+                else "token",
+            },
+            status=403,
+        )
     return render(
         request,
         "403_csrf.html",

@@ -76,6 +76,7 @@ from .selectors import (
 OFFLINE_ASSETS = (
     "css/site.css",
     "vendor/htmx-2.0.11.min.js",
+    "js/csrf.js",
     "js/print.js",
     "js/live.js",
     "js/offline.js",

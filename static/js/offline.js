@@ -235,13 +235,11 @@
   function headers(key) {
     const out = { "Content-Type": "application/json", Accept: "application/json" };
     if (key) out["Idempotency-Key"] = key;
-    if (LINK_KEY) {
-      out.Authorization = "Link " + LINK_KEY;
-    } else {
-      try {
-        out["X-CSRFToken"] = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
-      } catch (error) { /* a page without the token: the server refuses and says so */ }
-    }
+    if (LINK_KEY) out.Authorization = "Link " + LINK_KEY;
+    // The token of now, not the page's: signing in in another tab changes it
+    // (static/js/csrf.js).
+    const token = window.fiftysixCsrf ? window.fiftysixCsrf.token() : "";
+    if (token) out["X-CSRFToken"] = token;
     return out;
   }
 
@@ -252,7 +250,16 @@
       `${field}: ${Array.isArray(problems) ? problems.join(" ") : JSON.stringify(problems)}`).join("; ");
   }
 
+  // A session's write refused by the CSRF check (the cookie went: cleared, or
+  // another tab signed in or out) did nothing: a fresh cookie, and the same request
+  // with the same key once more; refused again, the entry waits and the page says so.
   async function send(entry, version) {
+    const first = await sendOnce(entry, version);
+    if (!first.csrf || !window.fiftysixCsrf || !(await window.fiftysixCsrf.renew())) return first;
+    return sendOnce(entry, version);
+  }
+
+  async function sendOnce(entry, version) {
     const address = entry.kind === "penalty" ? API + "penalties/"
       : entry.kind === "deal" ? API + "deals/" : `${API}deals/${entry.body.number}/`;
     let response;
@@ -270,6 +277,7 @@
     try { data = await response.json(); } catch (error) { data = null; }
     if (response.ok) return { ok: true, version: data && typeof data.version === "number" ? data.version : null };
     if (response.status === 409 && data && data.code === "stale_version") return { stale: true };
+    if (response.status === 403 && data && data.code === "csrf_failed") return { csrf: true };
     if (response.status >= 500 || response.status === 429 || response.status === 408) return { network: true };
     return { refused: true, message: messageOf(data) };
   }
@@ -345,6 +353,11 @@
           saved();
           continue;
         }
+        if (result.csrf) {
+          // Kept, never dropped: sent when the page is reloaded (or at the next try).
+          say(t("Not saved: this page's security check expired. Reload the page; your entry is kept and will be sent."), true);
+          break;
+        }
         if (result.network || result.stale) break; // again later
         Object.assign(entry, { state: "refused", message: result.message });
         await store(entry);
@@ -395,9 +408,10 @@
     let flash = app.querySelector(":scope > .flash");
     if (!flash) {
       flash = document.createElement("p");
-      flash.setAttribute("role", "status");
       app.prepend(flash);
     }
+    // A failure interrupts (role=alert); the rest is said politely.
+    flash.setAttribute("role", bad ? "alert" : "status");
     flash.className = bad ? "flash error" : "flash";
     flash.textContent = text;
   }
@@ -557,6 +571,50 @@
     if (event.detail.elt && event.detail.elt.id !== "preview") {
       say(t("That needs the network (opening a deal to change it, deleting, the toss): try again when this phone is back online."), true);
     }
+  });
+
+  const entryForm = (elt) => {
+    const form = elt instanceof HTMLFormElement ? elt : elt && elt.closest && elt.closest("form");
+    if (!form || !form.closest("#score-app")) return null;
+    return form;
+  };
+  const actionOf = (form) => form.elements.action && form.elements.action.value;
+
+  // Refused by the CSRF check even after a fresh cookie (static/js/csrf.js): a deal
+  // or penalty goes into the queue under its key (never lost, never doubled), and the
+  // page says why; a delete or the toss is not done, and the page says so.
+  document.body.addEventListener("fiftysix:csrf-failed", async (event) => {
+    const form = entryForm(event.detail && event.detail.elt);
+    if (!form) return;
+    const action = actionOf(form);
+    if (action === "deal" || action === "penalty") {
+      await enqueue(form, form.dataset.key);
+      say(t("Not saved: this page's security check expired. Reload the page; your entry is kept and will be sent."), true);
+      return;
+    }
+    say(t("Not done: this page's security check expired. Reload the page and do it again."), true);
+  });
+
+  // Any other failed answer is said, never swallowed: a server error (500, 502,
+  // 503: the database may be down) is like being offline for a deal or penalty, which
+  // waits in the queue under its key and is sent again; any other refusal is shown,
+  // the form keeping what was typed.
+  document.body.addEventListener("htmx:responseError", (event) => {
+    const { xhr } = event.detail;
+    const form = entryForm(event.detail.elt);
+    if (!xhr || !form) return;
+    if (window.fiftysixCsrf && window.fiftysixCsrf.refusedByCheck(xhr.status, xhr.responseText)) return; // csrf.js
+    const action = actionOf(form);
+    if (xhr.status >= 500 || xhr.status === 429 || xhr.status === 408) {
+      if (action === "deal" || action === "penalty") {
+        enqueue(form, form.dataset.key).then(() =>
+          say(t("The server could not save it now (error {status}): it is kept on this phone and sent again shortly.", { status: xhr.status }), true));
+        return;
+      }
+      say(t("Not done: the server could not do it now (error {status}). Try again in a moment.", { status: xhr.status }), true);
+      return;
+    }
+    say(t("Not saved: the server refused it (error {status}). Reload the page and try again.", { status: xhr.status }), true);
   });
 
   document.body.addEventListener("sheetSaved", () => { saved(); show(); keepPage(); });

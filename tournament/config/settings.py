@@ -232,9 +232,12 @@ REST_FRAMEWORK = {
     # Token first, so that an anonymous call gets 401 with WWW-Authenticate, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-        # Last, so that a 401 still asks for a token (docs/links.md).
+        # Before the session: a table link's page sends its key, and it is the link
+        # that writes, even when someone has signed in in another tab of the same
+        # browser (docs/links.md). After the token, so that a 401 still asks for a
+        # token.
         "tournament.links.auth.LinkAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PAGINATION_CLASS": "tournament.apis_common.Pagination",

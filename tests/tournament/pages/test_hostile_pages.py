@@ -165,3 +165,33 @@ def test_the_restore_page_holds_a_stored_file_to_the_pages_limit(client, languag
     )
     assert RESTORE[language] in html.unescape(page.content.decode())
     assert Match.objects.filter(tournament=tournament).count() == matches
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_failed_csrf_check_answers_htmx_and_scripts_with_a_code(language):
+    """The score page's scripts read why (static/js/csrf.js): a short JSON with the
+    code csrf_failed, in the visitor's language; a plain form still gets the page."""
+    browser = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE=language)
+    login = {"username": "someone", "password": "x"}
+    said = CSRF[language]
+
+    no_cookie = browser.post("/accounts/login/", login, HTTP_HX_REQUEST="true")
+    assert no_cookie.status_code == 403
+    assert no_cookie["Content-Type"] == "application/json"
+    body = no_cookie.json()
+    assert body["code"] == "csrf_failed" and body["reason"] == "no_cookie"
+    assert said["cookie"] in body["detail"]
+
+    browser.get("/accounts/login/")
+    stale = {**login, "csrfmiddlewaretoken": "x" * 64}
+    for headers in ({"HTTP_HX_REQUEST": "true"}, {"HTTP_ACCEPT": "application/json"}):
+        answer = browser.post("/accounts/login/", stale, **headers)
+        assert answer.status_code == 403
+        assert answer.json()["code"] == "csrf_failed"
+        assert answer.json()["reason"] == "token"
+        assert said["token"] in answer.json()["detail"]
+
+    page = browser.post(
+        "/accounts/login/", stale, HTTP_ACCEPT="text/html,application/json;q=0.9"
+    )
+    assert page.status_code == 403 and said["title"] in page.content.decode()
