@@ -412,3 +412,28 @@ def test_pages_take_a_constant_number_of_queries(
         )
     large = count()
     assert small == large <= limit, (small, large)
+
+
+@pytest.mark.parametrize(
+    ("language", "done", "edit"),
+    [
+        ("en", "Every deal is on the sheet", "Save deal 18"),
+        ("ml", "എല്ലാ കളികളും ഷീറ്റിലുണ്ട്", "കളി 18 സേവ് ചെയ്യുക"),
+    ],
+)
+def test_a_finished_sheet_shows_its_words_where_the_form_was(
+    scoring, match, language, done, edit
+):
+    """Issue 41's walk: a sheet with all its deals, reloaded, showed an empty deal
+    form with no button, the words far below. Now the words stand in the form's
+    place, and a deal's Edit still opens the form to save it."""
+    for number, (row, _) in enumerate(HAND_CHECKED, 1):
+        enter(scoring, match, number, *row)
+    scoring.cookies["django_language"] = language
+    page = text(scoring.get(score_url(match)))
+    assert 'id="deal-form"' not in page and 'name="taken"' not in page
+    assert page.index('id="deal-done"') < page.index('id="deal-18"')
+    assert done in page[page.index('id="deal-done"') :][:400]
+    page = text(scoring.get(score_url(match) + "?edit=18", **HTMX))
+    assert 'id="deal-form"' in page and edit in page
+    assert 'name="replacing" value="18"' in page
