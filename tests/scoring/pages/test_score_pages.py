@@ -437,3 +437,38 @@ def test_a_finished_sheet_shows_its_words_where_the_form_was(
     page = text(scoring.get(score_url(match) + "?edit=18", **HTMX))
     assert 'id="deal-form"' in page and edit in page
     assert 'name="replacing" value="18"' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "ruled"),
+    [
+        ("en", "Ruling on dispute {n}: “Deal 3 stands: both captains agree.”"),
+        ("ml", "തർക്കം {n} ലെ തീർപ്പ്: “Deal 3 stands: both captains agree.”"),
+    ],
+)
+def test_a_ruling_reads_once_in_the_history(client, match, organizer, language, ruled):
+    """Issue 41's walk: the history said a ruling's words twice ("Ruling on dispute
+    1: <words>: “<words>”"): the summary held them and the reason quoted them."""
+    from scoring.domain.rules import Side
+    from scoring.sheets import day
+
+    enter_as = services.score_sheet_deal_record
+    enter_as(match_id=match.pk, user=organizer, version=None, **deal_body(1))
+    dispute = day.score_sheet_dispute_raise(
+        match_id=match.pk,
+        user=organizer,
+        text="deal 1 was doubled",
+        deal=1,
+        roles=frozenset(),
+        sides=frozenset({Side.A}),
+    )
+    words = "Deal 3 stands: both captains agree."
+    day.score_sheet_dispute_rule(
+        match_id=match.pk, dispute_id=dispute.pk, user=organizer, ruling=words
+    )
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = text(client.get(f"/matches/{match.pk}/"))
+    history = page[page.index('class="panel history"') :]
+    assert ruled.format(n=dispute.pk) in history
+    assert history.count(words) == 1
