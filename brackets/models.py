@@ -121,6 +121,7 @@ class KnockoutMatch(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name_plural = "knockout matches"
         ordering = ["bracket", "number"]
         constraints = [
             models.UniqueConstraint(

@@ -518,7 +518,7 @@ class SheetChange(models.Model):
     def summary(self) -> str:
         """The change in a few words, for the match page's history, in the page's
         language (scoring/words.py)."""
-        return change_summary(self.action, self.after or self.before or {})
+        return change_summary(self.action, self.after or self.before or {}, self.reason)
 
 
 class Dispute(models.Model):

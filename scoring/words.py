@@ -207,8 +207,10 @@ ACTIONS = {
 }
 
 
-def change_summary(action: str, row: dict) -> str:
-    """A change of a sheet in a few words: what was done, and to what."""
+def change_summary(action: str, row: dict, reason: str = "") -> str:
+    """A change of a sheet in a few words: what was done, and to what. `reason`,
+    the change's own words that the history quotes after the summary, is not said
+    twice (a ruling's words are its reason)."""
     what = str(ACTIONS.get(action, action.replace("_", " ").capitalize()))
     if "kind" in row:
         return gettext("%(what)s: %(kind)s by %(offender)s in deal %(deal)s") % {
@@ -239,6 +241,8 @@ def change_summary(action: str, row: dict) -> str:
             "side": row["absent"],
         }
     if "ruling" in row:
+        if reason and reason == row["ruling"]:
+            return gettext("Ruling on dispute %(number)s") % {"number": row["dispute"]}
         return gettext("Ruling on dispute %(dispute)s: %(ruling)s") % {
             "dispute": row["dispute"],
             "ruling": row["ruling"],

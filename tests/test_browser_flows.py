@@ -96,7 +96,7 @@ def test_tournament_day_from_the_team_list_to_the_standings(
         save_deal(phone, number)
         if number in (1, 6, 18):
             steps(phone, f"deal {number} saved")
-    assert "Every deal is on the sheet" in phone.inner_text("#deal-form")
+    assert "Every deal is on the sheet" in phone.inner_text("#deal-done")
     total_a = sum(points for _, (side, points) in HAND_CHECKED if side == "A")
     total_b = sum(points for _, (side, points) in HAND_CHECKED if side == "B")
     assert (total_a, total_b) == (24, 25)

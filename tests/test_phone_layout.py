@@ -11,7 +11,11 @@ import pytest
 
 from scoring.models import Deal, Match
 from tests.browser import PHONE
-from tests.test_accessibility import championship  # noqa: F401 (the fixture)
+from tests.factories import TournamentFactory, member
+from tests.scoring.league import drawn_league
+from tests.test_accessibility import LONG_NAMES, championship  # noqa: F401
+from tournament.domain.types import Role
+from tournament.models import Team
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,6 +81,20 @@ LINKS = """() => {
       .map((t) => t.caption.textContent),
   };
 }"""
+# The Links tab's widths on the screen: the page's, and each table's and each Renew
+# button's right edge against its panel's and the screen's.
+LINKS_WIDTH = """() => ({
+  page: document.documentElement.scrollWidth,
+  tables: [...document.querySelectorAll("table.links")].map((t) => ({
+    caption: t.caption.textContent,
+    right: t.getBoundingClientRect().right,
+    panel: t.closest(".panel").getBoundingClientRect().right,
+  })),
+  buttons: [...document.querySelectorAll("table.links button")]
+    .map((b) => b.getBoundingClientRect().right),
+  playing: [...document.querySelectorAll("table.links .plays-now a")]
+    .map((a) => a.textContent.trim()),
+})"""
 FOCUSED = (
     "() => document.activeElement"
     " ? [document.activeElement.id, document.activeElement.value] : null"
@@ -167,7 +185,7 @@ def test_after_a_save_the_keyboard_is_at_the_next_deal_and_hears_the_answer(
     championship,  # noqa: F811
     language,
 ):
-    organizer, _, _, _, _ = championship
+    organizer, *_ = championship
     waiting = Match.objects.filter(
         tournament__slug="axe-cup", status="scheduled"
     ).first()
@@ -233,3 +251,29 @@ def test_after_a_save_the_keyboard_is_at_the_next_deal_and_hears_the_answer(
     assert page.evaluate(FOCUSED)[0] == "id_value"
     assert Deal.objects.filter(match=waiting).count() == 2
     context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_links_tab_fits_a_phone_while_every_table_plays(
+    browser, live_server, language
+):
+    """Issue 41's walk: with a round playing, the Links tab's "Plays now" names each
+    table's match, and the Tables table ran to 445 px on a 390 px phone, its Renew
+    buttons cut at the edge. Every table and button is inside the screen, and the
+    desk's too."""
+    tournament = TournamentFactory(slug="links-cup", league_rounds=3)
+    organizer = member(tournament, Role.ORGANIZER, username="links-organizer")
+    drawn_league(tournament, organizer, sections=2, per_section=6)
+    for team, name in zip(tournament.teams.order_by("pk"), LONG_NAMES, strict=True):
+        Team.objects.filter(pk=team.pk).update(name=name)
+    for size in (PHONE, DESK):
+        context, page = _signed_in(browser, live_server, organizer, language, size)
+        page.goto(f"{live_server.url}/t/links-cup/links/")
+        found = page.evaluate(LINKS_WIDTH)
+        assert len(found["playing"]) == 6, found["playing"]  # every table plays
+        assert found["page"] <= size["width"], found["page"]
+        for table in found["tables"]:
+            assert table["right"] <= table["panel"] + 0.5, table
+        assert len(found["buttons"]) == 6 + 12
+        assert max(found["buttons"]) <= size["width"], found["buttons"]
+        context.close()

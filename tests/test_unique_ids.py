@@ -17,10 +17,9 @@ from django.test import Client
 from scoring.models import Match
 from tests.factories import TournamentFactory, member
 from tests.scoring.league import drawn_league, link_key, play_quickly
-from tests.test_accessibility import championship  # noqa: F401 (the fixture)
+from tests.test_accessibility import _may_create, championship  # noqa: F401
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
-from tournament.site.services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 
@@ -84,9 +83,9 @@ def _client(language: str, user=None) -> Client:
 @pytest.mark.parametrize("language", ["en", "ml"])
 def test_no_page_repeats_an_id(championship, language):  # noqa: F811
     organizer, _, pages, visitor, _ = championship
-    # So that the new tournament's, the import's and the site's pages show their forms
-    # (as in tests/test_accessibility.py).
-    site_role_grant(user=organizer, role="administrator")
+    # So that the new tournament's, the import's and the site's pages show their
+    # forms (as in tests/test_accessibility.py).
+    _may_create(organizer)
     # A sheet with no deal yet: its pages add the forfeit form to the deal form.
     waiting = Match.objects.filter(
         tournament__slug="axe-cup", status="scheduled"

@@ -531,6 +531,7 @@ class SheetCopy(models.Model):
     people = models.JSONField(default=list, help_text="The ids of people it names.")
 
     class Meta:
+        verbose_name_plural = "sheet copies"
         constraints = [
             models.UniqueConstraint(fields=["sheet"], name="tournament_sheet_copy_once")
         ]

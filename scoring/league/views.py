@@ -159,6 +159,23 @@ def _substitute(request, team) -> str:
 TEAM_ACTIONS = {"withdraw": _withdraw, "substitute": _substitute}
 
 
+def _roster_now(players, substitutions) -> list[dict]:
+    """The team's players as they are now, in the registration's order: a player an
+    approved substitution replaced gives way to who came in, with the substitution
+    (whom he replaced, from which round); the captain (position 1) marked while he
+    plays."""
+    roster = []
+    for player in sorted(players, key=lambda p: p.position):
+        name, came = player.name, None
+        for s in sorted(substitutions, key=lambda s: s.number):
+            if s.player_out == name:
+                name, came = s.player_in, s
+        roster.append(
+            {"name": name, "captain": player.position == 1 and not came, "came": came}
+        )
+    return roster
+
+
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -194,6 +211,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.error(request, refusal(error))
         return redirect("scoring:team", slug=slug, pk=pk)
     rows = team_sheets(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
+    substitutions = list(substitution_list(team=team))
     context = {
         "tournament": tournament,
         "roles": roles,
@@ -204,7 +222,8 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         ).row_of(team.pk),
         "live": any(r.open for r in rows),
         "poll": settings.STANDINGS_POLL_SECONDS,
-        "substitutions": list(substitution_list(team=team)),
+        "substitutions": substitutions,
+        "roster": _roster_now(team.players.all(), substitutions),
         "figure_columns": FIGURE_COLUMNS,
         "bidders": [
             (p, player_url(tournament, team.pk, p.player) if p.player else "")

@@ -645,6 +645,10 @@
         field.scrollIntoView({ block: "nearest" });
       }
     }
+    // The sheet's last deal saved: the form gives way to the words that every deal
+    // is on the sheet; the keyboard goes there, not to the page's top.
+    const done = document.getElementById("deal-done");
+    if (!form && done && fromForm) done.focus({ preventScroll: true });
     focusInApp = false;
     if (fromForm) announce(document.querySelector("#save-state .said"));
   });

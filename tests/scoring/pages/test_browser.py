@@ -26,7 +26,7 @@ def test_a_scorer_fills_a_match_and_the_captains_confirm_it(
         save_deal(page, number)
         said = page.locator("#save-state .said")  # beside the button, once settled
         said.get_by_text(f"Deal {number} saved").wait_for()
-    assert "Every deal is on the sheet" in page.inner_text("#deal-form")
+    assert "Every deal is on the sheet" in page.inner_text("#deal-done")
 
     page.click("summary:has-text('Add a penalty')")
     page.select_option("#id_penalty-deal", "9")

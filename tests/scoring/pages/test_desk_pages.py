@@ -412,3 +412,44 @@ def test_the_desk_advises_what_to_do_in_every_state_of_the_day(
         "finished | Every knockout match is decided: the podium is on the Knockout "
         "tab ."
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "forfeit", "wins", "absent", "of_18"),
+    [
+        ("en", "forfeit", "wins", "absent", "0 of 18"),
+        ("ml", "വാക്കോവർ", "ജയിച്ചു", "ഹാജരായില്ല", "18-ൽ 0"),
+    ],
+)
+def test_a_forfeit_reads_as_one_on_the_desk_and_the_venue_screen(
+    day_one, tournament, organizer, language, forfeit, wins, absent, of_18
+):
+    """Issue 41's walk: the desk said "0 of 18" deals for a forfeited table and the
+    venue screen showed its pairing blank, as if still to play."""
+    fifth = day_one[4]
+    day.score_sheet_forfeit(
+        match_id=fifth.pk,
+        user=organizer,
+        absent="B",
+        reason="did not come",
+        version=Match.objects.get(pk=fifth.pk).version,
+    )
+    tournament.published = True
+    tournament.save(update_fields=["published"])
+    client = desk_client(organizer)
+    client.cookies["django_language"] = language
+    page = text(client.get(f"/t/{tournament.slug}/desk/"))
+    row = page[page.index('<tr class="state-forfeited">') :]
+    row = row[: row.index("</tr>")]
+    # Under the state on a phone, in the deals' column on a desk.
+    assert f'<small class="phone-only">{forfeit} · ' in row
+    assert f'<td class="num wide-only">{forfeit}</td>' in row
+    assert of_18 not in row and "deals" not in row
+    viewer = Client()
+    viewer.cookies["django_language"] = language
+    screen = text(viewer.get(f"/t/{tournament.slug}/screen/"))
+    line = screen[screen.index(f'<span class="table">{fifth.table}</span>') :]
+    line = line[: line.index("</li>")]
+    assert f'{fifth.team_a.name}</span> <span class="mark">({wins})</span>' in line
+    assert f'{fifth.team_b.name}</span> <span class="mark">({absent})</span>' in line
+    assert f'<span class="score forfeit">{forfeit}</span>' in line

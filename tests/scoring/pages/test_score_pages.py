@@ -412,3 +412,63 @@ def test_pages_take_a_constant_number_of_queries(
         )
     large = count()
     assert small == large <= limit, (small, large)
+
+
+@pytest.mark.parametrize(
+    ("language", "done", "edit"),
+    [
+        ("en", "Every deal is on the sheet", "Save deal 18"),
+        ("ml", "എല്ലാ കളികളും ഷീറ്റിലുണ്ട്", "കളി 18 സേവ് ചെയ്യുക"),
+    ],
+)
+def test_a_finished_sheet_shows_its_words_where_the_form_was(
+    scoring, match, language, done, edit
+):
+    """Issue 41's walk: a sheet with all its deals, reloaded, showed an empty deal
+    form with no button, the words far below. Now the words stand in the form's
+    place, and a deal's Edit still opens the form to save it."""
+    for number, (row, _) in enumerate(HAND_CHECKED, 1):
+        enter(scoring, match, number, *row)
+    scoring.cookies["django_language"] = language
+    page = text(scoring.get(score_url(match)))
+    assert 'id="deal-form"' not in page and 'name="taken"' not in page
+    assert page.index('id="deal-done"') < page.index('id="deal-18"')
+    assert done in page[page.index('id="deal-done"') :][:400]
+    page = text(scoring.get(score_url(match) + "?edit=18", **HTMX))
+    assert 'id="deal-form"' in page and edit in page
+    assert 'name="replacing" value="18"' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "ruled"),
+    [
+        ("en", "Ruling on dispute {n}: “Deal 3 stands: both captains agree.”"),
+        ("ml", "തർക്കം {n} ലെ തീർപ്പ്: “Deal 3 stands: both captains agree.”"),
+    ],
+)
+def test_a_ruling_reads_once_in_the_history(client, match, organizer, language, ruled):
+    """Issue 41's walk: the history said a ruling's words twice ("Ruling on dispute
+    1: <words>: “<words>”"): the summary held them and the reason quoted them."""
+    from scoring.domain.rules import Side
+    from scoring.sheets import day
+
+    enter_as = services.score_sheet_deal_record
+    enter_as(match_id=match.pk, user=organizer, version=None, **deal_body(1))
+    dispute = day.score_sheet_dispute_raise(
+        match_id=match.pk,
+        user=organizer,
+        text="deal 1 was doubled",
+        deal=1,
+        roles=frozenset(),
+        sides=frozenset({Side.A}),
+    )
+    words = "Deal 3 stands: both captains agree."
+    day.score_sheet_dispute_rule(
+        match_id=match.pk, dispute_id=dispute.pk, user=organizer, ruling=words
+    )
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = text(client.get(f"/matches/{match.pk}/"))
+    history = page[page.index('class="panel history"') :]
+    assert ruled.format(n=dispute.pk) in history
+    assert history.count(words) == 1

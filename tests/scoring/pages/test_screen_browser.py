@@ -9,6 +9,7 @@ import pytest
 from brackets.services import knockout_seed
 from scoring.league import services as league_services
 from scoring.models import Match
+from scoring.sheets import day
 from tests.brackets.knockout import final_league
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.league import play_quickly
@@ -70,8 +71,17 @@ def _hall(slug: str) -> list[str]:
     league_services.league_round_release(
         tournament=tournament, user=organizer, number=1
     )
-    for match in Match.objects.filter(tournament=tournament, round=1)[:12]:
+    played = list(Match.objects.filter(tournament=tournament, round=1)[:13])
+    for match in played[:12]:
         play_quickly(match.pk, organizer, 4, 2, deals=2)
+    # A forfeit: its line says who wins and who was absent, and still cuts no name.
+    day.score_sheet_forfeit(
+        match_id=played[12].pk,
+        user=organizer,
+        absent="B",
+        reason="did not come",
+        version=played[12].version,
+    )
     return names
 
 
@@ -105,6 +115,11 @@ def test_the_venue_screen_cuts_no_name_and_shows_every_team(
                 assert "മത്സര പോയിന്റ്" in heading
         else:
             pairings += seen["names"]
+            forfeit = "forfeit" if language == "en" else "വാക്കോവർ"
+            assert page.locator(".pairings .score.forfeit").all_inner_texts() == [
+                forfeit
+            ]
+            assert page.locator(".pairings .mark").count() == 2
         view = int(seen["next"].rsplit("=", 1)[1])
         if view == 0:
             break

@@ -16,14 +16,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    ("language", "substituted", "withdrawn"),
+    ("language", "substituted", "from_round", "withdrawn"),
     [
-        ("en", "plays for", "is withdrawn from round 3"),
-        ("ml", "പകരം", "റൗണ്ട് 3 മുതൽ പിന്മാറി"),
+        ("en", "plays for", "from league round 2)", "is withdrawn from round 3"),
+        ("ml", "പകരം", "റൗണ്ട് 2 മുതൽ)", "റൗണ്ട് 3 മുതൽ പിന്മാറി"),
     ],
 )
 def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
-    language, substituted, withdrawn
+    language, substituted, from_round, withdrawn
 ):
     tournament = TournamentFactory(slug="forms", league_rounds=3, league_deals=6)
     organizer = member(tournament, Role.ORGANIZER, "forms-org")
@@ -54,6 +54,11 @@ def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
         follow=True,
     )
     assert substituted in answer.content.decode()
+    # The header lists the team as it plays now: who came in, whom he replaced and
+    # from which round; not the player who left (issue 41's walk).
+    header = answer.content.decode().split('<p class="meta">', 1)[1].split("</p>")[0]
+    assert "Ravi Menon <small>(" in header and leaving in header
+    assert header.count(leaving) == 1 and from_round in header
     made = Substitution.objects.get(team=team)
     assert (made.player_in, made.from_round, made.reason) == (
         "Ravi Menon",

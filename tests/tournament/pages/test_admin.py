@@ -1,6 +1,8 @@
 """The Django admin: the site's administrators only (organizers work on the pages);
 it shows every row read-only, and the deletions it makes keep the API's rules."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -126,3 +128,27 @@ def test_non_staff_scorer_cannot_enter_the_admin(tournament):
     client = Client()
     client.force_login(member(tournament, Role.SCORER, "scorer"))
     assert client.get("/admin/tournament/team/").status_code == 302
+
+
+# An English plural made by adding "s" where English adds "es" or "ies".
+WRONG_PLURAL = re.compile(r"(ch|sh|ss|x|z)s$|[^aeiou]ys$", re.IGNORECASE)
+
+
+def test_every_model_has_a_proper_plural():
+    """Issue 41's walk: the admin said "Knockout matchs" (Django adds an "s")."""
+    from django.apps import apps
+
+    wrong = [
+        f"{m._meta.label}: {m._meta.verbose_name_plural}"
+        for app in ("tournament", "scoring", "brackets")
+        for m in apps.get_app_config(app).get_models()
+        if WRONG_PLURAL.search(str(m._meta.verbose_name_plural))
+    ]
+    assert wrong == []
+
+
+def test_the_admins_index_names_its_models_in_good_english(superuser):
+    page = superuser.get("/admin/").content.decode()
+    for name in ("Knockout matches", "Matches", "Penalties"):
+        assert f">{name}</a>" in page, name
+    assert not re.search(r">[^<>]*(matchs|copys|penaltys)</a>", page, re.IGNORECASE)
