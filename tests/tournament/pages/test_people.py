@@ -243,3 +243,21 @@ def test_a_team_of_another_tournament_cannot_be_named(desk, tournament):
     )
     assert answer.status_code == 400
     assert not Invitation.objects.exists()
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_invitation_mail_names_the_tournaments_zone(
+    organizer, tournament, language, django_capture_on_commit_callbacks
+):
+    tournament.time_zone = "Asia/Kolkata"
+    tournament.save(update_fields=["time_zone"])
+    desk = Client(HTTP_ACCEPT_LANGUAGE=language)
+    desk.force_login(organizer)
+    body = {"action": "invite", "invite-role": "scorer", "invite-days": 7}
+    body |= {"invite-email": "bindu@example.org"}
+    with django_capture_on_commit_callbacks(execute=True):
+        desk.post(PEOPLE, body, follow=True)
+    (sent,) = mail.outbox
+    assert re.search(
+        r"before \d\d \w\w\w \d{4} \d\d:\d\d IST \(Asia/Kolkata\):", sent.body
+    )

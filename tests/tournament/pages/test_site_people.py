@@ -4,6 +4,7 @@ a tournament is offered "New tournament" on the home page, and nobody else is.""
 
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -201,6 +202,10 @@ def test_an_expired_or_unknown_site_link_says_so(root):
     )
     assert expired.status_code == 410
     assert "ask a site administrator for a new one" in expired.content.decode()
+    # The time it expired names its zone (the site's), as the pages do.
+    assert re.search(
+        r"expired on \d+ \w+ \d{4} \d\d:\d\d UTC;", expired.content.decode()
+    )
     assert not get_user_model().objects.filter(username="late").exists()
     assert Client().get("/site/invitations/not-a-key/").status_code == 404
 
@@ -230,3 +235,23 @@ def test_the_demo_organizer_may_create_tournaments():
     assert "New tournament" in client.get("/").content.decode()
     assert client.get("/tournaments/new/").status_code == 200
     assert Tournament.objects.count() == 1
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_invitation_mail_names_the_zone_of_its_time(
+    root, settings, language, django_capture_on_commit_callbacks
+):
+    # Issue 41 (words 2): "before 03 Dec 2026 09:41" said no zone.
+    settings.TIME_ZONE = "America/New_York"
+    admin = signed_in(root, language)
+    body = {"action": "invite", "invite-role": "creator", "invite-days": 7}
+    body |= {"invite-name": "Bindu", "invite-email": "bindu@example.org"}
+    with django_capture_on_commit_callbacks(execute=True):
+        admin.post(SITE, body, follow=True)
+    (sent,) = mail.outbox
+    expires = SiteInvitation.objects.get().expires_at.astimezone(
+        ZoneInfo("America/New_York")
+    )
+    said = f"{expires:%d %b %Y %H:%M} {expires:%Z} (America/New_York)"
+    assert f"before {said}:" in sent.body
+    assert re.search(r"before \d\d \w\w\w \d{4} \d\d:\d\d E[SD]T ", sent.body)
