@@ -51,7 +51,9 @@ def mailed(moment: datetime, time_zone: str) -> str:
     `time_zone`, the zone named as the pages name it and by its place, since the
     reader may be elsewhere: "03 Dec 2026 09:41 EST (America/New_York)"."""
     at = local(moment, time_zone)
-    return f"{at:%d %b %Y %H:%M} {zone_abbreviation(at)} ({time_zone})"
+    said = zone_abbreviation(at)
+    place = f" ({time_zone})" if time_zone != said else ""
+    return f"{at:%d %b %Y %H:%M} {said}{place}"
 
 
 def told_html(moment: datetime, fmt: str = "H:i") -> str:

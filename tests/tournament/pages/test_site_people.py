@@ -255,3 +255,13 @@ def test_the_invitation_mail_names_the_zone_of_its_time(
     said = f"{expires:%d %b %Y %H:%M} {expires:%Z} (America/New_York)"
     assert f"before {said}:" in sent.body
     assert re.search(r"before \d\d \w\w\w \d{4} \d\d:\d\d E[SD]T ", sent.body)
+
+
+def test_a_mail_in_utc_says_utc_once(
+    root, settings, django_capture_on_commit_callbacks
+):
+    settings.TIME_ZONE = "UTC"
+    with django_capture_on_commit_callbacks(execute=True):
+        invite(signed_in(root), "The invitation is made", email="bindu@example.org")
+    (sent,) = mail.outbox
+    assert re.search(r"before \d\d \w\w\w \d{4} \d\d:\d\d UTC:", sent.body)
