@@ -160,6 +160,23 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
 # ----------------------------------------------------------------------------------
 
 
+def welcome(membership) -> str:
+    """The greeting of an accepted invitation, a sentence for each role ("you are an
+    organizer of Spring Open now"), not the role's label put in one."""
+    tournament = membership.tournament.name
+    if membership.role == Role.ORGANIZER:
+        return gettext("Welcome: you are an organizer of %(tournament)s now.") % {
+            "tournament": tournament
+        }
+    if membership.role == Role.CAPTAIN and membership.team is not None:
+        return gettext(
+            "Welcome: you are the captain of %(team)s in %(tournament)s now."
+        ) % {"team": membership.team.name, "tournament": tournament}
+    return gettext("Welcome: you are a scorer of %(tournament)s now.") % {
+        "tournament": tournament
+    }
+
+
 @require_http_methods(["GET", "POST"])
 def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
     """Whoever holds the link sees what it offers, and accepts it: as the signed-in
@@ -200,14 +217,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
                     membership.user,
                     backend="django.contrib.auth.backends.ModelBackend",
                 )
-            messages.success(
-                request,
-                gettext("Welcome: you are %(role)s of %(tournament)s now.")
-                % {
-                    "role": membership.get_role_display().lower(),
-                    "tournament": membership.tournament.name,
-                },
-            )
+            messages.success(request, welcome(membership))
             return redirect("tournament:detail", slug=membership.tournament.slug)
     return render(
         request,

@@ -16,14 +16,20 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    ("language", "substituted", "withdrawn"),
+    ("language", "substituted", "listed", "withdrawn"),
     [
-        ("en", "plays for", "is withdrawn from round 3"),
-        ("ml", "പകരം", "റൗണ്ട് 3 മുതൽ പിന്മാറി"),
+        # The round by its one name, "Round 2", not "League round 2" (issue 41).
+        (
+            "en",
+            "instead of {out} from Round 2.",
+            "from Round 2: a flight",
+            "is withdrawn from round 3",
+        ),
+        ("ml", "റൗണ്ട് 2 മുതൽ Region", "റൗണ്ട് 2 മുതൽ: a flight", "റൗണ്ട് 3 മുതൽ പിന്മാറി"),
     ],
 )
 def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
-    language, substituted, withdrawn
+    language, substituted, listed, withdrawn
 ):
     tournament = TournamentFactory(slug="forms", league_rounds=3, league_deals=6)
     organizer = member(tournament, Role.ORGANIZER, "forms-org")
@@ -53,7 +59,10 @@ def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
         },
         follow=True,
     )
-    assert substituted in answer.content.decode()
+    said = answer.content.decode()
+    assert substituted.format(out=leaving) in said, said
+    assert listed in said
+    assert "League round" not in said and "league round" not in said
     made = Substitution.objects.get(team=team)
     assert (made.player_in, made.from_round, made.reason) == (
         "Ravi Menon",

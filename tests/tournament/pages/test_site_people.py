@@ -83,7 +83,10 @@ def test_an_invited_creator_creates_a_tournament(
 
     stranger = Client()
     offer = stranger.get(path).content.decode()
-    assert "to create tournaments on this site" in offer
+    assert (
+        "You may create tournaments on this site, and you become the organizer of "
+        "each tournament you create. Invited by root." in offer
+    )
     accepted = stranger.post(
         path,
         {"username": "bindu", "password": STRONG, "password_again": STRONG},
@@ -130,7 +133,8 @@ def test_the_site_page_in_malayalam(root):
     assert "സൈറ്റ് അഡ്മിനിസ്ട്രേറ്റർ" in listed and "Anil" in listed
     stranger = Client(HTTP_ACCEPT_LANGUAGE="ml")
     offer = stranger.get(path).content.decode()
-    assert "ഈ ടൂർണമെന്റ് സൈറ്റിന്റെ അഡ്മിനിസ്ട്രേറ്റർ ആകാൻ" in offer
+    assert "ഈ ടൂർണമെന്റ് സൈറ്റിന്റെ അഡ്മിനിസ്ട്രേറ്ററായി" in offer
+    assert "ക്ഷണിച്ചത്: root." in offer
     welcome = stranger.post(
         path,
         {"username": "anil", "password": STRONG, "password_again": STRONG},
