@@ -256,9 +256,9 @@ def test_the_workbook_has_a_statistics_sheet(api, played, tournament):
     answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
     rows = table(workbook(answer.content), "Statistics")
     player = next(r for r in rows if r["Player"] == players[0][0])
-    assert (player["Line"], player["Declared"], player["Made"]) == ("player", 3, 2)
+    assert (player["Line"], player["Declared"], player["Made"]) == ("Player", 3, 2)
     assert player["Made %"] == 66.7
-    aces = next(r for r in rows if r["Line"] == "team" and r["Team"] == "Edison Aces")
+    aces = next(r for r in rows if r["Line"] == "Team" and r["Team"] == "Edison Aces")
     assert (aces["Declared"], aces["Kallakali suffered"]) == (4, 1)
 
 

@@ -169,7 +169,7 @@ def test_the_workbook_tells_new_york_time_and_names_the_zone(new_jersey):
     confirmed = [r["Confirmed at"] for r in draw if r["Confirmed at"]]
     assert confirmed == [datetime(2026, 11, 26, 12, 40)]
     events = table(book, "Tournament day")
-    assert [r["When"] for r in events if r["What"] == "dispute"] == [
+    assert [r["When"] for r in events if r["What"] == "Dispute"] == [
         datetime(2026, 11, 26, 13, 2)
     ]
 
