@@ -131,9 +131,10 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
         except RuleError as error:
             form_errors(role, error)
             return None
-        return gettext("%(user)s is %(role)s now.") % {
+        # The role by its label, as the People tab lists it ("Organizer").
+        return gettext("%(user)s has the role %(role)s now.") % {
             "user": membership.user.username,
-            "role": membership.get_role_display().lower(),
+            "role": membership.get_role_display(),
         }
     row = RowForm(request.POST)
     if not row.is_valid():
@@ -143,9 +144,9 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
             membership_list(tournament=tournament), pk=row.cleaned_data["row"]
         )
         services.membership_delete(membership=membership)
-        return gettext("%(user)s is no longer %(role)s.") % {
+        return gettext("%(user)s no longer has the role %(role)s.") % {
             "user": membership.user.username,
-            "role": membership.get_role_display().lower(),
+            "role": membership.get_role_display(),
         }
     if action == "withdraw":
         invitation = get_object_or_404(

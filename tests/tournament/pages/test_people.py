@@ -149,12 +149,12 @@ def test_roles_are_given_by_username_and_removed(desk, sections):
         {"action": "role", "role-username": "anil", "role-role": "scorer"},
         follow=True,
     ).content.decode()
-    assert "anil is scorer now." in page
+    assert "anil has the role Scorer now." in page
     membership = Membership.objects.get(user__username="anil")
     page = desk.post(
         PEOPLE, {"action": "remove", "row": membership.pk}, follow=True
     ).content.decode()
-    assert "anil is no longer scorer." in page
+    assert "anil no longer has the role Scorer." in page
     # A new username needs an invitation: the page never takes a password.
     page = desk.post(
         PEOPLE, {"action": "role", "role-username": "nobody", "role-role": "scorer"}
@@ -325,3 +325,15 @@ def test_the_welcome_says_the_role_in_a_sentence(
         follow=True,
     )
     assert said in accepted.content.decode()
+
+
+def test_a_role_given_is_said_by_its_label_in_malayalam(organizer, sections):
+    UserFactory(username="anil")
+    desk = Client(HTTP_ACCEPT_LANGUAGE="ml")
+    desk.force_login(organizer)
+    page = desk.post(
+        PEOPLE,
+        {"action": "role", "role-username": "anil", "role-role": "organizer"},
+        follow=True,
+    ).content.decode()
+    assert "anil-ന് ഇപ്പോൾ സംഘാടകൻ എന്ന ചുമതലയുണ്ട്." in page
