@@ -5,9 +5,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .domain.sections import US_STATES
-from .domain.zones import zone_names, zone_place
+from .domain.zones import listed_zone_names, zone_names, zone_place, zone_region
 from .models import SUBSTITUTIONS_MAX
-from .words import FIXED_BY, ZONE_REGIONS, ruleset_name
+from .words import FIXED_BY, ZONE_REGIONS, ruleset_name, zone_label
 
 
 class TeamForm(forms.Form):
@@ -77,19 +77,32 @@ STATE_CHOICES = sorted(US_STATES.items())
 
 
 def time_zone_choices(current: str = "") -> list:
-    """The time zones a tournament may choose, by region ("America": New York, ...),
-    UTC first; `current` (the site's, or the tournament's) among them even when it is
-    an older name (US/Eastern) that the list does not show."""
+    """The time zones a tournament may choose, by region ("America": New York, ...,
+    "North Dakota – Center"), UTC first: the tz database's canonical zones, each
+    once (not its old aliases: Asia/Calcutta, America/Buenos_Aires); `current` (the
+    site's, or the tournament's) among them even when it is such an older name
+    (US/Eastern, typed via the API)."""
     groups: dict[str, list[tuple[str, str]]] = {}
-    for name in sorted(zone_names()):
-        region, _slash, place = name.partition("/")
-        if region in ZONE_REGIONS and place:
+    for name in listed_zone_names():
+        region = zone_region(name)
+        if region in ZONE_REGIONS:
             groups.setdefault(region, []).append((name, zone_place(name)))
+    for names in groups.values():
+        names.sort(key=lambda choice: choice[1])
     listed = {name for names in groups.values() for name, _label in names}
     first = [("UTC", "UTC")]
     if current and current != "UTC" and current not in listed:
-        first.append((current, current.replace("_", " ")))
+        first.append((current, zone_label(current)))
     return first + [(ZONE_REGIONS[r], names) for r, names in groups.items()]
+
+
+class ZoneChoiceField(forms.ChoiceField):
+    """A time zone from the list; any other name of the tz database (an old alias
+    such as Asia/Calcutta, as the API accepts it) is still a zone, not a wrong
+    choice."""
+
+    def valid_value(self, value) -> bool:
+        return str(value) in zone_names() or super().valid_value(value)
 
 
 # A tournament's settings (the create and settings pages)
@@ -146,7 +159,7 @@ class TournamentForm(forms.Form):
     substitutions_allowed = forms.IntegerField(
         min_value=0, max_value=SUBSTITUTIONS_MAX, label=_("Substitutions per team")
     )
-    time_zone = forms.ChoiceField(
+    time_zone = ZoneChoiceField(
         required=False,  # left out: the site's for a new tournament, else unchanged
         label=_("Time zone"),
         help_text=_(

@@ -14,6 +14,7 @@ from .domain.errors import RuleError, RuleErrors, Words
 from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
 from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
+from .domain.zones import zone_place, zone_region
 
 WORDS: dict[type[StrEnum], dict[str, object]] = {
     TournamentStatus: {
@@ -57,6 +58,17 @@ ZONE_REGIONS = {
     "Indian": _("Indian Ocean"),
     "Pacific": _("Pacific Ocean"),
 }
+
+
+def zone_label(name: str) -> str:
+    """A time zone as a person reads it, in the page's language: "New York
+    (America)", "North Dakota – Center (America)", "UTC"; an old alias outside the
+    regions ("US/Eastern") as its name, spaced."""
+    region = zone_region(name)
+    if region in ZONE_REGIONS:
+        return f"{zone_place(name)} ({ZONE_REGIONS[region]})"
+    return name.replace("_", " ")
+
 
 # A rule set as a person reads it (domain/rulesets.py's titles, in the page's
 # language): the overview and the settings name it so; the model and the API keep the

@@ -46,6 +46,16 @@ def told(moment: datetime, fmt: str = "H:i", time_zone: str | None = None) -> st
     return f"{dateformat.format(at, fmt)} {zone_abbreviation(at)}"
 
 
+def mailed(moment: datetime, time_zone: str) -> str:
+    """A moment as a mail tells it: in English (a mail has no page's language), in
+    `time_zone`, the zone named as the pages name it and by its place, since the
+    reader may be elsewhere: "03 Dec 2026 09:41 EST (America/New_York)"."""
+    at = local(moment, time_zone)
+    said = zone_abbreviation(at)
+    place = f" ({time_zone})" if time_zone != said else ""
+    return f"{at:%d %b %Y %H:%M} {said}{place}"
+
+
 def told_html(moment: datetime, fmt: str = "H:i") -> str:
     """`told` inside a <time> whose machine-readable value carries the offset and
     whose title names the zone ("America/New_York")."""

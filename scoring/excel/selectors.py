@@ -193,7 +193,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
             events.append(
                 [
                     _local(team.withdrawn_at, tournament),
-                    "withdrawal",
+                    "Withdrawal",
                     team.name,
                     "league",
                     team.withdrawn_from_round,
@@ -208,7 +208,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
             events.append(
                 [
                     None,
-                    "absent",
+                    "Absent",
                     team.name,
                     "league",
                     None,
@@ -225,7 +225,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         events.append(
             [
                 _local(sub.approved_at, tournament),
-                "substitution",
+                "Substitution",
                 sub.team.name,
                 sub.stage,
                 sub.from_round,
@@ -249,7 +249,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         events.append(
             [
                 _local(change.at, tournament),
-                "forfeit",
+                "Forfeit",
                 who,
                 m.stage,
                 m.round,
@@ -266,7 +266,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
         events.append(
             [
                 _local(d.raised_at, tournament),
-                "dispute",
+                "Dispute",
                 f"{m.team_a.name} v {m.team_b.name}",
                 *where,
                 f"({d.raised_as}) {d.text}",
@@ -278,7 +278,7 @@ def _day_sheet(tournament: Tournament, matches: list[Match]) -> workbook.TableSh
             events.append(
                 [
                     _local(d.ruled_at, tournament),
-                    "ruling",
+                    "Ruling",
                     f"{m.team_a.name} v {m.team_b.name}",
                     *where,
                     d.ruling,
@@ -492,12 +492,12 @@ def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
 
     def rows() -> Iterator[list[Any]]:
         for p in found.players:
-            yield ["player", names.team(p.team), p.player, *figures(p.figures)] + [
+            yield ["Player", names.team(p.team), p.player, *figures(p.figures)] + [
                 None
             ] * 10
         for t in sorted(found.teams, key=lambda t: names.team(t.team).casefold()):
             yield [
-                "team",
+                "Team",
                 names.team(t.team),
                 None,
                 *figures(t.figures),
@@ -518,7 +518,7 @@ def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
         for r in found.records:
             for h in r.holders:
                 yield [
-                    "record",
+                    "Record",
                     names.team(h.team),
                     h.player or None,
                     *([None] * 16),

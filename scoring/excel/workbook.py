@@ -464,11 +464,11 @@ def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
     for b in blocks:
         head = [b.stage, b.round, b.table, b.match, b.team_a, b.team_b, b.status]
         if not b.deals:
-            yield [*head, "no deals", *([None] * 21)]
+            yield [*head, "No deals", *([None] * 21)]
         for d in b.deals:
             yield [
                 *head,
-                "deal",
+                "Deal",
                 d.number,
                 d.declarer,
                 d.value,
@@ -494,7 +494,7 @@ def score_sheet_rows(blocks: Iterable[SheetBlock]) -> Iterator[list[Any]]:
             for p in d.penalties:
                 yield [
                     *head,
-                    "penalty",
+                    "Penalty",
                     d.number,
                     *([None] * 6),
                     p.award_to,

@@ -23,10 +23,11 @@ from tournament.domain.types import Role
 from tournament.models import Team
 from tournament.selectors import substitution_list
 from tournament.views import form_errors, htmx_request, visible_tournament
-from tournament.words import refusal
+from tournament.words import refusal, words_said
 
 from ..desk.selectors import round_marks, round_pick
 from ..domain.desk import current_round
+from ..domain.rounds import round_name
 from ..sheets import services as sheet_services
 from ..sheets.forms import MatchForm
 from ..sheets.selectors import (
@@ -34,7 +35,6 @@ from ..sheets.selectors import (
 )
 from ..statistics.labels import FIGURE_COLUMNS
 from ..statistics.selectors import player_url, team_players_get
-from ..words import said
 from . import services
 from .forms import (
     DrawForm,
@@ -53,6 +53,20 @@ from .selectors import (
 
 # The league draw and a team's rounds
 # ----------------------------------------------------------------------------------
+
+
+# The draw's problems (tournament/domain/draw.py) by the page where each is fixed:
+# the number of rounds is a setting, the teams and sections are the registration desk's.
+FIXED_IN_SETTINGS = frozenset({"no_rounds", "too_few_opponents", "sections_too_large"})
+FIXED_ON_DESK = frozenset(
+    {
+        "too_few_teams",
+        "one_section",
+        "section_too_large",
+        "too_few_opponents",
+        "sections_too_large",
+    }
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -107,13 +121,19 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
                 request, gettext("Released: the teams see these pairings now.")
             )
         return redirect("scoring:draw", slug=slug)
+    state = draw_state(tournament=tournament)
+    codes = {problem.code for problem in state.problems}
     return render(
         request,
         "scoring/draw.html",
         {
             "tournament": tournament,
             "roles": roles,
-            "state": draw_state(tournament=tournament),
+            "state": state,
+            # Where each problem is fixed: the rounds on the Settings page, the teams
+            # and their sections on the registration desk.
+            "fix_settings": bool(codes & FIXED_IN_SETTINGS),
+            "fix_desk": bool(codes & FIXED_ON_DESK),
             "rounds": round_list(tournament=tournament, drafts=True),
             "form": form,
         },
@@ -144,15 +164,16 @@ def _substitute(request, team) -> str:
     made = services.substitution_approve(
         team=team, user=request.user, **form.cleaned_data
     )
+    # The round by its one name ("Round 1"), as every page names it.
     return gettext(
-        "%(player_in)s plays for %(team)s instead of %(player_out)s from %(stage)s "
-        "round %(number)s."
+        "%(player_in)s plays for %(team)s instead of %(player_out)s from %(round)s."
     ) % {
         "player_in": made.player_in,
         "team": team.name,
         "player_out": made.player_out,
-        "stage": said(made.stage, "stage"),
-        "number": made.from_round,
+        "round": words_said(
+            round_name(made.stage, made.from_round, team.tournament.qualifiers)
+        ),
     }
 
 

@@ -13,8 +13,11 @@ FIGURE_COLUMNS = (
     (stats.SortKey.DEFEATED, gettext_lazy("Defeated")),
     (stats.SortKey.MADE_PERCENT, gettext_lazy("Made %")),
     (stats.SortKey.AVERAGE_VALUE, gettext_lazy("Avg value")),
-    (stats.SortKey.DOUBLED_MADE, gettext_lazy("×2 made")),
-    (stats.SortKey.REDOUBLED_MADE, gettext_lazy("×4 made")),
+    # Contracts made doubled or redoubled, named as the workbook names them: under
+    # 56 International a double adds to the stakes, it does not multiply them, so not
+    # "×2", "×4" (issue 41).
+    (stats.SortKey.DOUBLED_MADE, gettext_lazy("Doubled, made")),
+    (stats.SortKey.REDOUBLED_MADE, gettext_lazy("Redoubled, made")),
     (stats.SortKey.MADE_56, gettext_lazy("56 made")),
 )
 # The records' titles as the pages show them (the pure module names them in English

@@ -9,7 +9,9 @@ from ..domain.types import Role
 from .services import INVITATION_DAYS_MAX
 
 ROLE_CHOICES = [
-    (Role.ORGANIZER.value, _("Co-organizer")),
+    # The role's one label, as the People tab lists it: a co-organizer is an
+    # organizer like the tournament's creator.
+    (Role.ORGANIZER.value, _("Organizer")),
     (Role.SCORER.value, _("Scorer")),
     (Role.CAPTAIN.value, _("Captain")),
 ]

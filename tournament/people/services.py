@@ -25,9 +25,8 @@ from django.utils import timezone
 
 from ..domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
 from ..domain.types import Role
-from ..domain.zones import zone_abbreviation
 from ..models import Invitation, Membership, Team, Tournament, account
-from ..zones import local, told
+from ..zones import mailed, told
 
 INVITATION_DAYS_MAX = 60
 
@@ -311,8 +310,7 @@ def invitation_create(
 def _mailed(invitation: Invitation) -> str:
     """When an invitation expires, in English (a mail has no page's language) and
     in its tournament's zone, named."""
-    at = local(invitation.expires_at, invitation.tournament.time_zone)
-    return f"{at:%d %b %Y %H:%M} {zone_abbreviation(at)}"
+    return mailed(invitation.expires_at, invitation.tournament.time_zone)
 
 
 def invitation_mail(*, invitation: Invitation, link: str) -> None:

@@ -131,9 +131,10 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
         except RuleError as error:
             form_errors(role, error)
             return None
-        return gettext("%(user)s is %(role)s now.") % {
+        # The role by its label, as the People tab lists it ("Organizer").
+        return gettext("%(user)s has the role %(role)s now.") % {
             "user": membership.user.username,
-            "role": membership.get_role_display().lower(),
+            "role": membership.get_role_display(),
         }
     row = RowForm(request.POST)
     if not row.is_valid():
@@ -143,9 +144,9 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
             membership_list(tournament=tournament), pk=row.cleaned_data["row"]
         )
         services.membership_delete(membership=membership)
-        return gettext("%(user)s is no longer %(role)s.") % {
+        return gettext("%(user)s no longer has the role %(role)s.") % {
             "user": membership.user.username,
-            "role": membership.get_role_display().lower(),
+            "role": membership.get_role_display(),
         }
     if action == "withdraw":
         invitation = get_object_or_404(
@@ -158,6 +159,23 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
 
 # Accepting an invitation
 # ----------------------------------------------------------------------------------
+
+
+def welcome(membership) -> str:
+    """The greeting of an accepted invitation, a sentence for each role ("you are an
+    organizer of Spring Open now"), not the role's label put in one."""
+    tournament = membership.tournament.name
+    if membership.role == Role.ORGANIZER:
+        return gettext("Welcome: you are an organizer of %(tournament)s now.") % {
+            "tournament": tournament
+        }
+    if membership.role == Role.CAPTAIN and membership.team is not None:
+        return gettext(
+            "Welcome: you are the captain of %(team)s in %(tournament)s now."
+        ) % {"team": membership.team.name, "tournament": tournament}
+    return gettext("Welcome: you are a scorer of %(tournament)s now.") % {
+        "tournament": tournament
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -200,14 +218,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
                     membership.user,
                     backend="django.contrib.auth.backends.ModelBackend",
                 )
-            messages.success(
-                request,
-                gettext("Welcome: you are %(role)s of %(tournament)s now.")
-                % {
-                    "role": membership.get_role_display().lower(),
-                    "tournament": membership.tournament.name,
-                },
-            )
+            messages.success(request, welcome(membership))
             return redirect("tournament:detail", slug=membership.tournament.slug)
     return render(
         request,

@@ -31,6 +31,7 @@ from ..people.services import (
     _user_create,
     invitation_digest,
 )
+from ..zones import mailed, told
 from .selectors import site_administrators, site_role_of
 
 CREATE, ADMINISTER = "add_tournament", "administer_site"
@@ -196,7 +197,7 @@ def site_invitation_mail(*, invitation: SiteInvitation, link: str) -> None:
     body = (
         f"You are invited to the tournament site as {what}.\n\n"
         f"Open this link to accept, before "
-        f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}:\n{link}\n\n"
+        f"{mailed(invitation.expires_at, settings.TIME_ZONE)}:\n{link}\n\n"
         "It works once. If you did not expect it, ignore this message."
     )
     transaction.on_commit(
@@ -235,7 +236,7 @@ def site_invitation_refusal(invitation: SiteInvitation | None) -> RuleError | No
                 "This invitation expired on %(expired_on)s; ask a site administrator "
                 "for a new one."
             ),
-            expired_on=f"{timezone.localtime(invitation.expires_at):%d %b %Y %H:%M}",
+            expired_on=told(invitation.expires_at, "j M Y H:i", settings.TIME_ZONE),
         )
     return None
 

@@ -210,5 +210,5 @@ def test_the_workbook_lists_bidder_and_auction(api, league):  # noqa: F811
     )
     answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
     rows = table(workbook(answer.content), "Score sheets")
-    (line,) = [r for r in rows if r["Match id"] == match.pk and r["Line"] == "deal"]
+    (line,) = [r for r in rows if r["Match id"] == match.pk and r["Line"] == "Deal"]
     assert (line["Bidder"], line["Auction"]) == (player, "A: 40C P P P P P")

@@ -175,7 +175,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
     for m in matches:
         sheet = api.get(f"/api/v1/matches/{m['id']}/").json()
         own = [r for r in lines if r["Match id"] == m["id"]]
-        deals = [r for r in own if r["Line"] == "deal"]
+        deals = [r for r in own if r["Line"] == "Deal"]
         assert [
             (
                 r["Deal"],
@@ -205,7 +205,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
             )
             for d in sheet["deals"]
         ]
-        penalties = [r for r in own if r["Line"] == "penalty"]
+        penalties = [r for r in own if r["Line"] == "Penalty"]
         assert [
             (r["Deal"], r["Penalty"], r["Offender"], r["Points"], r["Note"])
             for r in penalties
@@ -220,13 +220,13 @@ def test_the_workbook_says_what_the_api_says(api, played):
             for p in sheet["penalties"]
         ]
         if not sheet["deals"]:
-            assert [r["Line"] for r in own] == ["no deals"]
+            assert [r["Line"] for r in own] == ["No deals"]
     # The semi-final with penalties: the kallakali gave deal 3 away, with 3 more.
     kallakali = next(r for r in lines if r["Penalty"] == "Kallakali")
     deal_3 = next(
         r
         for r in lines
-        if r["Match id"] == kallakali["Match id"] and r["Line"] == "deal"
+        if r["Match id"] == kallakali["Match id"] and r["Line"] == "Deal"
         if r["Deal"] == 3
     )
     assert deal_3["Awarded by"] == "Kallakali"

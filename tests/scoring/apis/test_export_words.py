@@ -48,6 +48,32 @@ def _codes_in(book) -> list[str]:
     ]
 
 
+# The columns that name a row's kind (issue 41, words 4): "Deal", "No deals",
+# "Forfeit", "Team", not the lowercase codes "deal", "forfeit", "team".
+LABEL_COLUMNS = {
+    "Score sheets": "Line",
+    "Tournament day": "What",
+    "Statistics": "Line",
+}
+
+
+def _lowercase_labels(book) -> list[str]:
+    """Every value of a row-kind column written as a code: lowercase, not a word
+    with a capital like the other values."""
+    found = []
+    for title, column in LABEL_COLUMNS.items():
+        rows = table(book, title)
+        if not rows:
+            continue  # nothing happened of that kind
+        assert column in rows[0], f"{title} has no {column} column"
+        found += [
+            f"{title}!{column}: {r[column]!r}"
+            for r in rows
+            if isinstance(r[column], str) and not r[column][:1].isupper()
+        ]
+    return found
+
+
 def _export(api, slug, language):
     answer = api.get(
         f"/api/v1/tournaments/{slug}/export.xlsx", HTTP_ACCEPT_LANGUAGE=language
@@ -93,12 +119,17 @@ def test_a_league_day_is_written_in_words(api, language):
 
     book = _export(api, "words", language)
     assert _codes_in(book) == []
+    assert _lowercase_labels(book) == []
+    day = {r["What"] for r in table(book, "Tournament day")}
+    assert "Forfeit" in day
+    kinds = {r["Line"] for r in table(book, "Statistics")}
+    assert {"Team", "Record"} <= kinds
     draw = {r["Match id"]: r["Status"] for r in table(book, "Draw")}
     assert draw[forfeited.pk] == "Forfeited"
     assert draw[played.pk] == "In progress"
     assert "Bye" in draw.values()  # nine teams: one sits out each round
     lines = [r for r in table(book, "Score sheets") if r["Match id"] == played.pk]
-    deals = [r for r in lines if r["Line"] == "deal"]
+    deals = [r for r in lines if r["Line"] == "Deal"]
     assert [(r["Trump"], r["Level"]) for r in deals] == [
         ("No trump", "Not doubled"),
         ("Spades", "Doubled"),
@@ -106,7 +137,7 @@ def test_a_league_day_is_written_in_words(api, language):
         ("Diamonds", "Not doubled"),
     ]
     assert {r["Stage"] for r in lines} == {"League"}
-    penalties = [r["Penalty"] for r in lines if r["Line"] == "penalty"]
+    penalties = [r["Penalty"] for r in lines if r["Line"] == "Penalty"]
     assert penalties == [
         "Out of turn",
         "Cardinal rule",
@@ -136,6 +167,7 @@ def test_the_knockout_is_written_in_words(api):
     _played(api)
     book = _export(api, "xl-cup", "en")
     assert _codes_in(book) == []
+    assert _lowercase_labels(book) == []
     bracket = [r for r in table(book, "Bracket") if r["Match"] is not None]
     statuses = {r["Status"] for r in bracket}
     assert {"Decided", "In progress", "Waiting for its teams"} <= statuses

@@ -256,9 +256,9 @@ def test_the_workbook_has_a_statistics_sheet(api, played, tournament):
     answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
     rows = table(workbook(answer.content), "Statistics")
     player = next(r for r in rows if r["Player"] == players[0][0])
-    assert (player["Line"], player["Declared"], player["Made"]) == ("player", 3, 2)
+    assert (player["Line"], player["Declared"], player["Made"]) == ("Player", 3, 2)
     assert player["Made %"] == 66.7
-    aces = next(r for r in rows if r["Line"] == "team" and r["Team"] == "Edison Aces")
+    aces = next(r for r in rows if r["Line"] == "Team" and r["Team"] == "Edison Aces")
     assert (aces["Declared"], aces["Kallakali suffered"]) == (4, 1)
 
 
@@ -277,3 +277,27 @@ def test_the_statistics_answer_while_the_cache_is_down(
     assert answer.status_code == 200 and answer.json()["deals"] == 6
     assert client.get(f"/t/{tournament.slug}/statistics/").status_code == 200
     assert "cache unavailable" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("language", "doubled", "redoubled"),
+    [
+        ("en", "Doubled, made", "Redoubled, made"),
+        ("ml", "ഡബിൾ, ജയിച്ചത്", "റീഡബിൾ, ജയിച്ചത്"),
+    ],
+)
+def test_the_doubled_columns_say_doubled_not_times_two(
+    client, played, tournament, team, language, doubled, redoubled
+):
+    """Under 56 International a double adds to the stakes, it does not double them:
+    the columns say "Doubled, made", as the workbook does, not "×2 made" (issue 41)."""
+    _, players = played
+    pages = [
+        f"/t/{tournament.slug}/statistics/",
+        f"/t/{tournament.slug}/teams/{team.pk}/",
+        f"/t/{tournament.slug}/teams/{team.pk}/players/{players[0][0]}/",
+    ]
+    for url in pages:
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert doubled in page and redoubled in page, url
+        assert "×2" not in page and "×4" not in page, url

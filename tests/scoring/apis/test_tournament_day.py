@@ -531,16 +531,16 @@ def test_the_workbook_keeps_the_day(api, league):
     assert answer.status_code == 200
     book = workbook(answer.content)
     day = table(book, "Tournament day")
-    assert {row["What"] for row in day} == {"forfeit", "dispute", "substitution"}
-    forfeit = next(r for r in day if r["What"] == "forfeit")
+    assert {row["What"] for row in day} == {"Forfeit", "Dispute", "Substitution"}
+    forfeit = next(r for r in day if r["What"] == "Forfeit")
     assert forfeit["Match id"] == forfeited.pk
     assert forfeit["Details"] == f"{forfeited.team_b.name} absent: no show"
-    dispute = next(r for r in day if r["What"] == "dispute")
+    dispute = next(r for r in day if r["What"] == "Dispute")
     assert (dispute["Deal"], dispute["Details"]) == (
         2,
         "(organizer) deal 2 was misdealt",
     )
-    sub = next(r for r in day if r["What"] == "substitution")
+    sub = next(r for r in day if r["What"] == "Substitution")
     assert sub["Details"] == f"Sree Nair for {players[0]}: ill"
 
     rosters = {r["Match id"]: r for r in table(book, "Rosters")}

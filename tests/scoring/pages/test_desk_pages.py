@@ -365,6 +365,21 @@ def test_the_desk_advises_what_to_do_in_every_state_of_the_day(
     malayalam = advice(org, tournament, "ml")
     assert "release_first" in malayalam and "റൗണ്ട് 1" in malayalam
     assert "Release round" not in malayalam
+    # Nothing shown yet: the round list says so, not "Round 1 (draft)" above "No
+    # round to show yet." (issue 41, words 3).
+    for language, none, hint in (
+        ("en", "None released yet", "choose a draft round above"),
+        ("ml", "ഇതുവരെ ഒന്നും പുറത്തുവിട്ടിട്ടില്ല", "കരട് റൗണ്ട്"),
+    ):
+        page = org.get(
+            f"/t/{tournament.slug}/desk/", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        picked = re.findall(r"<option ([^>]*)>([^<]*)</option>", page)
+        assert [label for attrs, label in picked if "selected" in attrs] == [none]
+        assert hint in page and "No round to show yet." not in page
+    drafted = org.get(f"/t/{tournament.slug}/desk/?round=league-1").content.decode()
+    assert re.search(r'<option value="league-1" selected>Round 1 \(draft\)', drafted)
+    assert "None released yet" not in drafted
     for number in (1, 2, 3):
         league_services.league_round_release(
             tournament=tournament, user=organizer, number=number
@@ -373,7 +388,10 @@ def test_the_desk_advises_what_to_do_in_every_state_of_the_day(
             tournament=tournament, round=number
         ).order_by("table")
         assert advice(org, tournament) == (
-            f"playing | Round {number} is being played: 0 of 2 tables have a result."
+            f"playing | Being played: Round {number} — 0 of 2 tables have a result."
+        )
+        assert advice(org, tournament, "ml").startswith(
+            f"playing | നടക്കുന്നു: റൗണ്ട് {number} — "
         )
         play_quickly(first.pk, organizer, 20, 12)
         play_quickly(second.pk, organizer, 20, 12)
@@ -386,7 +404,7 @@ def test_the_desk_advises_what_to_do_in_every_state_of_the_day(
         confirm(api, second.pk)
         if number < 3:
             assert advice(org, tournament) == (
-                f"release_next | Round {number} is over: every sheet is final. "
+                f"release_next | Over: Round {number} — every sheet is final. "
                 f"Release round {number + 1} below when the hall is ready."
             )
             assert advice(score, tournament).endswith(
@@ -402,7 +420,7 @@ def test_the_desk_advises_what_to_do_in_every_state_of_the_day(
 
     knockout_seed(tournament=tournament, user=organizer, qualifiers=2)
     assert advice(org, tournament) == (
-        "playing | Final is being played: 0 of 1 tables have a result."
+        "playing | Being played: Final — 0 of 1 tables have a result."
     )
     for game in (1, 2):
         sheet = Match.objects.get(tournament=tournament, stage="knockout", table=game)

@@ -8,7 +8,7 @@ from scoring.models import Match
 from tests.factories import member
 from tests.scoring.apis.test_draw import make_field
 from tournament.domain.types import Role
-from tournament.models import LeagueDraw, LeagueRound
+from tournament.models import LeagueDraw, LeagueRound, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +168,46 @@ def test_the_pages_take_the_same_queries_at_any_size(
         assert (
             client.get(f"/t/{tournament.slug}/teams/{teams[0].pk}/").status_code == 200
         )
+
+
+@pytest.mark.parametrize(
+    ("language", "settings_word", "desk_word"),
+    [
+        ("en", "Settings", "registration desk"),
+        ("ml", "ക്രമീകരണങ്ങൾ", "രജിസ്ട്രേഷൻ ഡെസ്കിൽ"),
+    ],
+)
+def test_the_page_names_where_a_problem_is_fixed(
+    client, tournament, organizer, language, settings_word, desk_word
+):
+    """Issue 41 (words 3): "draw at most 6 rounds" was to be "fixed on the
+    registration desk", but the rounds are a setting."""
+    make_field(tournament, (4, 3))  # section S0 meets only 3 teams and a bye in 8
+    client.force_login(organizer)
+    page = text(client.get(url(tournament), HTTP_ACCEPT_LANGUAGE=language))
+    settings_link = f'<a href="/t/{tournament.slug}/settings/">{settings_word}</a>'
+    desk_link = f'<a href="/t/{tournament.slug}/registration/">{desk_word}</a>'
+    assert settings_link in page and desk_link in page  # fewer rounds, or move teams
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_section_too_large_is_fixed_on_the_registration_desk_only(
+    client, tournament, organizer, language
+):
+    Tournament.objects.filter(pk=tournament.pk).update(league_rounds=3)
+    make_field(tournament, (8, 3, 1))  # S0 too large; 3 rounds are not too many
+    client.force_login(organizer)
+    page = text(client.get(url(tournament), HTTP_ACCEPT_LANGUAGE=language))
+    assert f'href="/t/{tournament.slug}/registration/"' in page
+    assert f'<a href="/t/{tournament.slug}/settings/">' not in page.split("problems")[1]
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_bye_sentence_ends_without_a_stray_space(
+    client, tournament, organizer, language
+):
+    make_field(tournament, (4, 4, 3, 2))
+    client.force_login(organizer)
+    page = text(client.get(url(tournament), HTTP_ACCEPT_LANGUAGE=language))
+    intro = re.search(r"<p>[^<]*</p>", page.split("</nav>", 1)[1]).group(0)
+    assert " .</p>" not in intro and intro.endswith(".</p>")

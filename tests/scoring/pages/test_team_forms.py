@@ -16,14 +16,27 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    ("language", "substituted", "from_round", "withdrawn"),
+    ("language", "substituted", "listed", "withdrawn", "from_round"),
     [
-        ("en", "plays for", "from league round 2)", "is withdrawn from round 3"),
-        ("ml", "പകരം", "റൗണ്ട് 2 മുതൽ)", "റൗണ്ട് 3 മുതൽ പിന്മാറി"),
+        # The round by its one name, "Round 2", not "League round 2" (issue 41).
+        (
+            "en",
+            "instead of {out} from Round 2.",
+            "from Round 2: a flight",
+            "is withdrawn from round 3",
+            "from Round 2)",
+        ),
+        (
+            "ml",
+            "റൗണ്ട് 2 മുതൽ Region",
+            "റൗണ്ട് 2 മുതൽ: a flight",
+            "റൗണ്ട് 3 മുതൽ പിന്മാറി",
+            "റൗണ്ട് 2 മുതൽ)",
+        ),
     ],
 )
 def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
-    language, substituted, from_round, withdrawn
+    language, substituted, listed, withdrawn, from_round
 ):
     tournament = TournamentFactory(slug="forms", league_rounds=3, league_deals=6)
     organizer = member(tournament, Role.ORGANIZER, "forms-org")
@@ -53,10 +66,13 @@ def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
         },
         follow=True,
     )
-    assert substituted in answer.content.decode()
+    said = answer.content.decode()
+    assert substituted.format(out=leaving) in said, said
+    assert listed in said
+    assert "League round" not in said and "league round" not in said
     # The header lists the team as it plays now: who came in, whom he replaced and
     # from which round; not the player who left (issue 41's walk).
-    header = answer.content.decode().split('<p class="meta">', 1)[1].split("</p>")[0]
+    header = said.split('<p class="meta">', 1)[1].split("</p>")[0]
     assert "Ravi Menon <small>(" in header and leaving in header
     assert header.count(leaving) == 1 and from_round in header
     made = Substitution.objects.get(team=team)

@@ -1,19 +1,24 @@
 """A tournament's time zone (tournament/domain/zones.py): which names are accepted,
 and how a moment names its zone so that a reader cannot misread it."""
 
+import sys
 from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tournament.domain import zones
 from tournament.domain.errors import RuleError
 from tournament.domain.zones import (
     check_time_zone,
+    listed_zone_names,
     zone,
     zone_abbreviation,
     zone_names,
     zone_place,
+    zone_region,
+    zones_of_table,
 )
 
 NAMES = sorted(zone_names())
@@ -80,3 +85,108 @@ def test_the_zones_of_new_jersey_india_and_dubai(name, said, place):
 def test_new_york_in_summer_is_edt():
     summer = datetime(2026, 7, 1, 16, 37, tzinfo=UTC)
     assert zone_abbreviation(summer.astimezone(zone("America/New_York"))) == "EDT"
+
+
+# The list a person chooses from (issue 41, words 1): canonical zones only, each once,
+# its sub-zones named in full; every other name of the tz database stays accepted.
+
+LISTED = listed_zone_names()
+
+
+def test_the_list_holds_canonical_zones_only_each_place_once():
+    assert "UTC" in LISTED and "Asia/Kolkata" in LISTED
+    for alias in (
+        "Asia/Calcutta",
+        "Asia/Saigon",
+        "Africa/Asmera",
+        "America/Buenos_Aires",
+    ):
+        assert alias not in LISTED
+    for alias in ("America/Indianapolis", "America/Louisville", "Asia/Istanbul"):
+        assert alias not in LISTED
+    assert "Europe/Nicosia" not in LISTED and "Asia/Nicosia" in LISTED
+    places = [(zone_region(n), zone_place(n)) for n in LISTED]
+    assert len(places) == len(set(places))  # no two entries read alike
+    assert set(LISTED) <= zone_names()
+
+
+@given(st.sampled_from(sorted(zone_names() - set(LISTED))))
+def test_a_name_left_out_of_the_list_is_still_accepted(name):
+    assert check_time_zone(name) == name
+
+
+@given(st.sampled_from(LISTED))
+def test_a_listed_place_is_named_in_full(name):
+    place = zone_place(name)
+    assert place and "_" not in place and "/" not in place
+    if name.count("/") == 2:
+        _region, middle, last = name.split("/")
+        assert place == f"{middle.replace('_', ' ')} – {last.replace('_', ' ')}"
+
+
+@pytest.mark.parametrize(
+    ("name", "place"),
+    [
+        ("America/North_Dakota/Center", "North Dakota – Center"),
+        ("America/Indiana/Knox", "Indiana – Knox"),
+        ("America/Argentina/Buenos_Aires", "Argentina – Buenos Aires"),
+        ("America/Kentucky/Louisville", "Kentucky – Louisville"),
+    ],
+)
+def test_a_sub_zone_names_its_state_or_country(name, place):
+    assert name in LISTED
+    assert zone_place(name) == place
+    assert zone_region(name) == "America"
+
+
+TABLE = """# tzdb timezone descriptions
+#
+AD\t+4230+00131\tEurope/Andorra
+US\t+404251-0740023\tAmerica/New_York\tEastern (most areas)
+US\t+471551-1014640\tAmerica/North_Dakota/Center\tCentral - ND (Oliver)
+"""
+
+
+def test_the_table_gives_its_third_column():
+    assert zones_of_table(TABLE) == [
+        "Europe/Andorra",
+        "America/New_York",
+        "America/North_Dakota/Center",
+    ]
+
+
+def test_without_the_systems_database_the_tzdata_wheels_table_is_read(
+    monkeypatch, tmp_path
+):
+    # A slim container: no /usr/share/zoneinfo, only the tzdata wheel.
+    wheel = tmp_path / "tzdata" / "zoneinfo"
+    wheel.mkdir(parents=True)
+    (tmp_path / "tzdata" / "__init__.py").write_text("")
+    (wheel / "__init__.py").write_text("")
+    (wheel / "zone.tab").write_text(TABLE)
+    monkeypatch.setattr(zones.zoneinfo, "TZPATH", (str(tmp_path / "nothing"),))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("tzdata", "tzdata.zoneinfo"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    listed_zone_names.cache_clear()
+    try:
+        assert listed_zone_names() == (
+            "America/New_York",
+            "America/North_Dakota/Center",
+            "Europe/Andorra",
+            "UTC",
+        )
+    finally:
+        listed_zone_names.cache_clear()
+
+
+def test_without_any_table_the_list_still_offers_the_world(monkeypatch):
+    monkeypatch.setattr(zones.zoneinfo, "TZPATH", ())
+    monkeypatch.setattr(zones, "_table_texts", lambda: iter(()))
+    listed_zone_names.cache_clear()
+    try:
+        names = listed_zone_names()
+        assert "America/New_York" in names and "UTC" in names
+        assert "US/Eastern" not in names
+    finally:
+        listed_zone_names.cache_clear()

@@ -64,7 +64,7 @@ def test_a_new_scorer_accepts_by_choosing_a_login(
         {"username": "bindu", "password": STRONG, "password_again": STRONG},
         follow=True,
     )
-    assert "you are scorer of Spring Open now" in accepted.content.decode()
+    assert "Welcome: you are a scorer of Spring Open now." in accepted.content.decode()
     user = get_user_model().objects.get(username="bindu")
     assert user.check_password(STRONG)
     assert Membership.objects.filter(user=user, role="scorer").exists()
@@ -149,12 +149,12 @@ def test_roles_are_given_by_username_and_removed(desk, sections):
         {"action": "role", "role-username": "anil", "role-role": "scorer"},
         follow=True,
     ).content.decode()
-    assert "anil is scorer now." in page
+    assert "anil has the role Scorer now." in page
     membership = Membership.objects.get(user__username="anil")
     page = desk.post(
         PEOPLE, {"action": "remove", "row": membership.pk}, follow=True
     ).content.decode()
-    assert "anil is no longer scorer." in page
+    assert "anil no longer has the role Scorer." in page
     # A new username needs an invitation: the page never takes a password.
     page = desk.post(
         PEOPLE, {"action": "role", "role-username": "nobody", "role-role": "scorer"}
@@ -243,3 +243,97 @@ def test_a_team_of_another_tournament_cannot_be_named(desk, tournament):
     )
     assert answer.status_code == 400
     assert not Invitation.objects.exists()
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_invitation_mail_names_the_tournaments_zone(
+    organizer, tournament, language, django_capture_on_commit_callbacks
+):
+    tournament.time_zone = "Asia/Kolkata"
+    tournament.save(update_fields=["time_zone"])
+    desk = Client(HTTP_ACCEPT_LANGUAGE=language)
+    desk.force_login(organizer)
+    body = {"action": "invite", "invite-role": "scorer", "invite-days": 7}
+    body |= {"invite-email": "bindu@example.org"}
+    with django_capture_on_commit_callbacks(execute=True):
+        desk.post(PEOPLE, body, follow=True)
+    (sent,) = mail.outbox
+    assert re.search(
+        r"before \d\d \w\w\w \d{4} \d\d:\d\d IST \(Asia/Kolkata\):", sent.body
+    )
+
+
+# Words (issue 41, words 3): a role is one label, capitalised, on the People tab and
+# in the invitation form; the welcome is a sentence for each role.
+
+
+@pytest.mark.parametrize(
+    ("language", "organizer_word", "scorer_word"),
+    [("en", "Organizer", "Scorer"), ("ml", "സംഘാടകൻ", "സ്കോറർ")],
+)
+def test_the_people_tab_labels_roles_as_its_form_does(
+    organizer, tournament, sections, language, organizer_word, scorer_word
+):
+    from tests.factories import member
+    from tournament.domain.types import Role
+
+    member(tournament, Role.SCORER, "suja")
+    desk = Client(HTTP_ACCEPT_LANGUAGE=language)
+    desk.force_login(organizer)
+    page = desk.get(PEOPLE).content.decode()
+    roles = re.search(r'aria-labelledby="roles-heading">.*?</table>', page, re.S)
+    cells = re.findall(r"<tr><td>[^<]+</td><td>([^<]*)</td>", roles.group(0))
+    assert organizer_word in cells and scorer_word in cells
+    assert "organizer" not in cells and "scorer" not in cells
+    form = re.search(r'<select name="invite-role"[^>]*>.*?</select>', page, re.S)
+    offered = re.findall(r"<option [^>]*>([^<]+)</option>", form.group(0))
+    assert organizer_word in offered and scorer_word in offered
+    assert "Co-organizer" not in offered
+
+
+@pytest.mark.parametrize(
+    ("language", "role", "said"),
+    [
+        ("en", "organizer", "Welcome: you are an organizer of Spring Open now."),
+        ("en", "scorer", "Welcome: you are a scorer of Spring Open now."),
+        ("en", "captain", "Welcome: you are the captain of Kochi in Spring Open now."),
+        ("ml", "organizer", "സ്വാഗതം: നിങ്ങൾ ഇപ്പോൾ Spring Open-ന്റെ ഒരു സംഘാടകനാണ്."),
+        ("ml", "scorer", "സ്വാഗതം: നിങ്ങൾ ഇപ്പോൾ Spring Open-ന്റെ ഒരു സ്കോററാണ്."),
+        (
+            "ml",
+            "captain",
+            "സ്വാഗതം: നിങ്ങൾ ഇപ്പോൾ Spring Open-ൽ Kochi-ന്റെ ക്യാപ്റ്റനാണ്.",
+        ),
+    ],
+)
+def test_the_welcome_says_the_role_in_a_sentence(
+    organizer, tournament, sections, language, role, said
+):
+    from tournament.people.services import invitation_create
+
+    team = (
+        TeamFactory(section=sections["tri"], name="Kochi")
+        if role == "captain"
+        else None
+    )
+    made = invitation_create(
+        tournament=tournament, user=organizer, role=role, team=team
+    )
+    accepted = Client(HTTP_ACCEPT_LANGUAGE=language).post(
+        f"/invitations/{made.key}/",
+        {"username": f"new-{role}", "password": STRONG, "password_again": STRONG},
+        follow=True,
+    )
+    assert said in accepted.content.decode()
+
+
+def test_a_role_given_is_said_by_its_label_in_malayalam(organizer, sections):
+    UserFactory(username="anil")
+    desk = Client(HTTP_ACCEPT_LANGUAGE="ml")
+    desk.force_login(organizer)
+    page = desk.post(
+        PEOPLE,
+        {"action": "role", "role-username": "anil", "role-role": "organizer"},
+        follow=True,
+    ).content.decode()
+    assert "anil-ന് ഇപ്പോൾ സംഘാടകൻ എന്ന ചുമതലയുണ്ട്." in page

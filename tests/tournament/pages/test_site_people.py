@@ -4,6 +4,7 @@ a tournament is offered "New tournament" on the home page, and nobody else is.""
 
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -82,7 +83,10 @@ def test_an_invited_creator_creates_a_tournament(
 
     stranger = Client()
     offer = stranger.get(path).content.decode()
-    assert "to create tournaments on this site" in offer
+    assert (
+        "You may create tournaments on this site, and you become the organizer of "
+        "each tournament you create. Invited by root." in offer
+    )
     accepted = stranger.post(
         path,
         {"username": "bindu", "password": STRONG, "password_again": STRONG},
@@ -129,7 +133,8 @@ def test_the_site_page_in_malayalam(root):
     assert "സൈറ്റ് അഡ്മിനിസ്ട്രേറ്റർ" in listed and "Anil" in listed
     stranger = Client(HTTP_ACCEPT_LANGUAGE="ml")
     offer = stranger.get(path).content.decode()
-    assert "ഈ ടൂർണമെന്റ് സൈറ്റിന്റെ അഡ്മിനിസ്ട്രേറ്റർ ആകാൻ" in offer
+    assert "ഈ ടൂർണമെന്റ് സൈറ്റിന്റെ അഡ്മിനിസ്ട്രേറ്ററായി" in offer
+    assert "ക്ഷണിച്ചത്: root." in offer
     welcome = stranger.post(
         path,
         {"username": "anil", "password": STRONG, "password_again": STRONG},
@@ -201,6 +206,10 @@ def test_an_expired_or_unknown_site_link_says_so(root):
     )
     assert expired.status_code == 410
     assert "ask a site administrator for a new one" in expired.content.decode()
+    # The time it expired names its zone (the site's), as the pages do.
+    assert re.search(
+        r"expired on \d+ \w+ \d{4} \d\d:\d\d UTC;", expired.content.decode()
+    )
     assert not get_user_model().objects.filter(username="late").exists()
     assert Client().get("/site/invitations/not-a-key/").status_code == 404
 
@@ -230,3 +239,33 @@ def test_the_demo_organizer_may_create_tournaments():
     assert "New tournament" in client.get("/").content.decode()
     assert client.get("/tournaments/new/").status_code == 200
     assert Tournament.objects.count() == 1
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_the_invitation_mail_names_the_zone_of_its_time(
+    root, settings, language, django_capture_on_commit_callbacks
+):
+    # Issue 41 (words 2): "before 03 Dec 2026 09:41" said no zone.
+    settings.TIME_ZONE = "America/New_York"
+    admin = signed_in(root, language)
+    body = {"action": "invite", "invite-role": "creator", "invite-days": 7}
+    body |= {"invite-name": "Bindu", "invite-email": "bindu@example.org"}
+    with django_capture_on_commit_callbacks(execute=True):
+        admin.post(SITE, body, follow=True)
+    (sent,) = mail.outbox
+    expires = SiteInvitation.objects.get().expires_at.astimezone(
+        ZoneInfo("America/New_York")
+    )
+    said = f"{expires:%d %b %Y %H:%M} {expires:%Z} (America/New_York)"
+    assert f"before {said}:" in sent.body
+    assert re.search(r"before \d\d \w\w\w \d{4} \d\d:\d\d E[SD]T ", sent.body)
+
+
+def test_a_mail_in_utc_says_utc_once(
+    root, settings, django_capture_on_commit_callbacks
+):
+    settings.TIME_ZONE = "UTC"
+    with django_capture_on_commit_callbacks(execute=True):
+        invite(signed_in(root), "The invitation is made", email="bindu@example.org")
+    (sent,) = mail.outbox
+    assert re.search(r"before \d\d \w\w\w \d{4} \d\d:\d\d UTC:", sent.body)

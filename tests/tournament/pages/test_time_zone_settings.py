@@ -103,3 +103,63 @@ def test_the_settings_page_changes_the_zone_until_the_draw(organizer, tournament
         "Edison Open 2",
         "America/New_York",
     )
+
+
+# The list as a person reads it (issue 41, words 1): each place once, canonical zones
+# only, sub-zones named in full; an old alias is still taken; the overview names the
+# zone as a place, not as its code.
+
+
+@pytest.mark.parametrize(("language", "region"), [("en", "America"), ("ml", "അമേരിക്ക")])
+def test_the_list_names_each_place_once_and_in_full(creator, language, region):
+    page = creator.get(NEW, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    select = re.search(r'<select name="time_zone".*?</select>', page, re.S).group(0)
+    groups = re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', select, re.S)
+    assert region in [label for label, _options in groups]
+    for _label, options in groups:
+        labels = re.findall(r"<option [^>]*>([^<]+)</option>", options)
+        assert len(labels) == len(set(labels)), labels
+    for alias in (
+        "Asia/Calcutta",
+        "Asia/Saigon",
+        "Africa/Asmera",
+        "America/Buenos_Aires",
+    ):
+        assert f'value="{alias}"' not in select
+    for bare in ("Center", "Knox", "North", "South", "West"):
+        assert f">{bare}</option>" not in select
+    for name, label in (
+        ("America/North_Dakota/Center", "North Dakota – Center"),
+        ("America/Indiana/Knox", "Indiana – Knox"),
+        ("America/Argentina/Buenos_Aires", "Argentina – Buenos Aires"),
+        ("Asia/Kolkata", "Kolkata"),
+    ):
+        assert f'<option value="{name}">{label}</option>' in select
+
+
+def test_an_old_alias_is_still_a_zone(creator):
+    creator.post(NEW, _body(slug="calcutta", time_zone="Asia/Calcutta"))
+    assert Tournament.objects.get(slug="calcutta").time_zone == "Asia/Calcutta"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "New York (America), "),
+        ("ml", "New York (അമേരിക്ക), "),
+    ],
+)
+def test_the_overview_names_the_zone_as_a_place(tournament, language, said):
+    Tournament.objects.filter(pk=tournament.pk).update(
+        time_zone="America/New_York", published=True
+    )
+    page = (
+        Client()
+        .get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE=language)
+        .content.decode()
+    )
+    assert "America/New_York:" not in page
+    assert re.search(
+        re.escape(said) + r"(അവിടെ ഇപ്പോൾ )?<time[^>]*>\d\d:\d\d E[SD]T</time>",
+        page,
+    )
