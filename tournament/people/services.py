@@ -23,7 +23,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from ..domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
+from ..domain.errors import ConflictError, RuleError, RuleErrors, Words, gettext_noop
 from ..domain.types import Role
 from ..models import Invitation, Membership, Team, Tournament, account
 from ..zones import mailed, told
@@ -337,8 +337,12 @@ def invitation_mail(*, invitation: Invitation, link: str) -> None:
     )
 
 
-def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
-    """Why this invitation cannot be accepted now, or None."""
+def invitation_state_refusal(
+    invitation, *, used: Words, withdrawn: Words, expired: Words, time_zone: str
+) -> RuleError | None:
+    """Why an invitation link, a tournament's or the site's, cannot be accepted now,
+    or None: unknown, used, withdrawn or expired, each in the words of the one who
+    invited (`expired` has a hole for the moment, told in `time_zone`)."""
     if invitation is None:
         return RuleError(
             "invitation_unknown",
@@ -347,30 +351,33 @@ def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
             ),
         )
     if invitation.accepted_at is not None:
-        return ConflictError(
-            "invitation_used",
-            gettext_noop(
-                "This invitation was accepted already; an invitation works once. Ask "
-                "the organizer for a new one if you need it."
-            ),
-        )
+        return ConflictError("invitation_used", used)
     if invitation.withdrawn_at is not None:
-        return ConflictError(
-            "invitation_withdrawn",
-            gettext_noop("The organizer withdrew this invitation."),
-        )
+        return ConflictError("invitation_withdrawn", withdrawn)
     if invitation.expires_at <= timezone.now():
         return ConflictError(
             "invitation_expired",
-            gettext_noop(
-                "This invitation expired on %(expired_on)s; ask the organizer for a "
-                "new one."
-            ),
-            expired_on=told(
-                invitation.expires_at, "j M Y H:i", invitation.tournament.time_zone
-            ),
+            expired,
+            expired_on=told(invitation.expires_at, "j M Y H:i", time_zone),
         )
     return None
+
+
+def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
+    """Why this invitation cannot be accepted now, or None."""
+    return invitation_state_refusal(
+        invitation,
+        used=gettext_noop(
+            "This invitation was accepted already; an invitation works once. Ask "
+            "the organizer for a new one if you need it."
+        ),
+        withdrawn=gettext_noop("The organizer withdrew this invitation."),
+        expired=gettext_noop(
+            "This invitation expired on %(expired_on)s; ask the organizer for a "
+            "new one."
+        ),
+        time_zone=invitation.tournament.time_zone if invitation else "UTC",
+    )
 
 
 @transaction.atomic

@@ -7,6 +7,9 @@ the work.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
@@ -178,19 +181,25 @@ def welcome(membership) -> str:
     }
 
 
-@require_http_methods(["GET", "POST"])
-def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
-    """Whoever holds the link sees what it offers, and accepts it: as the signed-in
-    user, or by choosing a username and password. A used, withdrawn or expired
-    link says so (410); an unknown one is 404."""
-    invitation = invitation_get(key=key)
-    if invitation is not None:
-        tournament_zone_activate(invitation.tournament)
-    refusal = services.invitation_refusal(invitation)
+def invitation_answer(
+    request: HttpRequest,
+    *,
+    key: str,
+    invitation,
+    refusal: RuleError | None,
+    template: str,
+    accept: Callable[..., object],
+    accepted: Callable[[object], tuple[object, str, str]],
+) -> HttpResponse:
+    """The page of an invitation link, a tournament's or the site's: whoever holds it
+    sees what it offers and accepts it as the signed-in user, or by choosing a
+    username and password. A used, withdrawn or expired link says so (410); an
+    unknown one is 404. `accept(user=, username=, password=)` writes;
+    `accepted(result)` names the account, the welcome and where to go next."""
     if refusal is not None:
         return render(
             request,
-            "tournament/invitation.html",
+            template,
             {"invitation": None, "refusal": said_refusal(refusal)},
             status=404 if invitation is None else 410,
         )
@@ -200,8 +209,7 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
     )
     if request.method == "POST" and (signed_in or form.is_valid()):
         try:
-            membership = services.invitation_accept(
-                key=key,
+            result = accept(
                 user=request.user if signed_in else None,
                 username=form.cleaned_data["username"] if not signed_in else "",
                 password=form.cleaned_data["password"] if not signed_in else "",
@@ -209,20 +217,40 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
         except RuleError as error:
             if signed_in:
                 messages.error(request, said_refusal(error))
-                return redirect("tournament:invitation", key=key)
+                return redirect(request.path)
             form_errors(form, error)
         else:
+            user, greeting, to = accepted(result)
             if not signed_in:
                 login(
-                    request,
-                    membership.user,
-                    backend="django.contrib.auth.backends.ModelBackend",
+                    request, user, backend="django.contrib.auth.backends.ModelBackend"
                 )
-            messages.success(request, welcome(membership))
-            return redirect("tournament:detail", slug=membership.tournament.slug)
+            messages.success(request, greeting)
+            return redirect(to)
     return render(
         request,
-        "tournament/invitation.html",
+        template,
         {"invitation": invitation, "form": form, "key": key},
         status=400 if form.is_bound else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
+    """A tournament's invitation link (invitation_answer)."""
+    invitation = invitation_get(key=key)
+    if invitation is not None:
+        tournament_zone_activate(invitation.tournament)
+    return invitation_answer(
+        request,
+        key=key,
+        invitation=invitation,
+        refusal=services.invitation_refusal(invitation),
+        template="tournament/invitation.html",
+        accept=partial(services.invitation_accept, key=key),
+        accepted=lambda membership: (
+            membership.user,
+            welcome(membership),
+            reverse("tournament:detail", args=[membership.tournament.slug]),
+        ),
     )

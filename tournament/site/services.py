@@ -30,8 +30,9 @@ from ..people.services import (
     _raise,
     _user_create,
     invitation_digest,
+    invitation_state_refusal,
 )
-from ..zones import mailed, told
+from ..zones import mailed
 from .selectors import site_administrators, site_role_of
 
 CREATE, ADMINISTER = "add_tournament", "administer_site"
@@ -209,36 +210,19 @@ def site_invitation_mail(*, invitation: SiteInvitation, link: str) -> None:
 
 def site_invitation_refusal(invitation: SiteInvitation | None) -> RuleError | None:
     """Why this invitation cannot be accepted now, or None."""
-    if invitation is None:
-        return RuleError(
-            "invitation_unknown",
-            gettext_noop(
-                "This invitation link is not valid: check that it was copied whole."
-            ),
-        )
-    if invitation.accepted_at is not None:
-        return ConflictError(
-            "invitation_used",
-            gettext_noop(
-                "This invitation was accepted already; an invitation works once. Ask "
-                "a site administrator for a new one if you need it."
-            ),
-        )
-    if invitation.withdrawn_at is not None:
-        return ConflictError(
-            "invitation_withdrawn",
-            gettext_noop("A site administrator withdrew this invitation."),
-        )
-    if invitation.expires_at <= timezone.now():
-        return ConflictError(
-            "invitation_expired",
-            gettext_noop(
-                "This invitation expired on %(expired_on)s; ask a site administrator "
-                "for a new one."
-            ),
-            expired_on=told(invitation.expires_at, "j M Y H:i", settings.TIME_ZONE),
-        )
-    return None
+    return invitation_state_refusal(
+        invitation,
+        used=gettext_noop(
+            "This invitation was accepted already; an invitation works once. Ask "
+            "a site administrator for a new one if you need it."
+        ),
+        withdrawn=gettext_noop("A site administrator withdrew this invitation."),
+        expired=gettext_noop(
+            "This invitation expired on %(expired_on)s; ask a site administrator "
+            "for a new one."
+        ),
+        time_zone=settings.TIME_ZONE,
+    )
 
 
 @transaction.atomic

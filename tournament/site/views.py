@@ -7,12 +7,12 @@ the work.
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.contrib.auth import login
+from functools import partial
+
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -20,9 +20,9 @@ from django.views.decorators.http import require_http_methods
 
 from ..domain.errors import RuleError
 from ..models import SiteRole
-from ..people.forms import AcceptForm, RowForm
+from ..people.forms import RowForm
+from ..people.views import invitation_answer
 from ..views import form_errors, page_action
-from ..words import refusal as said_refusal
 from . import services
 from .forms import SiteInvitationForm
 from .selectors import (
@@ -118,59 +118,35 @@ def _act(request, action, invite) -> str | None:
     raise RuleError("invalid", gettext("Choose what to change from the page."))
 
 
+def _site_welcome(user, role: str) -> tuple[object, str, str]:
+    """An accepted site invitation: an administrator goes to the site's page, a
+    creator home, each told what the standing allows."""
+    if role == SiteRole.ADMINISTRATOR:
+        return (
+            user,
+            gettext(
+                "Welcome: you administer the site now. You may create "
+                "tournaments and invite creators and administrators."
+            ),
+            reverse("tournament:site"),
+        )
+    return (
+        user,
+        gettext("Welcome: you may create tournaments now."),
+        reverse("tournament:home"),
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def site_invitation_page(request: HttpRequest, key: str) -> HttpResponse:
-    """Whoever holds the link sees what it offers and accepts it: as the signed-in
-    user, or by choosing a username and password. A used, withdrawn or expired link
-    says so (410); an unknown one is 404."""
+    """A site invitation's link (people.views.invitation_answer)."""
     invitation = site_invitation_get(key=key)
-    refusal = services.site_invitation_refusal(invitation)
-    if refusal is not None:
-        return render(
-            request,
-            "tournament/site_invitation.html",
-            {"invitation": None, "refusal": said_refusal(refusal)},
-            status=404 if invitation is None else 410,
-        )
-    signed_in = request.user.is_authenticated
-    form = AcceptForm(
-        request.POST if request.method == "POST" and not signed_in else None
-    )
-    if request.method == "POST" and (signed_in or form.is_valid()):
-        try:
-            user = services.site_invitation_accept(
-                key=key,
-                user=request.user if signed_in else None,
-                username=form.cleaned_data["username"] if not signed_in else "",
-                password=form.cleaned_data["password"] if not signed_in else "",
-            )
-        except RuleError as error:
-            if signed_in:
-                messages.error(request, said_refusal(error))
-                return redirect("tournament:site-invitation", key=key)
-            form_errors(form, error)
-        else:
-            if not signed_in:
-                login(
-                    request, user, backend="django.contrib.auth.backends.ModelBackend"
-                )
-            if invitation is not None and invitation.role == SiteRole.ADMINISTRATOR:
-                messages.success(
-                    request,
-                    gettext(
-                        "Welcome: you administer the site now. You may create "
-                        "tournaments and invite creators and administrators."
-                    ),
-                )
-                return redirect("tournament:site")
-            messages.success(
-                request,
-                gettext("Welcome: you may create tournaments now."),
-            )
-            return redirect("tournament:home")
-    return render(
+    return invitation_answer(
         request,
-        "tournament/site_invitation.html",
-        {"invitation": invitation, "form": form, "key": key},
-        status=400 if form.is_bound else 200,
+        key=key,
+        invitation=invitation,
+        refusal=services.site_invitation_refusal(invitation),
+        template="tournament/site_invitation.html",
+        accept=partial(services.site_invitation_accept, key=key),
+        accepted=lambda user: _site_welcome(user, invitation.role),
     )
