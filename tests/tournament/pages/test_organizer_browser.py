@@ -65,7 +65,7 @@ def test_a_tournament_run_from_its_pages(browser, live_server, steps, tmp_path):
     phone.fill("#id_password_again", "Kerala-Cards-2026")
     phone.click("button:has-text('Accept and sign in')")
     phone.wait_for_url(f"{base}/")
-    assert "you are scorer of Hall Cup now" in phone.inner_text(".messages")
+    assert "you are a scorer of Hall Cup now" in phone.inner_text(".messages")
     assert Membership.objects.get(user__username="bindu").role == "scorer"
     steps(phone, "invitation accepted")
 
