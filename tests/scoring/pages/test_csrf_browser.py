@@ -113,8 +113,11 @@ def test_a_deal_refused_twice_waits_with_a_message_and_is_sent_after_a_reload(
             route.continue_()
 
     page.route(address, no_renewal)
-    context.clear_cookies(name="csrftoken")
     fill_deal(page, "A", 40, "clubs", "none", 44)
+    # The award's previews are answered before the cookie goes: a preview answered
+    # without a cookie would hand the page a fresh one, the renewal this test blocks.
+    page.wait_for_load_state("networkidle")
+    context.clear_cookies(name="csrftoken")
     page.click("#deal-form button.save")
     alert = page.locator("#score-app .flash.error[role=alert]")
     alert.wait_for()
