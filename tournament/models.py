@@ -540,7 +540,28 @@ class SheetCopy(models.Model):
         return f"copy of sheet {self.sheet} at version {self.version}"
 
 
-class Invitation(models.Model):
+class OneTimeLink(models.Model):
+    """What every invitation link shares, a tournament's or the site's: whom it is for,
+    a digest of its key (never the key: the link is shown once, and a copy of the
+    database cannot be used to accept it), when it expires, and who made, accepted or
+    withdrew it (people/services.py: invitation_state_refusal reads these)."""
+
+    name = models.CharField(max_length=80, blank=True, help_text="Who it is for.")
+    email = models.EmailField(blank=True)
+    key_digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = someone()
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = someone()
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = someone()
+
+    class Meta:
+        abstract = True
+
+
+class Invitation(OneTimeLink):
     """A one-time link that gives whoever opens it a role in the tournament
     (docs/people.md). Only a digest of its key is kept: the link is shown to the
     organizer once, and a copy of the database cannot be used to accept it."""
@@ -552,16 +573,6 @@ class Invitation(models.Model):
     team = models.ForeignKey(
         Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    name = models.CharField(max_length=80, blank=True, help_text="Who it is for.")
-    email = models.EmailField(blank=True)
-    key_digest = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
-    created_by = someone()
-    expires_at = models.DateTimeField()
-    accepted_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = someone()
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_by = someone()
 
     class Meta:
         ordering = ["-created_at"]
@@ -719,22 +730,12 @@ class SiteRole(models.TextChoices):
     ADMINISTRATOR = "administrator", gettext_lazy("Site administrator")
 
 
-class SiteInvitation(models.Model):
+class SiteInvitation(OneTimeLink):
     """A one-time link that makes whoever opens it a tournament creator or a site
     administrator (docs/people.md). As a tournament's invitations: only a digest of
     its key is kept, it works once, and it can be withdrawn until it is accepted."""
 
     role = models.CharField(max_length=20, choices=SiteRole.choices)
-    name = models.CharField(max_length=80, blank=True, help_text="Who it is for.")
-    email = models.EmailField(blank=True)
-    key_digest = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
-    created_by = someone()
-    expires_at = models.DateTimeField()
-    accepted_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = someone()
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_by = someone()
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -420,18 +420,26 @@ def invitation_accept(
     return membership
 
 
-@transaction.atomic
-def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
-    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+def link_withdraw(invitation, *, user, used: Words):
+    """An invitation link, a tournament's or the site's, stops working; withdrawing
+    twice is the same as once, an accepted one is refused in the `used` words. Inside
+    its caller's transaction."""
+    invitation = type(invitation).objects.select_for_update().get(pk=invitation.pk)
     if invitation.accepted_at is not None:
-        raise ConflictError(
-            "invitation_used",
-            gettext_noop(
-                "This invitation was accepted already; remove the role instead."
-            ),
-        )
+        raise ConflictError("invitation_used", used)
     if invitation.withdrawn_at is None:
         invitation.withdrawn_at = timezone.now()
         invitation.withdrawn_by = account(user)
         invitation.save(update_fields=["withdrawn_at", "withdrawn_by"])
     return invitation
+
+
+@transaction.atomic
+def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
+    return link_withdraw(
+        invitation,
+        user=user,
+        used=gettext_noop(
+            "This invitation was accepted already; remove the role instead."
+        ),
+    )

@@ -31,6 +31,7 @@ from ..people.services import (
     _user_create,
     invitation_digest,
     invitation_state_refusal,
+    link_withdraw,
 )
 from ..zones import mailed
 from .selectors import site_administrators, site_role_of
@@ -258,17 +259,11 @@ def site_invitation_accept(
 @transaction.atomic
 def site_invitation_withdraw(*, invitation: SiteInvitation, user) -> SiteInvitation:
     """The link stops working; withdrawing twice is the same as once."""
-    invitation = SiteInvitation.objects.select_for_update().get(pk=invitation.pk)
-    if invitation.accepted_at is not None:
-        raise ConflictError(
-            "invitation_used",
-            gettext_noop(
-                "This invitation was accepted already; withdraw the person's "
-                "standing instead."
-            ),
-        )
-    if invitation.withdrawn_at is None:
-        invitation.withdrawn_at = timezone.now()
-        invitation.withdrawn_by = account(user)
-        invitation.save(update_fields=["withdrawn_at", "withdrawn_by"])
-    return invitation
+    return link_withdraw(
+        invitation,
+        user=user,
+        used=gettext_noop(
+            "This invitation was accepted already; withdraw the person's "
+            "standing instead."
+        ),
+    )
