@@ -36,10 +36,7 @@ def bracket_size(qualifiers: int) -> int:
             least=QUALIFIERS_MIN,
             most=QUALIFIERS_MAX,
         )
-    size = 1
-    while size < qualifiers:
-        size *= 2
-    return size
+    return rounds.bracket_places(qualifiers)  # the round names count places the same
 
 
 def seed_order(size: int) -> list[int]:
