@@ -30,12 +30,15 @@ def test_saving_shows_beside_the_button_and_a_second_tap_sends_nothing(
     tournament, _, _, (match, *_) = tables_in_play("slow-cup", tables=1, deals=4)
     page = _phone(browser).new_page()
     posts: list[str] = []
+    held: list = []
 
     def slow_link(route):
-        # A slow link: the deal's POST takes 1.5 s to leave the phone.
+        # A slow link: the deal's POST is held on the phone until the test lets it
+        # go (a sleep here would block Playwright's own thread and race the page).
         if route.request.method == "POST":
             posts.append(route.request.url)
-            time.sleep(1.5)
+            held.append(route)
+            return
         route.continue_()
 
     page.route("**/sheets/**", slow_link)
@@ -47,9 +50,13 @@ def test_saving_shows_beside_the_button_and_a_second_tap_sends_nothing(
     button = page.locator("#deal-form button.save")
     button.click()
     saving = page.locator("#save-state .saving")
-    saving.wait_for(state="visible", timeout=1000)
+    saving.wait_for(state="visible", timeout=5000)
     assert button.is_disabled()
     button.dispatch_event("click")  # the impatient second tap
+    page.wait_for_timeout(500)
+    assert len(posts) == 1 and len(held) == 1
+    assert saving.is_visible()
+    held.pop().continue_()
     done = page.locator("#save-state .said")
     done.wait_for(timeout=10_000)
     assert "Deal 1 saved" in done.inner_text()
