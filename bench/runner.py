@@ -33,6 +33,7 @@ from bench import (
     deal_api,
     draw,
     export,
+    faults,
     knockout,
     load,
     standings,
@@ -48,6 +49,7 @@ BENCHES = {
     "load": load,
     "backup": backup,
     "uploads": uploads,
+    "faults": faults,
 }
 
 
