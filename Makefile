@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run port-free test venv lock lint format browser test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
+.PHONY: run port-free test venv lock lint format browser proxy test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
 
 # The locked versions, with their hashes (CONTRIBUTING.md, "The lock"): the venv, the
 # image (deploy/Containerfile) and CI install exactly these; pyproject.toml keeps ranges.
@@ -51,7 +51,7 @@ run: port-free venv
 port-free:
 	@$(PYTHON) .ci/port_free.py $(HOST)
 
-test: venv lint browser test-sqlite test-postgres test-bench test-container
+test: venv lint browser proxy test-sqlite test-postgres test-bench test-container
 
 lint: venv
 	$(BIN)/ruff check .
@@ -85,6 +85,15 @@ browser:
 	  echo "Installing axe-core from npm for the accessibility checks (tests only, never served)"; \
 	  npm ci --prefix tests/axe --no-audit --no-fund; }
 
+# `python -m bench faults` puts Debian's Caddy in front of its own web instances, as
+# production does (docs/reliability.md): install it when it is missing.
+proxy:
+	@command -v caddy >/dev/null || { \
+	  echo "Installing Debian's caddy for the faults benchmark"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y --no-install-recommends caddy \
+	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends caddy; }; }
+
 test-sqlite: venv
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q
 
@@ -93,8 +102,8 @@ test-postgres: venv services
 	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) $(BIN)/pytest -q
 
 # Every benchmark at a size of seconds, in one process, in both orders (tests/bench):
-# they need PostgreSQL and Redis, as `make bench` does.
-test-bench: venv services
+# they need PostgreSQL and Redis, as `make bench` does, and `faults` needs Caddy.
+test-bench: venv services proxy
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q -m bench
 
 # PostgreSQL and Redis must be up for the second pass: start them if this machine has them.
@@ -110,7 +119,7 @@ test-container: venv services
 
 # Every benchmark at full size, then the table of figures against their goals
 # (docs/performance.md); about 9 minutes on 2 cores. Needs PostgreSQL and Redis.
-bench: venv services
+bench: venv services proxy
 	$(BIN)/python -m bench
 
 # The restore drill (docs/backups.md): dump the database of the production settings

@@ -85,6 +85,15 @@ def test_every_benchmark_runs_tiny_in_one_process(tmp_path, order):
         f["key"]: f["value"] for f in record["figures"] if f["key"].startswith("load")
     }
     assert load == {"load.errors": 0, "load.sheets": 0}
+    # The faults' correctness: every answer as promised, no sheet differs, and each
+    # part's work came back (docs/reliability.md).
+    faults = {
+        f["key"]: f["value"] for f in record["figures"] if f["key"].startswith("faults")
+    }
+    assert faults["faults.answers"] == 0
+    assert faults["faults.sheets"] == 0
+    for part in ("web", "database", "redis", "worker"):
+        assert faults[f"faults.{part}"] < 60, (part, faults)
     # Nothing of the run is left in PostgreSQL (its databases are named by its pid).
     assert not core.pg_databases(f"{core.PG_PREFIX}{done.pid}_")
 
