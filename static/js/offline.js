@@ -271,14 +271,21 @@
         body: JSON.stringify({ ...entry.body, version }),
       });
     } catch (error) {
-      return { network: true };
+      misses += 1;
+      return { network: true, after: Math.min(2 ** misses, RETRY_MS / 1000) };
     }
+    misses = 0;
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
     if (response.ok) return { ok: true, version: data && typeof data.version === "number" ? data.version : null };
     if (response.status === 409 && data && data.code === "stale_version") return { stale: true };
     if (response.status === 403 && data && data.code === "csrf_failed") return { csrf: true };
-    if (response.status >= 500 || response.status === 429 || response.status === 408) return { network: true };
+    if (response.status >= 500 || response.status === 429 || response.status === 408) {
+      // A part of the server is down (a 503 says for how long, in Retry-After): the
+      // entry waits, and is sent again then, not at the next minute's try.
+      const after = Number(response.headers.get("Retry-After"));
+      return { network: true, after: after > 0 ? after : 2 };
+    }
     return { refused: true, message: messageOf(data) };
   }
 
@@ -312,6 +319,16 @@
     }
     for (const n of before.keys()) if (!now.has(n)) lines.push(t("deal {number} deleted", { number: n }));
     return lines;
+  }
+
+  // The next try after a send that found the server down or unreachable: when its
+  // Retry-After says, else 2, 4, 8 s… up to RETRY_MS (docs/reliability.md).
+  let misses = 0;
+  let again = null;
+  function tryAgainIn(seconds) {
+    if (again) clearTimeout(again);
+    const ms = Math.min(Math.max(seconds, 1) * 1000, RETRY_MS);
+    again = setTimeout(() => { again = null; flush(); }, ms);
   }
 
   let flushing = false;
@@ -358,7 +375,8 @@
           say(t("Not saved: this page's security check expired. Reload the page; your entry is kept and will be sent."), true);
           break;
         }
-        if (result.network || result.stale) break; // again later
+        if (result.network) { tryAgainIn(result.after); break; } // again soon
+        if (result.stale) break; // again later
         Object.assign(entry, { state: "refused", message: result.message });
         await store(entry);
         break;

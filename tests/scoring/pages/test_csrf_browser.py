@@ -206,6 +206,42 @@ def test_a_server_error_under_a_save_is_said_and_the_deal_waits(
     context.close()
 
 
+def test_a_deal_kept_after_a_503_is_sent_again_when_retry_after_says(
+    browser, live_server
+):
+    """The queue does not wait for its next minute's try when the server said when to
+    come back: a 503 with Retry-After: 1 (the database restarting) is tried again a
+    second later, by itself, and the deal is saved once (docs/reliability.md)."""
+    tournament, _, _, matches = tables_in_play("retry-after", tables=1, deals=4)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
+    refused: list[str] = []
+
+    def restarting(route):
+        if route.request.method == "POST" and len(refused) < 2:
+            refused.append(route.request.url)
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1"},
+                content_type="application/json",
+                body='{"detail": "down", "code": "database_unavailable"}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/*", restarting)
+    fill_deal(page, "A", 40, "clubs", "none", 44)
+    page.click("#deal-form button.save")
+    started = time.monotonic()
+    page.locator("#deal-1").wait_for(timeout=8000)  # well before the 15 s try
+    assert time.monotonic() - started < 8
+    assert len(refused) == 2 and "/api/v1/matches/" in refused[1]
+    _until(lambda: page.locator("#offline").get_attribute("data-waiting") == "0")
+    assert Deal.objects.filter(match=matches[0]).count() == 1
+    context.close()
+
+
 def test_any_other_refusal_under_a_save_is_said_and_the_form_keeps_the_deal(
     browser, live_server
 ):
