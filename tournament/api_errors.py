@@ -6,8 +6,10 @@
   query parameters, the body's declared size, a body without a length): 431, 400,
   413, 411, each naming the limit in words;
 - answers an exception that escapes a view as JSON: 400 for a body or form that
-  cannot be read, 413 for one too large, 404, 403, and for anything else 500 with an
-  `error_id` that is also in the log beside the traceback (never sent);
+  cannot be read, 413 for one too large, 404, 403, 503 `database_unavailable` while
+  the database cannot be reached (unavailable.py, which also answers one raised in
+  a middleware), and for anything else 500 with an `error_id` that is also in the
+  log beside the traceback (never sent);
 - turns any other answer of 400 or more that is not JSON (Django's 404 for an unknown
   address, its 400 page, the debug pages) into JSON of the same status.
 
@@ -170,6 +172,10 @@ class ApiErrors:
             return api_error(
                 400, f"The body nests deeper than {depth} levels.", "too_deep"
             )
+        from .unavailable import answer, unreachable  # it imports this module
+
+        if unreachable(error):
+            return answer(request, error)
         if isinstance(error, OverflowError | DataError):
             from .apis_common import NUMBER_OUT_OF_RANGE
 

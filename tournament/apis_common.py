@@ -5,9 +5,10 @@ Errors: a `RuleError` from the domain or a service becomes 400 (409 for a
 errors: `{"field": ["message"]}`, nested for dotted fields (`captain.state` →
 `{"captain": {"state": [...]}}`), or `{"detail": ..., "code": ...}` when no field is at
 fault; every other status is `{"detail", "code", …parameters}` (with `field` when it
-names one), as the schema's `Error` says (apis_schema.py). A database failure (the
-connection lost mid-request, say) is 503 `database_error` with Retry-After: the
-service's transaction was rolled back, so nothing was saved.
+names one), as the schema's `Error` says (apis_schema.py). A database that cannot be
+reached (down, or the connection lost mid-request) is 503 `database_unavailable`
+(unavailable.py), any other database failure mid-write 503 `database_error`, both
+with Retry-After: the service's transaction was rolled back, so nothing was saved.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from .domain.types import Role
 from .links.auth import link_refusal, request_link
 from .models import LinkKind, Tournament
 from .selectors import tournament_get_visible, tournament_roles
+from .unavailable import RETRY_AFTER_SECONDS, unreachable
+from .unavailable import answer as database_unavailable
 
 logger = logging.getLogger(__name__)
 ID_MAX = 2**63 - 1  # the largest id PostgreSQL's bigint and SQLite's integer hold
@@ -124,6 +127,8 @@ REFUSALS: list[tuple[Any, str, int, str]] = [
         NUMBER_OUT_OF_RANGE,
     ),
     (
+        # A statement the database refused mid-write: it answers, so it is not
+        # away (database_unavailable, answered before this table).
         DatabaseError,
         "database_error",
         status.HTTP_503_SERVICE_UNAVAILABLE,
@@ -133,7 +138,7 @@ REFUSALS: list[tuple[Any, str, int, str]] = [
 ]
 
 
-def exception_handler(exc: Exception, context: dict) -> Response | None:
+def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
     if isinstance(exc, RuleError):
         return Response(rule_error_body(exc), status=exc.status)
     if isinstance(exc, DjangoValidationError):
@@ -141,6 +146,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         )
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+    if unreachable(exc):
+        # The same answer and one warning line, wherever it was raised: DRF's
+        # authentication, a view, a selector, a service (unavailable.py).
+        return database_unavailable(context["request"], exc)
     for kinds, code, answer, detail in REFUSALS:
         if isinstance(exc, kinds):
             headers = None
@@ -148,8 +157,13 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
                 # The service's transaction was rolled back: say so, so that a phone
                 # on a flaky venue sends the change again instead of guessing.
                 logger.exception("database error in %s", context.get("view"))
-                headers = {"Retry-After": "5"}
-            return Response({"detail": detail, "code": code}, answer, headers=headers)
+                headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            body = {"detail": detail, "code": code}
+            response = Response(body, answer, headers=headers)
+            if headers:
+                # Logged above with its traceback: not again by django.request.
+                response._has_been_logged = True  # type: ignore[attr-defined]
+            return response
     request = context.get("request")
     held = request_link(request) if request is not None else None
     if (

@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
+from django.db import DatabaseError, InterfaceError
+
 # Path segments that are secrets, and the segment before each: a table's or team's
 # link (/l/<key>/…), an invitation (/invitations/<key>/), a password reset
 # (/accounts/password/reset/<uid>/<token>/; Django's own "set-password" is not one).
@@ -124,14 +126,13 @@ class RequestLog:
         level = logging.ERROR if response.status_code >= 500 else logging.INFO
         if not access.isEnabledFor(level):  # development: the server prints its own
             return response
-        user = getattr(request, "user", None)
         fields = {
             "request_id": rid,
             "method": request.method,
             "path": redact(request.get_full_path()),
             "status": response.status_code,
             "ms": ms,
-            "user_id": user.pk if user is not None and user.is_authenticated else None,
+            "user_id": _user_id(request),
             "error_id": getattr(request, "error_id", None),
         }
         access.log(
@@ -144,6 +145,17 @@ class RequestLog:
             extra=fields,
         )
         return response
+
+
+def _user_id(request) -> int | None:
+    """The signed-in user's id, or None; None too when the user could not be read
+    (the session is in a database that does not answer: tournament/unavailable.py),
+    so that the line is still written, with its 503."""
+    user = getattr(request, "user", None)
+    try:
+        return user.pk if user is not None and user.is_authenticated else None
+    except (DatabaseError, InterfaceError):
+        return None
 
 
 # Celery's eager tasks (no broker: the development default) log one INFO line each,

@@ -79,6 +79,7 @@ OFFLINE_ASSETS = (
     "js/csrf.js",
     "js/print.js",
     "js/live.js",
+    "js/failed.js",
     "js/offline.js",
     "js/auction.js",
     "img/icon.svg",

@@ -616,14 +616,20 @@
   // Any other failed answer is said, never swallowed: a server error (500, 502,
   // 503: the database may be down) is like being offline for a deal or penalty, which
   // waits in the queue under its key and is sent again; any other refusal is shown,
-  // the form keeping what was typed.
+  // the form keeping what was typed. Only the form's own sending is queued, as for
+  // a lost connection above: the award's preview, or Cancel, inside the deal's form
+  // queues nothing (while the database is down, each field typed asks a preview).
   document.body.addEventListener("htmx:responseError", (event) => {
-    const { xhr } = event.detail;
-    const form = entryForm(event.detail.elt);
-    if (!xhr || !form) return;
+    const { xhr, elt } = event.detail;
+    if (!xhr || !(elt instanceof Element) || !elt.closest("#score-app")) return;
     if (window.fiftysixCsrf && window.fiftysixCsrf.refusedByCheck(xhr.status, xhr.responseText)) return; // csrf.js
-    const action = actionOf(form);
+    const form = entryForm(elt);
+    const action = elt === form ? actionOf(form) : null;
     if (xhr.status >= 500 || xhr.status === 429 || xhr.status === 408) {
+      if (elt.id === "preview") {
+        elt.textContent = t("The award is worked out by the server when the deal reaches it.");
+        return;
+      }
       if (action === "deal" || action === "penalty") {
         enqueue(form, form.dataset.key).then(() =>
           say(t("The server could not save it now (error {status}): it is kept on this phone and sent again shortly.", { status: xhr.status }), true));
@@ -632,6 +638,7 @@
       say(t("Not done: the server could not do it now (error {status}). Try again in a moment.", { status: xhr.status }), true);
       return;
     }
+    if (!form) return;
     say(t("Not saved: the server refused it (error {status}). Reload the page and try again.", { status: xhr.status }), true);
   });
 

@@ -46,21 +46,22 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate" && SCORE_PAGE.test(url.pathname)) {
-    // The network first, so the sheet is the server's; the last copy when offline.
+    // The network first, so the sheet is the server's; the last copy when offline,
+    // or when the server cannot answer (5xx: its database may be down), so that the
+    // page keeps taking deals into its queue.
+    const kept = () => caches.open(PAGE_CACHE)
+      .then((cache) => cache.match(url.pathname, { ignoreVary: true }));
     event.respondWith(
       fetch(request)
         .then((response) => {
+          if (response.status >= 500) return kept().then((hit) => hit || response);
           if (response.ok && !response.redirected) {
             const copy = response.clone();
             caches.open(PAGE_CACHE).then((cache) => cache.put(url.pathname, copy));
           }
           return response;
         })
-        .catch(() =>
-          caches.open(PAGE_CACHE)
-            .then((cache) => cache.match(url.pathname, { ignoreVary: true }))
-            .then((hit) => hit || offlinePage())
-        )
+        .catch(() => kept().then((hit) => hit || offlinePage()))
     );
   }
 });

@@ -9,6 +9,10 @@ from tournament.security import ThrottledPasswordResetView
 
 register_converter(IdConverter, "id")
 
+# An exception that no view or middleware answered: Django's 500 page, or, when the
+# database cannot be reached, 503 with Retry-After (tournament/unavailable.py).
+handler500 = "tournament.unavailable.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # The language switcher of every page posts here (docs/glossary.md).
