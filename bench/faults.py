@@ -363,9 +363,10 @@ class Record:
             self.events[name] += 1
 
 
-def promised(kind: str, answer: Answer, expected: set[int]) -> bool:
-    """The answer is what the API promises for this request, or a JSON 503 with
-    Retry-After (a part is down: send it again later)."""
+def promised(kind: str, answer: Answer, expected: set[int], api: bool) -> bool:
+    """The answer is what the API promises for this request, or a 503 with
+    Retry-After (a part is down: send it again later), JSON with its code under
+    /api/ (the bare baseline, outside it, gets the site's 503 page)."""
     if answer.status in expected:
         return True
     if answer.status == 409 and answer.data.get("code") == "stale_version":
@@ -373,7 +374,7 @@ def promised(kind: str, answer: Answer, expected: set[int]) -> bool:
     return (
         answer.status == 503
         and answer.retry_after is not None
-        and isinstance(answer.data.get("code"), str)
+        and (isinstance(answer.data.get("code"), str) or not api)
     )
 
 
@@ -424,7 +425,7 @@ def call(
         with contextlib.suppress(ValueError):
             retry_after = float(retry)
     answer = Answer(status, data, retry_after, started, seconds, replayed)
-    ok = promised(kind, answer, set(expected))
+    ok = promised(kind, answer, set(expected), path.startswith("/api/"))
     with record.lock:
         record.samples[kind].append((started, seconds, status))
         record.statuses[(kind, status)] += 1

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.models import Deal, Match, SheetAction, SheetChange
+from tournament.config.urls import handler500 as project_handler500
 from tournament.config.urls import urlpatterns as project
 from tournament.parsers import JSONParser
 
@@ -58,6 +59,8 @@ class FloorApi(APIView):
             )
         return Response({**row, "version": match.version}, status=201)
 
+
+handler500 = project_handler500  # the site's own: a 503 while the database is down
 
 urlpatterns = [
     path("bench/bare/", BareApi.as_view()),
