@@ -327,9 +327,9 @@ def _errors(operation: dict, method: str, path: str, schemas: dict) -> None:
             responses[code] = copy.deepcopy(ANSWERS[code])
     if name in SENDS_TO_WORKER:
         responses["503"]["description"] += (
-            " `worker_unavailable` when the worker's queue cannot be reached: the "
-            "build was not started (its job, `job`, is failed); ask again after "
-            "Retry-After."
+            " Or `worker_unavailable`: the worker's queue cannot be reached, so the "
+            "build was not started (its job, `job`, is kept as failed); ask again "
+            "after Retry-After."
         )
     if write and _takes_version(operation, schemas) and "409" in responses:
         responses["409"]["content"]["application/json"]["schema"] = STALE_OR_ERROR
