@@ -623,12 +623,22 @@ class ExportStatus(models.TextChoices):
     FAILED = "failed"
 
 
+# The error of a job whose task the worker's queue never received (Redis down):
+# the pages say it in the visitor's words instead (ExportJob.unsent).
+EXPORT_UNSENT = (
+    "the worker's queue cannot be reached, so the build was not started; start it "
+    "again in a minute"
+)
+
+
 class ExportJob(models.Model):
     """One build of a tournament's workbook (docs/exports.md).
 
     The file is kept in the row itself: it is written in the same transaction that
     marks the job done, so a worker killed mid-build leaves a job that is not done and
-    offers no file, whatever storage the web and worker processes share.
+    offers no file, whatever storage the web and worker processes share. `beat_at` is
+    the job's last sign of life, so that a job nobody works on any more is seen and
+    sent again (scoring/excel/services.py).
     """
 
     tournament = models.ForeignKey(
@@ -646,6 +656,12 @@ class ExportJob(models.Model):
     size = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    beat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The job's last sign of life: its task sent, or its build's "
+        "beat, every EXPORT_BEAT_SECONDS.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -687,6 +703,11 @@ class ExportJob(models.Model):
         )
         stamp = at.strftime("%Y%m%d-%H%M")  # the tournament's time, as its pages
         return f"{self.tournament.slug}-{stamp}.xlsx"
+
+    @property
+    def unsent(self) -> bool:
+        """Failed because its task could not be sent: no worker ever saw it."""
+        return self.status == ExportStatus.FAILED and self.error == EXPORT_UNSENT
 
     @property
     def percent(self) -> int:

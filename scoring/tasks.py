@@ -6,12 +6,26 @@ from django.utils import translation
 from .excel import services as excel_services
 
 
-@shared_task(name="scoring.export_build", acks_late=True, reject_on_worker_lost=True)
-def export_build(job_id: int) -> dict:
+@shared_task(
+    bind=True,
+    name="scoring.export_build",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    # The database gone mid-build: tried again, waiting 2, 4, 8… seconds (at most a
+    # minute) while it comes back; the job is back in the queue meanwhile, or, if
+    # the database never said so, an orphan that a live worker sends again.
+    autoretry_for=excel_services.DATABASE_GONE,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=False,
+    max_retries=8,
+)
+def export_build(self, job_id: int) -> dict:
     """Build the tournament workbook of export job `job_id` (docs/exports.md), in
     English whichever page asked for it (in the embedded default the task runs inside
     that page's request): its sheets and columns are a file format
-    (docs/glossary.md)."""
+    (docs/glossary.md). A worker's run beats; an eager one is the request itself."""
     with translation.override("en"):
-        job = excel_services.export_run(job_id=job_id)
+        job = excel_services.export_run(job_id=job_id, beat=not self.request.is_eager)
     return {"job": job_id, "status": job.status if job is not None else "skipped"}

@@ -106,6 +106,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
 # Where an error is less general than "every write" or "every operation".
 THROTTLED = {"token_create"}  # django-axes: 429 after failed logins (docs/security.md)
 CONFLICTING_READS = {"export_download"}  # 409 export_not_ready
+SENDS_TO_WORKER = {"export_create", "workbook_download"}  # 503 worker_unavailable
 TOKEN = {"token_create", "token_delete"}  # no state to conflict with
 PAGING = {"page", "page_size"}  # a page past the last is 404, a bad size ignored
 
@@ -324,6 +325,12 @@ def _errors(operation: dict, method: str, path: str, schemas: dict) -> None:
     for code, may in codes.items():
         if may and code not in responses:
             responses[code] = copy.deepcopy(ANSWERS[code])
+    if name in SENDS_TO_WORKER:
+        responses["503"]["description"] += (
+            " Or `worker_unavailable`: the worker's queue cannot be reached, so the "
+            "build was not started (its job, `job`, is kept as failed); ask again "
+            "after Retry-After."
+        )
     if write and _takes_version(operation, schemas) and "409" in responses:
         responses["409"]["content"]["application/json"]["schema"] = STALE_OR_ERROR
         responses["409"]["description"] += (

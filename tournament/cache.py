@@ -3,7 +3,11 @@ the embedded default), for answers computed from the sheets and kept under their
 fingerprint, so that a key is never stale: a change makes a new key.
 
 Nothing in it is needed. A cache that is down is logged and the answer computed as
-if it were empty, so Redis going away slows the site down and breaks nothing.
+if it were empty, so Redis going away slows the site down and breaks nothing. The log
+says it in one warning line per miss, without a traceback: while Redis is down every
+such answer misses, and a traceback each time would bury the lines that matter. The
+settings give Redis a second to answer (REDIS_TIMEOUT_SECONDS), so a dead one does
+not hold the request either.
 """
 
 from __future__ import annotations
@@ -22,14 +26,24 @@ def cached(key: str, make: Callable[[], T]) -> T:
     """The value kept under `key`, or `make()`'s, then kept."""
     try:
         found = cache.get(key)
-    except Exception:  # the cache is down or refused: compute, do not fail
-        log.warning("cache unavailable reading %s", key, exc_info=True)
+    except Exception as error:  # the cache is down or refused: compute, do not fail
+        _unavailable("reading", key, error)
         return make()
     if found is not None:
         return found
     value = make()
     try:
         cache.set(key, value)
-    except Exception:
-        log.warning("cache unavailable writing %s", key, exc_info=True)
+    except Exception as error:
+        _unavailable("writing", key, error)
     return value
+
+
+def _unavailable(doing: str, key: str, error: Exception) -> None:
+    log.warning(
+        "cache unavailable %s %s (%s: %s); answered without it",
+        doing,
+        key,
+        type(error).__name__,
+        error,
+    )

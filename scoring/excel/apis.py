@@ -72,6 +72,28 @@ class ExportOutput(serializers.Serializer):
         return reverse("scoring-api:export-file", kwargs={"pk": obj.pk})
 
 
+# Redis down: the job's task could not be sent, and the job was failed rather than
+# left queued (services.export_request). Not the database's 503: nothing is lost,
+# the client asks again later.
+WORKER_UNAVAILABLE = (
+    "The workbook cannot be built now: the worker's queue cannot be reached. The job "
+    "was not started; ask again in a minute, and if it keeps failing, tell the site's "
+    "administrator."
+)
+WORKER_UNAVAILABLE_RETRY = "30"
+
+
+def _requested(job: ExportJob, code: int) -> Response:
+    """The answer to a request for a build: the job, or 503 when it was not sent."""
+    if not job.unsent:
+        return _job_answer(job, code)
+    return Response(
+        {"detail": WORKER_UNAVAILABLE, "code": "worker_unavailable", "job": job.pk},
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": WORKER_UNAVAILABLE_RETRY},
+    )
+
+
 def _job_answer(job: ExportJob, code: int) -> Response:
     response = Response(ExportOutput(job).data, status=code)
     if job.status in services.LIVE_EXPORT:
@@ -88,7 +110,8 @@ class TournamentExportApi(TournamentScopedMixin, APIView):
     A tournament of up to EXPORT_INLINE_MAX_DEALS deals (and any tournament when
     Celery runs eagerly, the embedded default) gets the file in the answer. A larger
     one gets 202 with the background job (as `GET /exports/{id}/`) and its Location:
-    poll it, then fetch its `file`.
+    poll it, then fetch its `file`; or 503 `worker_unavailable` when the worker's
+    queue cannot be reached (the job is failed, not left queued).
     """
 
     permission_classes = [IsAuthenticated]
@@ -111,12 +134,15 @@ class TournamentExportApi(TournamentScopedMixin, APIView):
                 tournament_workbook(tournament=tournament), f"{tournament.slug}.xlsx"
             )
         job, _ = services.export_request(tournament=tournament, user=request.user)
-        return _job_answer(job, status.HTTP_202_ACCEPTED)
+        job.refresh_from_db()  # failed if its task could not be sent
+        return _requested(job, status.HTTP_202_ACCEPTED)
 
 
 class ExportListApi(TournamentScopedMixin, APIView):
     """The tournament's workbooks: the last ones built, and any being built now.
-    POST starts a build in the background (or answers the one already under way)."""
+    POST starts a build in the background (or answers the one already under way);
+    503 `worker_unavailable` with Retry-After when the worker's queue cannot be
+    reached: the job is failed at once, not left queued."""
 
     permission_classes = [IsAuthenticated]
 
@@ -136,7 +162,7 @@ class ExportListApi(TournamentScopedMixin, APIView):
         )
         job.refresh_from_db()  # with eager Celery it is built by now
         code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
-        return _job_answer(job, code)
+        return _requested(job, code)
 
 
 class ExportJobMixin(RolesMixin):

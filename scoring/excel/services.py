@@ -1,17 +1,37 @@
 """Writes of Excel (docs/exports.md): export jobs of the tournament workbook, built in
 the background by a Celery worker, and filled paper score sheets imported back through
 the score-sheet services, all or nothing.
+
+A job must never stay queued or running for nothing. Its task is sent when its row
+commits, and a queue that cannot be reached fails it at once. A run claims the job
+(one run at a time builds it) and beats while it builds (`ExportJob.beat_at`); a job
+whose beat went stale (its worker was killed, its task was lost with Redis's queue)
+is sent again by any live worker, within seconds rather than after the broker's
+visibility timeout. The claim is what makes every copy of a task safe: the one the
+broker gives back late finds the job done and does nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import partial
 
-from django.db import transaction
-from django.db.models import F, QuerySet
+from django.conf import settings
+from django.db import (
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from tournament.domain.errors import (
@@ -23,11 +43,13 @@ from tournament.domain.errors import (
     gettext_noop,
 )
 from tournament.models import Tournament, account
+from tournament.queue import task_send
 from tournament.uploads import xlsx_limits
 
 from ..domain import rules, tiebreak
 from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind
 from ..models import (
+    EXPORT_UNSENT,
     ExportJob,
     ExportStatus,
     Match,
@@ -49,7 +71,10 @@ logger = logging.getLogger(__name__)
 
 EXPORTS_KEPT = 5  # finished workbooks kept per tournament; older ones are deleted
 EXPORT_STALE = timedelta(minutes=10)  # a job not heard from this long is dead
+EXPORT_ATTEMPTS = 3  # runs of one job at most: a build that kills its worker stops
 LIVE_EXPORT = (ExportStatus.QUEUED, ExportStatus.RUNNING)
+# The database gone mid-build (a restart, a lost connection): not the build's fault.
+DATABASE_GONE = (OperationalError, InterfaceError)
 
 
 def export_live(tournament: Tournament) -> QuerySet[ExportJob]:
@@ -67,8 +92,9 @@ def export_request(*, tournament: Tournament, user) -> tuple[ExportJob, bool]:
 
     A job of the same tournament still queued or running is answered instead of a
     second one, so that repeated clicks do not queue the same work twice. The task is
-    queued when the job's row is committed (with eager Celery, it runs then, in the
-    request).
+    sent when the job's row is committed (with eager Celery, it runs then, in the
+    request); when the worker's queue cannot be reached the job is failed at once,
+    `unsent`, rather than left queued for a task that does not exist.
     """
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     live = export_live(tournament).first()
@@ -78,45 +104,175 @@ def export_request(*, tournament: Tournament, user) -> tuple[ExportJob, bool]:
         tournament=tournament,
         requested_by=account(user),
         total=Match.objects.filter(tournament=tournament).count(),
+        beat_at=timezone.now(),
     )
-    from ..tasks import export_build  # tasks call services: import when queuing
-
-    transaction.on_commit(lambda: export_build.delay(job.pk))
+    transaction.on_commit(partial(_export_send, job.pk))
     return job, True
 
 
-def export_run(*, job_id: int) -> ExportJob | None:
-    """Build the workbook of job `job_id` and keep it; None when the job is already
-    done or failed (a task delivered twice builds once).
+def _export_send(job_id: int) -> None:
+    from ..tasks import export_build  # tasks call services: import when queuing
+
+    if not task_send(export_build, job_id, missed="the workbook's job is failed"):
+        ExportJob.objects.filter(pk=job_id, status=ExportStatus.QUEUED).update(
+            status=ExportStatus.FAILED, error=EXPORT_UNSENT, finished_at=timezone.now()
+        )
+
+
+def _stale() -> datetime:
+    return timezone.now() - timedelta(seconds=settings.EXPORT_STALE_SECONDS)
+
+
+def export_orphans() -> QuerySet[ExportJob]:
+    """Jobs queued or running that nobody works on: their task was lost, or the
+    worker building them died (their beat is older than EXPORT_STALE_SECONDS)."""
+    return ExportJob.objects.filter(status__in=LIVE_EXPORT).filter(
+        Q(beat_at__isnull=True) | Q(beat_at__lt=_stale())
+    )
+
+
+def export_orphans_resend() -> int:
+    """Put every orphaned job back in the queue and send its task again; how many.
+
+    A worker that is alive calls this when it starts and with each of its beats
+    (tournament/config/celery.py). Two workers doing it at once send each job once:
+    only the one whose write finds the job as it read it sends. A copy of the task
+    that the broker gives back later finds the job claimed or done, and does nothing.
+    """
+    from ..tasks import export_build
+
+    sent = 0
+    for pk, beat_at in export_orphans().values_list("pk", "beat_at"):
+        requeued = (
+            ExportJob.objects.filter(pk=pk, status__in=LIVE_EXPORT, beat_at=beat_at)
+            .filter(Q(beat_at__isnull=True) | Q(beat_at__lt=_stale()))
+            .update(status=ExportStatus.QUEUED, progress=0, beat_at=timezone.now())
+        )
+        if requeued:
+            logger.warning("export %s had no live worker: sent again", pk)
+            sent += task_send(
+                export_build, pk, missed="the next beat of a worker sends it again"
+            )
+    return sent
+
+
+def _export_claim(job_id: int) -> ExportJob | None:
+    """Take the job for this run (its status `running`, its attempts one more), or
+    None: it is done or failed, or another run is building it (its beat is fresh)."""
+    with transaction.atomic():
+        job = (
+            ExportJob.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .filter(pk=job_id)
+            .first()
+        )
+        if job is None or job.status not in LIVE_EXPORT:
+            return None
+        fresh = job.beat_at is not None and job.beat_at >= _stale()
+        if job.status == ExportStatus.RUNNING and fresh:
+            return None
+        now = timezone.now()
+        if job.attempts >= EXPORT_ATTEMPTS:
+            ExportJob.objects.filter(pk=job_id).update(
+                status=ExportStatus.FAILED,
+                error=f"the build was interrupted {job.attempts} times (its worker "
+                "stopped, or lost the database); start it again",
+                finished_at=now,
+            )
+            return None
+        # Compare and set: SQLite has no row lock, and a second run must not claim
+        # the job between the read and the write.
+        claimed = ExportJob.objects.filter(
+            pk=job_id, status=job.status, attempts=job.attempts
+        ).update(
+            status=ExportStatus.RUNNING,
+            progress=0,
+            attempts=job.attempts + 1,
+            beat_at=now,
+            updated_at=now,
+        )
+        if not claimed:
+            return None
+    job.status, job.progress, job.attempts = ExportStatus.RUNNING, 0, job.attempts + 1
+    return job
+
+
+@contextmanager
+def _beating(job_id: int, attempt: int) -> Iterator[None]:
+    """Mark the job alive every EXPORT_BEAT_SECONDS while the block runs, from a
+    thread of its own (with its own database connection), so that a long step of
+    the build without progress still beats, and a dead worker's job stops beating."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(settings.EXPORT_BEAT_SECONDS):
+                try:
+                    now = timezone.now()
+                    ExportJob.objects.filter(
+                        pk=job_id, status=ExportStatus.RUNNING, attempts=attempt
+                    ).update(beat_at=now, updated_at=now)
+                except DatabaseError as error:
+                    logger.warning("export %s missed a beat: %s", job_id, error)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"export-{job_id}-beat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def export_run(*, job_id: int, beat: bool = False) -> ExportJob | None:
+    """Build the workbook of job `job_id` and keep it; None when this run does not
+    build it: the job is done or failed, or another run is building it (a task
+    delivered twice builds once).
 
     Progress is written as the score sheets go, each in its own short statement (no
-    transaction is held while the file is built). The file and the status `done` are
-    written together, in one transaction, so a worker killed midway leaves a job that
-    offers no file; the broker gives the task to another worker (acks late), which
-    starts it again.
+    transaction is held while the file is built), and with `beat` (a worker's run) the
+    job beats every EXPORT_BEAT_SECONDS. The file and the status `done` are written
+    together, in one transaction, so a worker killed midway leaves a job that offers
+    no file and soon stops beating: a live worker sends it again
+    (export_orphans_resend), and the new run starts over. A run that another has
+    taken the job from (its beat was stale) writes nothing more.
+
+    The database going away mid-build is not the build's failure: the job is put
+    back in the queue if the database still answers, and the error raised for the
+    task to retry (scoring/tasks.py); if it does not, the job stops beating and is
+    an orphan like any other.
     """
-    claimed = ExportJob.objects.filter(pk=job_id, status__in=LIVE_EXPORT).update(
-        status=ExportStatus.RUNNING,
-        progress=0,
-        attempts=F("attempts") + 1,
-        updated_at=timezone.now(),
-    )
-    if not claimed:
+    job = _export_claim(job_id)
+    if job is None:
         return None
-    job = ExportJob.objects.select_related("tournament").get(pk=job_id)
+    attempt = job.attempts
+    mine = ExportJob.objects.filter(
+        pk=job_id, status=ExportStatus.RUNNING, attempts=attempt
+    )
     step = {"last": 0}
 
     def progress(done: int, total: int) -> None:
         if done - step["last"] >= max(1, total // 50) or done == total:
             step["last"] = done
-            ExportJob.objects.filter(pk=job_id).update(
-                progress=done, total=total, updated_at=timezone.now()
-            )
+            mine.update(progress=done, total=total, updated_at=timezone.now())
 
     try:
-        content = tournament_workbook(tournament=job.tournament, progress=progress)
+        with _beating(job_id, attempt) if beat else nullcontext():
+            content = tournament_workbook(tournament=job.tournament, progress=progress)
+    except DATABASE_GONE:
+        logger.warning("export %s lost the database mid-build", job_id)
+        if not connection.in_atomic_block:
+            close_old_connections()  # a broken connection is opened afresh
+        # Back in the queue for the task's retry; if the database is still gone, the
+        # job stops beating instead, and a live worker sends it again later.
+        with suppress(DatabaseError):
+            mine.update(status=ExportStatus.QUEUED, progress=0, beat_at=timezone.now())
+        raise
     except Exception as error:
-        ExportJob.objects.filter(pk=job_id).update(
+        mine.update(
             status=ExportStatus.FAILED,
             error=f"{type(error).__name__}: {error}"[:2000],
             finished_at=timezone.now(),
@@ -125,11 +281,13 @@ def export_run(*, job_id: int) -> ExportJob | None:
         return ExportJob.objects.get(pk=job_id)
     with transaction.atomic():
         job = ExportJob.objects.select_for_update().get(pk=job_id)
+        if (job.status, job.attempts) != (ExportStatus.RUNNING, attempt):
+            return None  # another run took the job over
         job.content = content
         job.size = len(content)
         job.status = ExportStatus.DONE
         job.progress = job.total = max(job.total, step["last"])
-        job.finished_at = timezone.now()
+        job.finished_at = job.beat_at = timezone.now()
         job.save()
         kept = ExportJob.objects.filter(
             tournament_id=job.tournament_id, status=ExportStatus.DONE

@@ -106,6 +106,8 @@ def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
             "roles": roles,
             "jobs": jobs,
             "live": next((j for j in jobs if j.status in services.LIVE_EXPORT), None),
+            # The last request's task could not be sent (Redis down): said on top.
+            "unsent": jobs[0] if jobs and jobs[0].unsent else None,
             "rounds": rounds,
             "imported": imported,
             "problems": problems,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +28,7 @@ from tournament.domain.errors import (
 )
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament, account
+from tournament.queue import task_send_on_commit
 from tournament.selectors import match_roster
 from tournament.tasks import sheet_copy_keep
 
@@ -587,8 +587,14 @@ def sheet_locked_after(match: Match, user) -> None:
     sheet_locked.send(sender=Match, match=match, user=user)
     if settings.BACKUP_AUTOMATIC:
         # A copy of the locked sheet for the next backup of its tournament, made
-        # after the commit and off the request in production (docs/backups.md).
-        transaction.on_commit(partial(sheet_copy_keep.delay, [match.pk]))
+        # after the commit and off the request in production (docs/backups.md). A
+        # copy not made costs nothing but time: a backup reads afresh, and keeps, a
+        # sheet it finds no copy of at its version.
+        task_send_on_commit(
+            sheet_copy_keep,
+            [match.pk],
+            missed="the next backup of the tournament copies the sheet itself",
+        )
 
 
 @transaction.atomic

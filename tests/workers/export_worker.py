@@ -1,11 +1,14 @@
 """A real Celery worker process for tests/scoring/apis/test_faults.py, started with
 `python -m tests.workers.export_worker`: the project's tasks on the broker of
-$FAULT_BROKER_URL and the database of $DATABASE_URL (the test's own).
+$FAULT_BROKER_URL and the database of $DATABASE_URL (the test's own), with the
+production settings otherwise: a prefork pool (a main process and its child), and
+the broker's visibility timeout of 11 minutes, so that a job built again after its
+worker was killed was sent again by a live worker's beat, not given back by Redis.
 
 With FAULT_SLOW set, every step of a workbook build waits that many seconds, so the
-test can kill the process while a build is under way. Redis gives an unacknowledged
-task back after 2 s (visibility_timeout), looked for every second, so a killed
-worker's task comes back within the test (in production: after 11 minutes).
+test can kill the worker, or take the database away, while a build is under way.
+With FAULT_DB_ONCE set (SQLite, which cannot be taken away from one process), the
+first build's third step raises the error a lost connection raises.
 """
 
 import os
@@ -17,39 +20,36 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.config.settings"
 os.environ["CELERY_BROKER_URL"] = os.environ["FAULT_BROKER_URL"]
 django.setup()
 
+from django.db import OperationalError  # noqa: E402
+
 from scoring.excel import services  # noqa: E402
 from tournament.config.celery import app  # noqa: E402
 
 SLOW = float(os.environ.get("FAULT_SLOW", "0"))
+DB_ONCE = bool(os.environ.get("FAULT_DB_ONCE"))
+build = services.tournament_workbook
+failed: list[bool] = []
 
-if SLOW:
-    build = services.tournament_workbook
 
-    def crawling(*, tournament, progress):
-        def step(done: int, total: int) -> None:
-            time.sleep(SLOW)
-            progress(done, total)
+def crawling(*, tournament, progress):
+    def step(done: int, total: int) -> None:
+        time.sleep(SLOW)
+        if DB_ONCE and done >= 3 and not failed:
+            failed.append(True)
+            raise OperationalError("server closed the connection unexpectedly")
+        progress(done, total)
 
-        return build(tournament=tournament, progress=step)
+    return build(tournament=tournament, progress=step)
 
-    services.tournament_workbook = crawling
 
-app.conf.update(
-    broker_url=os.environ["FAULT_BROKER_URL"],
-    result_backend=None,
-    task_always_eager=False,
-    broker_transport_options={
-        "visibility_timeout": 2,
-        "unacked_restore_interval": 1,
-        "unacked_restore_throttle": 1,
-    },
-)
+services.tournament_workbook = crawling
+app.conf.update(broker_url=os.environ["FAULT_BROKER_URL"], result_backend=None)
 
 if __name__ == "__main__":
     app.worker_main(
         [
             "worker",
-            "--pool=solo",
+            "--pool=prefork",
             "--concurrency=1",
             "--loglevel=" + os.environ.get("FAULT_LOGLEVEL", "warning"),
             "--without-mingle",

@@ -1,15 +1,25 @@
 """The Celery app. With no CELERY_BROKER_URL the tasks run eagerly in the calling
 process.
 
-A worker marks itself seen in the shared cache when it is ready, every
-`WORKER_BEAT_SECONDS` after, and before each task, so that `GET /api/v1/health/` on
-any web instance can say whether one was seen within the last minute
-(tournament/health.py).
+A worker beats from a thread of its main process: when it is ready, then every
+`WORKER_BEAT_SECONDS`, it
+
+- marks itself seen in the shared cache (and before each task too), so that
+  `GET /api/v1/health/` on any web instance can say whether one was seen within the
+  last minute (tournament/health.py);
+- sends again the workbook jobs that nobody works on any more, their worker killed
+  or their task lost with Redis's queue (scoring/excel/services.py,
+  export_orphans_resend), so that such a job is built within seconds of a worker
+  being alive, not after the broker's visibility timeout.
+
+A beat that fails (the cache or the database down) says so in one warning line when
+it starts failing and one when it works again, not a traceback every few seconds.
 """
 
 import logging
 import os
 import threading
+from collections.abc import Callable
 
 from celery import Celery
 from celery.signals import task_prerun, worker_ready, worker_shutdown
@@ -22,29 +32,56 @@ app.autodiscover_tasks()
 
 log = logging.getLogger("tournament.worker")
 _stopping = threading.Event()
+_failing: set[str] = set()  # what the last beat could not do
+
+
+def _attempt(what: str, do: Callable[[], object]) -> None:
+    """Do one part of a beat; log only when it starts failing, and when it is back."""
+    try:
+        do()
+    except Exception as error:  # the cache or the database is down: say so, go on
+        if what not in _failing:
+            _failing.add(what)
+            log.warning(
+                "worker beat: could not %s (%s: %s)", what, type(error).__name__, error
+            )
+        return
+    if what in _failing:
+        _failing.discard(what)
+        log.warning("worker beat: can %s again", what)
 
 
 def _mark_seen() -> None:
     from tournament.health import worker_seen
 
+    _attempt("mark the worker as seen in the cache", worker_seen)
+
+
+def _resend_orphans() -> None:
+    from django.db import connection
+
+    from scoring.excel.services import export_orphans_resend
+
     try:
-        worker_seen()
-    except Exception:  # the cache is down: the health check will say so
-        log.warning("could not mark the worker as seen in the cache", exc_info=True)
+        _attempt("send orphaned workbook jobs again", export_orphans_resend)
+    finally:
+        connection.close()  # this thread's own; a forked pool child never shares it
 
 
 def _beat() -> None:
     from tournament.health import WORKER_BEAT_SECONDS
 
-    while not _stopping.wait(WORKER_BEAT_SECONDS):
+    while True:
         _mark_seen()
+        _resend_orphans()
+        if _stopping.wait(WORKER_BEAT_SECONDS):
+            return
 
 
 @worker_ready.connect
 def _worker_ready(**kwargs) -> None:
     _stopping.clear()
-    _mark_seen()
-    threading.Thread(target=_beat, name="worker-seen", daemon=True).start()
+    threading.Thread(target=_beat, name="worker-beat", daemon=True).start()
 
 
 @worker_shutdown.connect

@@ -152,6 +152,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
 AXES_VERBOSE = False
+# The failures are counted in the database, not the cache: every web instance counts
+# the same ones, and the lockout holds while Redis is down (docs/security.md).
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # Behind a TLS proxy every request comes from the proxy's address: TRUSTED_PROXIES
 # (how many proxies stand in front: 1 for the compose file's Caddy or a plain
 # server's nginx) makes the lockout take the client's address from the entry of
@@ -310,6 +313,12 @@ SCREEN_SECONDS = env.int("SCREEN_SECONDS", default=15)
 # The tournament workbook is built in the request up to this many deals; above it
 # (with a real broker) in the background, with progress (docs/exports.md).
 EXPORT_INLINE_MAX_DEALS = env.int("EXPORT_INLINE_MAX_DEALS", default=10000)
+# A build in the background marks its job alive every EXPORT_BEAT_SECONDS; a job
+# queued or running whose mark is older than EXPORT_STALE_SECONDS (its worker died, its
+# task was lost) is sent again by a worker that is alive (docs/exports.md, "When a
+# worker dies"). The stale age must hold several beats.
+EXPORT_BEAT_SECONDS = env.int("EXPORT_BEAT_SECONDS", default=2)
+EXPORT_STALE_SECONDS = env.int("EXPORT_STALE_SECONDS", default=15)
 
 # Backups (docs/backups.md): of the whole site by hand to BACKUP_DIR (`manage.py
 # backup` and `restore`); of a tournament, kept in the database, automatically before
@@ -339,6 +348,22 @@ CELERY_RESULT_BACKEND = env.str(
     "CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None
 )
 CELERY_TASK_ACKS_LATE = True
+# Redis gone must not hold a request (docs/deploy.md, "When Redis or the worker
+# dies"): a connection to it, and each command, is given REDIS_TIMEOUT_SECONDS, and a
+# task that cannot be sent is retried once, at once, then given up (the caller logs
+# it: tournament/queue.py). A send to a Redis that refuses connections fails in a few
+# milliseconds; to one that accepts and never answers (frozen), in about three
+# seconds. The worker's wait for tasks (BRPOP) is read only once Redis has answered,
+# so the timeout does not cut it.
+REDIS_TIMEOUT_SECONDS = 1.0
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT_SECONDS
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT_SECONDS
 
 # The cache, shared by every worker of the site (docs/statistics.md: what is computed
 # from the sheets is kept under their fingerprint): Redis in production (CACHE_URL,
@@ -354,6 +379,10 @@ CACHES = {
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="fiftysix"),
             "TIMEOUT": 6 * 3600,
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+                "socket_timeout": REDIS_TIMEOUT_SECONDS,
+            },
         }
         if CACHE_URL
         else {
@@ -368,7 +397,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 # A task whose worker died unacknowledged (acks late) goes back on the Redis queue
 # after this long: longer than any task may run, so a slow build is never doubled.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 60}
+# A workbook's job does not wait for it: a live worker sends it again once its beat
+# is stale (EXPORT_STALE_SECONDS), and the late copy finds the job done.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
+    "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+    "socket_timeout": REDIS_TIMEOUT_SECONDS,
+}
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
