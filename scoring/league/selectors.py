@@ -393,10 +393,15 @@ def league_progress(*, tournament: Tournament) -> LeagueProgress:
 
 
 # The standings' fingerprint: everything they are computed from, summed in SQL.
-# A sheet write bumps its match's version; a confirmation or a voiding changes its
-# status; a release changes which rounds count; the lot, the qualifiers, a team's
-# name or section and a section's name show on the rows. Portable SQL (SQLite and
-# PostgreSQL), with the table names of the models.
+# A write to a decided sheet bumps its match's version; a sheet that completes, a
+# confirmation or a voiding changes its status; a release changes which rounds count;
+# the lot, the qualifiers, a team's name or section and a section's name show on the
+# rows. A deal on a sheet still in play changes none of it (the standings count
+# decided sheets only, and the progress counts statuses), so the standings' own
+# fingerprint leaves those sheets' versions out: a thousand spectators polling during
+# a round get 304 until a match ends, not a new ranking at every deal of every table
+# (docs/standings.md). The statistics, which count sheets in play, keep every version.
+# Portable SQL (SQLite and PostgreSQL), with the table names of the models.
 _STATUS_CODES = " ".join(
     f"WHEN '{status.value}' THEN {code}"
     for code, status in enumerate(MatchStatus, start=1)
@@ -420,12 +425,19 @@ SELECT m.n, m.versions, m.statuses, m.latest,
      ORDER BY 1
   ) names)
 FROM (
-  SELECT COUNT(*) AS n, SUM(version) AS versions, MAX(updated_at) AS latest,
+  SELECT COUNT(*) AS n, SUM({{counted}}version) AS versions,
+    MAX({{counted}}updated_at) AS latest,
     SUM(id * CASE status {_STATUS_CODES} ELSE 0 END) AS statuses
   FROM {Match._meta.db_table}
   WHERE tournament_id = %(t)s {{stage}}
 ) m
 """  # noqa: S608 - our own tables and status codes, no input
+# The standings' own: a version or a time counts only for a decided sheet.
+_DECIDED_ONLY = (
+    "CASE WHEN status IN ("
+    + ", ".join(f"'{status.value}'" for status in DECIDED)
+    + ") THEN "
+)
 # Every team's and section's name, in one value: PostgreSQL hashes them itself;
 # SQLite, embedded, hands them over joined.
 _NAMES = {
@@ -442,10 +454,19 @@ def standings_fingerprint(*, tournament: Tournament, section: int | None = None)
     return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
 
 
+def _counted(column: str, decided_only: bool) -> str:
+    return f"{_DECIDED_ONLY}{column} END" if decided_only else column
+
+
 def _fingerprint_row(tournament: Tournament, *, league: bool) -> tuple:
     params = {"t": tournament.pk, "league": Stage.LEAGUE.value}
-    sql = _FINGERPRINT_SQL.replace("{names}", _NAMES[connection.vendor]).replace(
-        "{stage}", "AND stage = %(league)s" if league else ""
+    sql = (
+        _FINGERPRINT_SQL.replace("{names}", _NAMES[connection.vendor])
+        .replace("{stage}", "AND stage = %(league)s" if league else "")
+        .replace("SUM({counted}version)", "SUM(" + _counted("version", league) + ")")
+        .replace(
+            "MAX({counted}updated_at)", "MAX(" + _counted("updated_at", league) + ")"
+        )
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -142,7 +142,8 @@ def sized_league(sections: int, per_section: int, slug: str = "sized-cup"):
     return tournament, organizer, matches
 
 
-def _hand_match(league, a, b, round, table, deals):
+def hand_match(league, a, b, round, table, deals):
+    """A match of the hand league, set up by the organizer, none of its deals played."""
     return sheets_services.match_create(
         tournament=league["tournament"],
         user=league["organizer"],
@@ -173,13 +174,13 @@ def hand_league(api):
     league["organizer"] = member(tournament, Role.ORGANIZER, "org")
     as_user(api, league["organizer"])
     m = league["matches"] = {}
-    m["t1"] = _hand_match(league, "t1", "t2", 1, 1, deal_count(12, 8))
-    m["t3"] = _hand_match(league, "t3", "t4", 1, 2, deal_count(14, 8))
-    m["t5"] = _hand_match(league, "t5", "t6", 1, 3, deal_count(15, 10))
-    m["t7"] = _hand_match(league, "t7", "t8", 1, 4, deal_count(19, 13))
-    m["t9"] = _hand_match(league, "t9", "t10", 1, 5, deal_count(15, 15))
-    m["t11"] = _hand_match(league, "t11", "t12", 2, 1, deal_count(16, 9))
-    m["live"] = _hand_match(league, "t1", "t2", 2, 2, 2)
+    m["t1"] = hand_match(league, "t1", "t2", 1, 1, deal_count(12, 8))
+    m["t3"] = hand_match(league, "t3", "t4", 1, 2, deal_count(14, 8))
+    m["t5"] = hand_match(league, "t5", "t6", 1, 3, deal_count(15, 10))
+    m["t7"] = hand_match(league, "t7", "t8", 1, 4, deal_count(19, 13))
+    m["t9"] = hand_match(league, "t9", "t10", 1, 5, deal_count(15, 15))
+    m["t11"] = hand_match(league, "t11", "t12", 2, 1, deal_count(16, 9))
+    m["live"] = hand_match(league, "t1", "t2", 2, 2, 2)
     Bye.objects.create(tournament=tournament, round=1, team=league["t11"])
     play(api, m["t1"], 12, 8)
     play(api, m["t3"], 14, 8)

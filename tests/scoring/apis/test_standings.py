@@ -38,6 +38,7 @@ from tests.scoring.excel import table, workbook
 from tests.scoring.league import (
     finish_hand_league,
     hand_league,
+    hand_match,
     sized_league,
 )
 from tournament.domain.types import Role
@@ -366,7 +367,7 @@ def _changed(api, league, etag) -> str:
 def test_the_tag_changes_with_everything_the_standings_show(api, league):
     etag = api.get(url(league))["ETag"]
     as_user(api, league["organizer"])
-    # A deal on the sheet still in play.
+    # The last deal of the sheet still in play...
     in_play = Match.objects.filter(
         tournament=league["tournament"], round=2, status="in_progress"
     ).get()
@@ -384,6 +385,22 @@ def test_the_tag_changes_with_everything_the_standings_show(api, league):
         "json",
     )
     assert answer.status_code == 201, answer.json()
+    # ... which ends the sheet: it counts now.
+    etag = _changed(api, league, etag)
+    # A deal changed on a completed sheet changes its totals on the rows.
+    completed = Match.objects.get(pk=league["matches"]["t3"])
+    sheet = api.get(f"/api/v1/matches/{completed.pk}/").json()
+    last = sheet["deals"][-1]
+    answer = api.put(
+        f"/api/v1/matches/{completed.pk}/deals/{last['number']}/",
+        {
+            **{k: last[k] for k in ("declarer", "value", "trump", "level")},
+            "taken": 56 - last["taken"] if last["taken"] != 28 else 29,
+            "version": sheet["version"],
+        },
+        "json",
+    )
+    assert answer.status_code == 200, answer.json()
     etag = _changed(api, league, etag)
     # A confirmation changes no version, but the rows' provisional marks.
     unconfirmed = Match.objects.get(pk=league["matches"]["t3"])
@@ -401,6 +418,36 @@ def test_the_tag_changes_with_everything_the_standings_show(api, league):
     )
     assert answer.status_code == 200, answer.json()
     _changed(api, league, etag)
+
+
+def test_a_deal_on_a_sheet_in_play_leaves_the_tag_as_it_was(api, league):
+    """The standings count decided sheets only: the deals of a sheet in play change
+    nothing they show, so a round's polls are answered 304 between two ends of a
+    match (scoring/league/selectors.py, docs/standings.md)."""
+    as_user(api, league["organizer"])
+    mid = hand_match(league, "t3", "t5", 2, 3, 4)
+    body = {"declarer": "A", "value": 28, "trump": "clubs", "taken": 30}
+    version = api.get(f"/api/v1/matches/{mid}/").json()["version"]
+    etag = api.get(url(league))["ETag"]
+    for number in (1, 2, 3):
+        answer = api.post(
+            f"/api/v1/matches/{mid}/deals/",
+            {**body, "number": number, "version": version},
+            "json",
+        )
+        assert answer.status_code == 201, answer.json()
+        version = answer.json()["version"]
+        if number == 1:  # the sheet is in play now: the progress shows it
+            etag = _changed(api, league, etag)
+        else:
+            _poll(api, league, etag, 304)
+    answer = api.post(
+        f"/api/v1/matches/{mid}/deals/",
+        {**body, "number": 4, "version": version},
+        "json",
+    )
+    assert answer.status_code == 201, answer.json()
+    _changed(api, league, etag)  # the last deal: the sheet is decided and counts
 
 
 def test_the_tag_changes_with_a_new_team_or_name_during_registration(api, db):
