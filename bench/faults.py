@@ -853,6 +853,8 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
         stack.pg_init()
         stack.redis_start()
         manage(stack.db_url, "migrate")
+        # The production settings serve collected files (the 503 page names them).
+        manage(stack.db_url, "collectstatic", "--no-input")
         plan = run_module(
             "bench.faults",
             stack.db_url,
