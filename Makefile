@@ -118,7 +118,7 @@ test-container: venv services
 	.ci/container
 
 # Every benchmark at full size, then the table of figures against their goals
-# (docs/performance.md); about 9 minutes on 2 cores. Needs PostgreSQL and Redis.
+# (docs/performance.md); about 12 minutes on 2 cores. Needs PostgreSQL, Redis and Caddy.
 bench: venv services proxy
 	$(BIN)/python -m bench
 

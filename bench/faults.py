@@ -88,6 +88,12 @@ LINK_EVERY = 3  # every third table scores by its table link
 RETRY_DEFAULT = 2.0  # seconds a client waits before sending again when told nothing
 RETRY_MOST = 15.0  # the score page's longest wait (static/js/offline.js)
 RECOVERED_WITHIN = 60.0  # a part whose writes have not come back by then: failed
+FIGURE_NAMES = {
+    "faults.web": "faults: writes back, after a killed web instance",
+    "faults.database": "faults: writes back, after PostgreSQL stopped",
+    "faults.redis": "faults: writes back, after Redis stopped",
+    "faults.worker": "faults: killed workbook job done, after new worker",
+}
 
 
 # The topology
@@ -1000,9 +1006,7 @@ def _report(
         figures.append(
             Figure(
                 f.key,
-                f"faults: {f.name}, "
-                + ("the job done" if f.key == "faults.worker" else "writes back")
-                + " after its return",
+                FIGURE_NAMES[f.key],
                 f.recovered if f.recovered is not None else RECOVERED_WITHIN * 10,
                 "s",
             )
