@@ -77,7 +77,8 @@ from bench.core import (
     run_module,
     wait_listening,
 )
-from bench.load import DEAL_KEYS, _deals
+from bench.league import field as league_field
+from bench.load import DEAL_KEYS, _deals, scored_as_the_rules
 
 TINY = [
     "--teams", "500", "--tables", "8", "--spectators", "40", "--round", "40",
@@ -646,40 +647,34 @@ def _workbook(
         fault.note = f"the killed job ended {job.get('status')}: {job.get('error', '')}"
 
 
+def _outage(
+    record: Record, fault: Fault, stop, start, seconds: float, faults: list[Fault]
+) -> None:
+    """A part stopped for `seconds`, started again, and the writes watched until
+    they are taken again."""
+    fault.down_at = time.monotonic()
+    stop()
+    time.sleep(seconds)
+    start()
+    fault.back_at = time.monotonic()
+    _recovery(record, fault)
+    faults.append(fault)
+
+
 def _inject(stack: Stack, record: Record, plan: dict, args, faults: list[Fault]):
     """The four faults, one after the other, each once writes have recovered."""
     gap = max(2.0, args.round * 0.06)
     time.sleep(gap)
     web = Fault("a web instance killed (kill -9)", "faults.web")
-    web.down_at = time.monotonic()
-    stack.web_kill(0)
-    time.sleep(args.web_down)
-    stack.web_start(0)
-    web.back_at = time.monotonic()
-    _recovery(record, web)
-    faults.append(web)
+    _outage(record, web, lambda: stack.web_kill(0), lambda: stack.web_start(0),
+            args.web_down, faults)  # fmt: skip
     time.sleep(gap)
-
     database = Fault("PostgreSQL stopped", "faults.database")
-    database.down_at = time.monotonic()
-    stack.pg_stop()
-    time.sleep(args.db_down)
-    stack.pg_start()
-    database.back_at = time.monotonic()
-    _recovery(record, database)
-    faults.append(database)
+    _outage(record, database, stack.pg_stop, stack.pg_start, args.db_down, faults)
     time.sleep(gap)
-
     cache = Fault("Redis stopped", "faults.redis")
-    cache.down_at = time.monotonic()
-    stack.redis_stop()
-    time.sleep(args.redis_down)
-    stack.redis_start()
-    cache.back_at = time.monotonic()
-    _recovery(record, cache)
-    faults.append(cache)
+    _outage(record, cache, stack.redis_stop, stack.redis_start, args.redis_down, faults)
     time.sleep(gap)
-
     worker = Fault("the Celery worker killed mid-workbook", "faults.worker")
     _workbook(stack, record, plan["organizer"], worker, args.worker_down)
     faults.append(worker)
@@ -701,7 +696,7 @@ def _setup(teams: int, tables: int) -> dict:
     from scoring.league import services
     from scoring.models import Match
     from tournament.links.services import links_ensure
-    from tournament.models import Link, Membership, Section, Team, Tournament
+    from tournament.models import Link, Membership, Tournament
 
     users = get_user_model().objects
     organizer = users.create_user("faults-organizer")
@@ -709,25 +704,7 @@ def _setup(teams: int, tables: int) -> dict:
         name="Faults Open", slug=SLUG, league_deals=18, published=True
     )
     Membership.objects.create(tournament=tournament, user=organizer, role="organizer")
-    sizes = [teams // 4] + [(teams - teams // 4) // 9] * 9
-    sizes[-1] += teams - sum(sizes)
-    for s, size in enumerate(sizes):
-        section = Section.objects.create(
-            tournament=tournament, name=f"Section {s + 1}", cities=[f"City {s}"]
-        )
-        Team.objects.bulk_create(
-            Team(
-                tournament=tournament,
-                section=section,
-                name=f"S{s + 1} team {t + 1}",
-                captain_name=f"Captain {s}-{t}",
-                captain_city=f"City {s}",
-                captain_state="NJ",
-                captain_country="USA",
-                placement="city",
-            )
-            for t in range(size)
-        )
+    league_field(tournament, teams)
     services.league_draw_generate(tournament=tournament, user=organizer, seed=56)
     services.league_rounds_release_all(tournament=tournament, user=organizer)
     matches = list(
@@ -758,9 +735,7 @@ def _check(match_ids: list[int]) -> list[str]:
     import django
 
     django.setup()
-    from scoring.domain import rules
     from scoring.models import Deal, Match, SheetChange
-    from tournament.domain.rulesets import ruleset_get
 
     problems = []
     matches = Match.objects.in_bulk(match_ids)
@@ -782,25 +757,7 @@ def _check(match_ids: list[int]) -> list[str]:
         history.pop("match_create", None)  # the draw's, before the round
         if history != Counter({"deal_add": 18}):
             problems.append(f"match {mid}: history {dict(history)}, not 18 deal_add")
-        sheet = rules.score_sheet(
-            ruleset_get(match.tournament.ruleset),
-            [rules.deal_from_values(**w, deals_allowed=18) for w in wanted],
-            [],
-            deals_scheduled=18,
-        )
-        for row, deal in zip(sheet.rows, stored, strict=True):
-            if (row.result.award_to, row.result.award) != (deal.award_to, deal.award):
-                problems.append(f"match {mid} deal {deal.number}: award differs")
-        winner = sheet.winner.value if sheet.winner else None
-        if (match.total_a, match.total_b, match.winner or None) != (
-            sheet.total_a,
-            sheet.total_b,
-            winner,
-        ):
-            problems.append(
-                f"match {mid}: stored {match.total_a}-{match.total_b} {match.winner}, "
-                f"rules {sheet.total_a}-{sheet.total_b} {winner}"
-            )
+        problems += scored_as_the_rules(match, stored, wanted, [])
     return problems
 
 

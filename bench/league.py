@@ -25,23 +25,11 @@ SLUG = "bench-standings"
 ORGANIZER = "bench-organizer"
 
 
-def build(teams: int) -> dict[str, int]:
-    """The tournament, drawn and scored; what was stored."""
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
+def field(tournament, teams: int) -> None:
+    """`teams` teams in 10 sections, one of them a quarter of the field and the rest
+    even: a realistic, drawable field (`faults` plays on the same)."""
+    from tournament.models import Section, Team
 
-    from scoring.domain import rules
-    from scoring.league import services
-    from scoring.models import Deal, Match, Penalty
-    from tournament.domain.rulesets import ruleset_get
-    from tournament.models import Section, Team, Tournament
-
-    rng = random.Random(56)
-    organizer = get_user_model().objects.create_user(ORGANIZER)
-    tournament = Tournament.objects.create(
-        name="Bench Standings", slug=SLUG, league_deals=18, published=True
-    )
-    # One section a quarter of the field, the rest even: a realistic, drawable field.
     sizes = [teams // 4] + [(teams - teams // 4) // 9] * 9
     sizes[-1] += teams - sum(sizes)
     for s, size in enumerate(sizes):
@@ -61,6 +49,25 @@ def build(teams: int) -> dict[str, int]:
             )
             for t in range(size)
         )
+
+
+def build(teams: int) -> dict[str, int]:
+    """The tournament, drawn and scored; what was stored."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from scoring.domain import rules
+    from scoring.league import services
+    from scoring.models import Deal, Match, Penalty
+    from tournament.domain.rulesets import ruleset_get
+    from tournament.models import Team, Tournament
+
+    rng = random.Random(56)
+    organizer = get_user_model().objects.create_user(ORGANIZER)
+    tournament = Tournament.objects.create(
+        name="Bench Standings", slug=SLUG, league_deals=18, published=True
+    )
+    field(tournament, teams)
     services.league_draw_generate(tournament=tournament, user=organizer, seed=56)
     services.league_rounds_release_all(tournament=tournament, user=organizer)
 

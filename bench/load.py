@@ -466,9 +466,7 @@ def _check(told_path: str) -> list[str]:
     import django
 
     django.setup()
-    from scoring.domain import rules
     from scoring.models import Deal, Match, Penalty, SheetChange
-    from tournament.domain.rulesets import ruleset_get
 
     with open(told_path, encoding="utf-8") as f:
         told_all = json.load(f)
@@ -494,36 +492,49 @@ def _check(told_path: str) -> list[str]:
                 f"{sorted(told)} answered"
             )
             continue
-        numbers = {d.pk: d.number for d in stored}
-        sheet = rules.score_sheet(
-            ruleset_get(match.tournament.ruleset),
-            [rules.deal_from_values(**w, deals_allowed=18) for w in wanted],
-            [
-                rules.Penalty(
-                    key=p.pk,
-                    deal=numbers[p.deal_id],
-                    offender=rules.Side(p.offender),
-                    kind=rules.PenaltyKind(p.kind),
-                )
-                for p in penalties
-            ],
-            deals_scheduled=18,
-        )
-        for row, deal in zip(sheet.rows, stored, strict=True):
-            if (row.result.award_to, row.result.award) != (deal.award_to, deal.award):
-                problems.append(f"match {mid} deal {deal.number}: award differs")
-        winner = sheet.winner.value if sheet.winner else None
-        if (match.total_a, match.total_b, match.winner or None) != (
-            sheet.total_a,
-            sheet.total_b,
-            winner,
-        ):
-            problems.append(
-                f"match {mid}: stored {match.total_a}-{match.total_b} {match.winner}, "
-                f"rules {sheet.total_a}-{sheet.total_b} {winner}"
-            )
+        problems += scored_as_the_rules(match, stored, wanted, penalties)
         if match.status != "confirmed":
             problems.append(f"match {mid}: {match.status}, not confirmed")
+    return problems
+
+
+def scored_as_the_rules(match, stored, wanted: list[dict], penalties) -> list[str]:
+    """What of a stored sheet (its deals `stored`, as `wanted`, and its penalties)
+    differs from what the rules engine computes: each deal's award, the totals and
+    the winner. In a child process that has set Django up."""
+    from scoring.domain import rules
+    from tournament.domain.rulesets import ruleset_get
+
+    problems = []
+    numbers = {d.pk: d.number for d in stored}
+    sheet = rules.score_sheet(
+        ruleset_get(match.tournament.ruleset),
+        [rules.deal_from_values(**w, deals_allowed=18) for w in wanted],
+        [
+            rules.Penalty(
+                key=p.pk,
+                deal=numbers[p.deal_id],
+                offender=rules.Side(p.offender),
+                kind=rules.PenaltyKind(p.kind),
+            )
+            for p in penalties
+        ],
+        deals_scheduled=18,
+    )
+    mid = match.pk
+    for row, deal in zip(sheet.rows, stored, strict=True):
+        if (row.result.award_to, row.result.award) != (deal.award_to, deal.award):
+            problems.append(f"match {mid} deal {deal.number}: award differs")
+    winner = sheet.winner.value if sheet.winner else None
+    if (match.total_a, match.total_b, match.winner or None) != (
+        sheet.total_a,
+        sheet.total_b,
+        winner,
+    ):
+        problems.append(
+            f"match {mid}: stored {match.total_a}-{match.total_b} {match.winner}, "
+            f"rules {sheet.total_a}-{sheet.total_b} {winner}"
+        )
     return problems
 
 

@@ -155,6 +155,17 @@ def _until(check, what: str, worker: subprocess.Popen, seconds: float = 60):
     raise AssertionError(f"waited for {what}; the worker said:\n{said}")
 
 
+def _under_way(job, worker) -> None:
+    """The worker has claimed the job and written two score sheets of it."""
+    _until(
+        lambda: ExportJob.objects.filter(
+            pk=job.pk, status="running", progress__gte=2
+        ).exists(),
+        "the build to be under way",
+        worker,
+    )
+
+
 @pytest.fixture
 def broker():
     """A Redis of the test's own, so that no other run's tasks meet these."""
@@ -199,13 +210,7 @@ def test_a_worker_killed_mid_export_offers_no_file_and_a_new_one_builds_it(api, 
     slow = _worker(broker, slow=0.4)
     try:
         _send(broker, job)
-        _until(
-            lambda: ExportJob.objects.filter(
-                pk=job.pk, status="running", progress__gte=2
-            ).exists(),
-            "the build to be under way",
-            slow,
-        )
+        _under_way(job, slow)
         claimed = ExportJob.objects.get(pk=job.pk).beat_at
         _until(
             lambda: ExportJob.objects.filter(pk=job.pk, beat_at__gt=claimed).exists(),
@@ -269,13 +274,7 @@ def test_a_build_that_loses_the_database_is_built_again_not_left_running(api, br
     worker = _worker(broker, slow=0.3, **faults)
     try:
         _send(broker, job)
-        _until(
-            lambda: ExportJob.objects.filter(
-                pk=job.pk, status="running", progress__gte=2
-            ).exists(),
-            "the build to be under way",
-            worker,
-        )
+        _under_way(job, worker)
         if postgres:
             assert _cut_the_workers_connections() >= 1
         _until(

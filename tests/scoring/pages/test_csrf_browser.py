@@ -167,6 +167,16 @@ SERVER_ERROR = {
 }
 
 
+def _database_down(route, retry_after: str | None = None) -> None:
+    """The site's answer while its database is down (tournament/unavailable.py)."""
+    route.fulfill(
+        status=503,
+        headers={"Retry-After": retry_after} if retry_after else {},
+        content_type="application/json",
+        body='{"detail": "down", "code": "database_unavailable"}',
+    )
+
+
 @pytest.mark.parametrize("language", ["en", "ml"])
 def test_a_server_error_under_a_save_is_said_and_the_deal_waits(
     browser, live_server, language
@@ -181,11 +191,7 @@ def test_a_server_error_under_a_save_is_said_and_the_deal_waits(
 
     def down(route):
         if route.request.method in ("POST", "PUT"):
-            route.fulfill(
-                status=503,
-                content_type="application/json",
-                body='{"detail": "down", "code": "database_unavailable"}',
-            )
+            _database_down(route)
         else:
             route.continue_()
 
@@ -221,12 +227,7 @@ def test_a_deal_kept_after_a_503_is_sent_again_when_retry_after_says(
     def restarting(route):
         if route.request.method == "POST" and len(refused) < 2:
             refused.append(route.request.url)
-            route.fulfill(
-                status=503,
-                headers={"Retry-After": "1"},
-                content_type="application/json",
-                body='{"detail": "down", "code": "database_unavailable"}',
-            )
+            _database_down(route, retry_after="1")
         else:
             route.continue_()
 
