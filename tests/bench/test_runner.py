@@ -40,11 +40,24 @@ def test_every_goal_of_docs_performance_is_read():
         "upload.bomb",
         "upload.memory",
         "upload.deals",
+        "faults.answers",
+        "faults.sheets",
+        "faults.web",
+        "faults.database",
+        "faults.redis",
+        "faults.worker",
+        "faults.write50",
+        "faults.write99",
+        "faults.polls",
+        "faults.poll99",
     }
     assert goals["deal.floor"] == core.Goal("deal.floor", "≤ 1.5×", "≤", 1.5, "×")
     assert (goals["workbook.memory"].op, goals["workbook.memory"].limit) == ("<", 300)
     assert goals["workbook.time"].unit == "s"
     assert goals["load.sheets"].text == "= 0"
+    assert goals["faults.database"] == core.Goal(
+        "faults.database", "≤ 5 s", "≤", 5, "s"
+    )
 
 
 def test_an_unreadable_goal_is_refused_with_its_key(tmp_path):
