@@ -617,11 +617,15 @@ def _workbook(
         fault.note = f"the workbook was not queued: {asked.status} {asked.data}"
         return
     job = asked.data
+
+    def polled() -> dict:
+        where = f"/api/v1/exports/{job['id']}/"
+        return call(record, "poll the workbook", "GET", where, auth=auth).data or job
+
     deadline = time.monotonic() + 120
     while job.get("status") == "queued" and time.monotonic() < deadline:
         time.sleep(0.05)
-        job = call(record, "poll the workbook", "GET", f"/api/v1/exports/{job['id']}/",
-                   auth=auth).data or job  # fmt: skip
+        job = polled()
     if job.get("status") != "running":
         fault.note = (
             f"the job was {job.get('status')} before the worker could be killed"
@@ -633,8 +637,7 @@ def _workbook(
     fault.back_at = time.monotonic()
     deadline = fault.back_at + 180
     while time.monotonic() < deadline:
-        job = call(record, "poll the workbook", "GET", f"/api/v1/exports/{job['id']}/",
-                   auth=auth).data or job  # fmt: skip
+        job = polled()
         if job.get("status") in ("done", "failed"):
             break
         time.sleep(0.25)

@@ -143,9 +143,10 @@ def export_orphans_resend() -> int:
 
     sent = 0
     for pk, beat_at in export_orphans().values_list("pk", "beat_at"):
+        # Still the orphan it was when read: another worker did not send it since.
         requeued = (
-            ExportJob.objects.filter(pk=pk, status__in=LIVE_EXPORT, beat_at=beat_at)
-            .filter(Q(beat_at__isnull=True) | Q(beat_at__lt=_stale()))
+            export_orphans()
+            .filter(pk=pk, beat_at=beat_at)
             .update(status=ExportStatus.QUEUED, progress=0, beat_at=timezone.now())
         )
         if requeued:

@@ -425,8 +425,7 @@ SELECT m.n, m.versions, m.statuses, m.latest,
      ORDER BY 1
   ) names)
 FROM (
-  SELECT COUNT(*) AS n, SUM({{counted}}version) AS versions,
-    MAX({{counted}}updated_at) AS latest,
+  SELECT COUNT(*) AS n, SUM({{version}}) AS versions, MAX({{updated_at}}) AS latest,
     SUM(id * CASE status {_STATUS_CODES} ELSE 0 END) AS statuses
   FROM {Match._meta.db_table}
   WHERE tournament_id = %(t)s {{stage}}
@@ -463,10 +462,8 @@ def _fingerprint_row(tournament: Tournament, *, league: bool) -> tuple:
     sql = (
         _FINGERPRINT_SQL.replace("{names}", _NAMES[connection.vendor])
         .replace("{stage}", "AND stage = %(league)s" if league else "")
-        .replace("SUM({counted}version)", "SUM(" + _counted("version", league) + ")")
-        .replace(
-            "MAX({counted}updated_at)", "MAX(" + _counted("updated_at", league) + ")"
-        )
+        .replace("{version}", _counted("version", league))
+        .replace("{updated_at}", _counted("updated_at", league))
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -25,6 +25,17 @@ from tournament.models import Announcement, LeagueRound, Tournament
 pytestmark = pytest.mark.django_db
 
 
+def _forfeit(match, organizer) -> None:
+    """Team B of `match` did not come: the organizer scores the forfeit."""
+    day.score_sheet_forfeit(
+        match_id=match.pk,
+        user=organizer,
+        absent="B",
+        reason="did not come",
+        version=Match.objects.get(pk=match.pk).version,
+    )
+
+
 def text(response) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
 
@@ -59,13 +70,7 @@ def test_the_desk_shows_every_state_and_the_late_table(day_one, tournament, orga
     confirm(api, second.pk)
     play_quickly(third.pk, organizer, 5, 0, deals=1)  # in progress, 1 of 18
     play_quickly(fourth.pk, organizer, 5, 0, deals=1)
-    day.score_sheet_forfeit(
-        match_id=fifth.pk,
-        user=organizer,
-        absent="B",
-        reason="did not come",
-        version=Match.objects.get(pk=fifth.pk).version,
-    )
+    _forfeit(fifth, organizer)
     day.score_sheet_dispute_raise(
         match_id=first.pk,
         user=organizer,
@@ -445,13 +450,7 @@ def test_a_forfeit_reads_as_one_on_the_desk_and_the_venue_screen(
     """Issue 41's walk: the desk said "0 of 18" deals for a forfeited table and the
     venue screen showed its pairing blank, as if still to play."""
     fifth = day_one[4]
-    day.score_sheet_forfeit(
-        match_id=fifth.pk,
-        user=organizer,
-        absent="B",
-        reason="did not come",
-        version=Match.objects.get(pk=fifth.pk).version,
-    )
+    _forfeit(fifth, organizer)
     tournament.published = True
     tournament.save(update_fields=["published"])
     client = desk_client(organizer)
