@@ -11,7 +11,7 @@ import time
 import pytest
 
 from scoring.models import Deal
-from tests.browser import PHONE, fill_deal
+from tests.browser import DESK, PHONE, fill_deal
 from tests.scoring.league import link_key, tables_in_play
 from tests.scoring.pages.test_csrf_browser import SERVER_ERROR
 from tests.unreachable import database_down
@@ -107,4 +107,31 @@ def test_a_form_sent_by_htmx_says_to_try_again(browser, live_server, language):
     page.select_option("#id_section", index=2)
     alert.wait_for(state="detached")
     assert "section=" in page.url  # answered, and shown
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+@pytest.mark.parametrize("size", ["phone", "desk"])
+def test_the_503_page_fits_a_phone_and_a_desk(browser, live_server, language, size):
+    """The page a visitor gets while the database is down, in the visitor's
+    language: nothing cut, no sideways scroll, at 390 px and at a desk."""
+    viewport = PHONE if size == "phone" else DESK
+    context = browser.new_context(viewport=viewport, locale=language)
+    context.set_extra_http_headers({"Accept-Language": language})
+    page = context.new_page()
+    with database_down():
+        answer = page.goto(f"{live_server.url}/t/any-cup/standings/")
+    assert answer is not None and answer.status == 503
+    assert page.evaluate("document.documentElement.lang") == language
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    said = page.locator("#unavailable")
+    box = said.bounding_box()
+    assert box is not None and box["x"] >= 0
+    assert box["x"] + box["width"] <= viewport["width"]
+    # Every line of the sentence shows whole: its box holds its text.
+    assert said.evaluate("e => e.scrollWidth <= e.clientWidth")
+    again = page.locator("main a")
+    assert again.count() == 1
+    assert again.get_attribute("href") == "/t/any-cup/standings/"
+    assert again.is_visible()
     context.close()
