@@ -20,6 +20,7 @@ import json
 import random
 import sys
 import time
+from collections import defaultdict
 
 SLUG = "bench-standings"
 ORGANIZER = "bench-organizer"
@@ -59,6 +60,7 @@ def build(teams: int) -> dict[str, int]:
     from scoring.domain import rules
     from scoring.league import services
     from scoring.models import Deal, Match, Penalty
+    from scoring.sheets.tallies import tallies_store, tally_of_sheet
     from tournament.domain.rulesets import ruleset_get
     from tournament.models import Team, Tournament
 
@@ -162,6 +164,15 @@ def build(teams: int) -> dict[str, int]:
         ),
         batch_size=2000,
     )
+    # What every sheet write stores for the statistics (scoring/sheets/tallies.py).
+    by_match = defaultdict(list)
+    for deal in deals:
+        by_match[deal.match_id].append(deal)
+    marked = defaultdict(list)
+    for deal, side, kind, _, _ in penalties:
+        marked[deal.match_id].append(Penalty(offender=side, kind=kind))
+    for match in matches:
+        match.tally = tally_of_sheet(by_match[match.pk], marked[match.pk])
     Match.objects.bulk_update(
         matches,
         [
@@ -173,9 +184,11 @@ def build(teams: int) -> dict[str, int]:
             "status",
             "confirmed_at",
             "version",
+            "tally",
         ],
         batch_size=500,
     )
+    tallies_store([m.pk for m in matches])
     return {
         "teams": Team.objects.filter(tournament=tournament).count(),
         "matches": len(matches),

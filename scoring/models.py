@@ -91,6 +91,12 @@ class Match(models.Model):
     # Disputes raised and not yet ruled on (kept with the disputes, under the match's
     # lock): while any is open the sheet cannot be confirmed (rules.md §9).
     open_disputes = models.PositiveSmallIntegerField(default=0)
+    # What the sheet adds to the statistics beside its contracts (MatchTally), stored
+    # by every sheet write with its totals, as one flat list of counts (a backup's
+    # lines stay shallow): side A's run piece, side B's (statistics.RunPiece, 10
+    # each), then each side's penalties by kind (PenaltyKind's order, 5 each);
+    # [] for a sheet never written (scoring/sheets/tallies.py: tally_of_sheet).
+    tally = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -403,6 +409,56 @@ class Penalty(models.Model):
             "warning": self.warning,
             "note": self.note,
         }
+
+
+class MatchTally(models.Model):
+    """One side's contracts with one bidder in one match, counted as the statistics
+    count them (docs/statistics.md): stored by every sheet write from its deals
+    (scoring/sheets/locking.py: tallies_store), so the statistics sum one row per
+    match, side and bidder instead of reading every deal. Derived: a backup leaves
+    it out and a restore counts it again."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tallies")
+    side = models.CharField(max_length=1, choices=SIDE_CHOICES)
+    bidder = models.CharField(max_length=80, blank=True, default="")
+    declared = models.PositiveIntegerField()
+    made = models.PositiveIntegerField()
+    value_sum = models.PositiveIntegerField()
+    doubled = models.PositiveIntegerField()
+    doubled_made = models.PositiveIntegerField()
+    redoubled = models.PositiveIntegerField()
+    redoubled_made = models.PositiveIntegerField()
+    bid_56 = models.PositiveIntegerField()
+    made_56 = models.PositiveIntegerField()
+    band_1 = models.PositiveIntegerField()  # declared in each band of the chart
+    band_2 = models.PositiveIntegerField()
+    band_3 = models.PositiveIntegerField()
+    band_4 = models.PositiveIntegerField()
+    band_1_made = models.PositiveIntegerField()
+    band_2_made = models.PositiveIntegerField()
+    band_3_made = models.PositiveIntegerField()
+    band_4_made = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "side", "bidder"], name="scoring_matchtally_one_row"
+            ),
+            models.CheckConstraint(
+                condition=Q(side__in=SIDES), name="scoring_matchtally_side_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(declared__gte=1)
+                & Q(made__lte=F("declared"))
+                & Q(doubled_made__lte=F("doubled"))
+                & Q(redoubled_made__lte=F("redoubled"))
+                & Q(made_56__lte=F("bid_56")),
+                name="scoring_matchtally_made_of_declared",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.side} {self.bidder or '-'}: {self.declared}"
 
 
 class SheetAction(models.TextChoices):

@@ -8,21 +8,28 @@ address, which answer the part that changes.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournament.cache import cached
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
+from tournament.version import VERSION
 from tournament.views import htmx_request, page_action, visible_tournament
 
 from ..domain import desk as rules
 from ..league import services as league_services
+from ..league.selectors import decided_fingerprint
 from . import services
 from .forms import AnnouncementForm, RowForm, WhereForm
 from .selectors import (
@@ -129,17 +136,45 @@ def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
         view = int(request.GET.get("view", "0"))
     except ValueError:
         view = 0
-    screen = screen_get(tournament=tournament, view=view)
-    context = {
-        "tournament": tournament,
-        "screen": screen,
-        "next": reverse("scoring:screen", args=[slug]) + f"?view={screen.next_view}",
-        "seconds": settings.SCREEN_SECONDS,
-    }
-    template = (
-        "scoring/_screen.html" if htmx_request(request) else "scoring/screen.html"
+    part = screen_part(tournament, view)
+    if htmx_request(request):
+        return HttpResponse(part)
+    return render(
+        request, "scoring/screen.html", {"tournament": tournament, "part": part}
     )
-    return render(request, template, context)
+
+
+def screen_part(tournament, view: int) -> str:  # type: ignore[no-untyped-def]
+    """One view of the screen, rendered once per change of what it shows (the
+    decided sheets, the round's state, the names, the announcements: one query),
+    per language and time zone, and kept in the shared cache: every screen of the
+    venue, on every worker, turns to the same render."""
+    key = repr(
+        (
+            decided_fingerprint(tournament=tournament, what="screen 1"),
+            [(a.pk, a.text) for a in announcement_list(tournament=tournament)[:3]],
+            view,
+            get_language(),
+            timezone.get_current_timezone_name(),
+            VERSION,
+        )
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+
+    def render_part() -> str:
+        screen = screen_get(tournament=tournament, view=view)
+        return render_to_string(
+            "scoring/_screen.html",
+            {
+                "tournament": tournament,
+                "screen": screen,
+                "next": reverse("scoring:screen", args=[tournament.slug])
+                + f"?view={screen.next_view}",
+                "seconds": settings.SCREEN_SECONDS,
+            },
+        )
+
+    return cached(f"screen-part:{tournament.pk}:{digest}", render_part)
 
 
 # Where do I play?

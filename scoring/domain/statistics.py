@@ -283,6 +283,121 @@ def made_runs_lean(
     return best
 
 
+# A match's share of the runs, stored with its sheet (issue 43)
+# ----------------------------------------------------------------------------------
+# Each sheet write stores, for each side, what its declared deals add to the runs
+# (`run_piece`); the statistics join the pieces in play order (`runs_joined`)
+# instead of reading every deal of the tournament. Deal numbers of an empty part are 0.
+
+
+@dataclass(frozen=True)
+class RunPiece:
+    """One side's declared deals in one match, as runs of contracts made: `head`
+    made from its first declared deal on (all of them when none was defeated),
+    `middle` the longest run touching neither end (the first of equals), `tail`
+    made up to its last declared deal (0 when that one was defeated); each with the
+    numbers of its first and last deals."""
+
+    declared: int = 0
+    head: int = 0
+    head_first: int = 0
+    head_last: int = 0
+    middle: int = 0
+    middle_first: int = 0
+    middle_last: int = 0
+    tail: int = 0
+    tail_first: int = 0
+    tail_last: int = 0
+
+    def as_list(self) -> list[int]:
+        return [getattr(self, f.name) for f in fields(self)]
+
+    @property
+    def whole(self) -> bool:
+        """Every declared deal made: the run goes through the match."""
+        return self.declared > 0 and self.head == self.declared
+
+
+def run_piece(deals: Iterable[tuple[int, bool]]) -> RunPiece:
+    """The piece of one side's declared deals of a match: (deal number, made) in
+    number order."""
+    runs: list[list[int]] = []  # [length, first, last] of each run of made, in order
+    declared, current, defeated_at = 0, None, []
+    for number, made in deals:
+        declared += 1
+        if made:
+            if current is None:
+                current = [0, number, number]
+                runs.append(current)
+            current[0] += 1
+            current[2] = number
+        else:
+            defeated_at.append(number)
+            current = None
+    if not declared:
+        return RunPiece()
+    if not defeated_at:
+        length, first, last = runs[0]
+        return RunPiece(declared, length, first, last, 0, 0, 0, length, first, last)
+    head = runs[0] if runs and runs[0][1] < defeated_at[0] else [0, 0, 0]
+    tail = runs[-1] if runs and runs[-1][2] > defeated_at[-1] else [0, 0, 0]
+    middle = [0, 0, 0]
+    for run in runs:
+        if run is not head and run is not tail and run[0] > middle[0]:
+            middle = run
+    return RunPiece(declared, *head, *middle, *tail)
+
+
+def runs_joined(
+    pieces: Iterable[tuple[int, int, RunPiece]],
+) -> dict[int, tuple[int, int, int, int, int]]:
+    """made_runs_lean from the matches' pieces instead of their deals: (team, match,
+    piece) in play order in; {team: (length, first match, first deal, last match,
+    last deal)} out, the same runs, ties to the first reached."""
+    best: dict[int, tuple[int, int, int, int, int]] = {}
+    current: dict[int, tuple[int, int, int]] = {}
+    for team, match, piece in pieces:
+        if not piece.declared:
+            continue
+        longest = best[team][0] if team in best else 0
+        if piece.head:
+            length, first_match, first_number = current.get(team) or (
+                0,
+                match,
+                piece.head_first,
+            )
+            length += piece.head
+            if piece.whole:
+                current[team] = (length, first_match, first_number)
+            if length > longest:
+                longest = length
+                best[team] = (length, first_match, first_number, match, piece.head_last)
+            if piece.whole:
+                continue
+        if piece.middle > longest:
+            longest = piece.middle
+            best[team] = (
+                piece.middle,
+                match,
+                piece.middle_first,
+                match,
+                piece.middle_last,
+            )
+        if piece.tail:
+            current[team] = (piece.tail, match, piece.tail_first)
+            if piece.tail > longest:
+                best[team] = (
+                    piece.tail,
+                    match,
+                    piece.tail_first,
+                    match,
+                    piece.tail_last,
+                )
+        else:
+            current.pop(team, None)
+    return best
+
+
 @dataclass(frozen=True)
 class PlayerStatistics:
     team: int

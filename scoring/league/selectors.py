@@ -457,13 +457,18 @@ def _counted(column: str, decided_only: bool) -> str:
     return f"{_DECIDED_ONLY}{column} END" if decided_only else column
 
 
-def _fingerprint_row(tournament: Tournament, *, league: bool) -> tuple:
+def _fingerprint_row(
+    tournament: Tournament, *, league: bool, decided_only: bool | None = None
+) -> tuple:
+    """The fingerprint's row: of the league's matches or every match; a version or
+    a time counted for decided sheets only (the league's default) or for all."""
     params = {"t": tournament.pk, "league": Stage.LEAGUE.value}
+    decided = league if decided_only is None else decided_only
     sql = (
         _FINGERPRINT_SQL.replace("{names}", _NAMES[connection.vendor])
         .replace("{stage}", "AND stage = %(league)s" if league else "")
-        .replace("{version}", _counted("version", league))
-        .replace("{updated_at}", _counted("updated_at", league))
+        .replace("{version}", _counted("version", decided))
+        .replace("{updated_at}", _counted("updated_at", decided))
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -475,6 +480,15 @@ def sheets_fingerprint(*, tournament: Tournament, what: str) -> str:
     and knockout (the statistics, docs/statistics.md): the standings' fingerprint
     over all its matches, one plain query; `what` names the reader and its version."""
     text = f"{what} {_fingerprint_row(tournament, league=False)!r}"
+    return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
+
+
+def decided_fingerprint(*, tournament: Tournament, what: str) -> str:
+    """A strong ETag for what shows the decided sheets of every stage and the state
+    of every sheet, but nothing of a sheet still in play (the venue screen: its
+    pairings, results, forfeits and the top of the standings): one plain query."""
+    row = _fingerprint_row(tournament, league=False, decided_only=True)
+    text = f"{what} {row!r}"
     return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
 
 

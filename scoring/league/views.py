@@ -7,22 +7,34 @@ the work.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from tournament.cache import cached
 from tournament.domain.errors import RuleError, gettext_noop
 from tournament.domain.types import Role
-from tournament.models import Team
+from tournament.models import Team, Tournament
 from tournament.selectors import substitution_list
-from tournament.views import form_errors, htmx_request, visible_tournament
+from tournament.version import VERSION
+from tournament.views import (
+    form_errors,
+    htmx_request,
+    live_headers,
+    unchanged,
+    visible_tournament,
+)
 from tournament.words import refusal, words_said
 
 from ..desk.selectors import round_marks, round_pick
@@ -34,7 +46,7 @@ from ..sheets.selectors import (
     sees_drafts,
 )
 from ..statistics.labels import FIGURE_COLUMNS
-from ..statistics.selectors import player_url, team_players_get
+from ..statistics.selectors import QUOTE, player_url, team_players_get
 from . import services
 from .forms import (
     DrawForm,
@@ -47,6 +59,7 @@ from .forms import (
 from .selectors import (
     draw_state,
     round_list,
+    standings_fingerprint,
     standings_get,
     team_sheets,
 )
@@ -302,24 +315,72 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         request.GET, sections=tournament.sections.order_by("name")
     )
     section = filters.cleaned_data["section"] if filters.is_valid() else None
-    standings = standings_get(tournament=tournament, section=section)
+    etag = standings_part_etag(request, tournament, section)
+    if htmx_request(request):
+        return unchanged(request, etag) or live_headers(
+            HttpResponse(standings_part(request, tournament, section, etag)), etag
+        )
+    organizer = Role.ORGANIZER in roles
     context = {
         "tournament": tournament,
         "roles": roles,
-        "standings": standings,
+        "part": standings_part(request, tournament, section, etag),
+        # The lots' panel is the organizers': only they need the standings here.
+        "standings": (
+            standings_get(tournament=tournament, section=section) if organizer else None
+        ),
         "filters": filters,
         "lot_form": LotForm(),
-        "live": standings.live,
-        "poll": settings.STANDINGS_POLL_SECONDS,
     }
-    if htmx_request(request):
-        return render(request, "scoring/_standings.html", context)
     return render(
         request,
         "scoring/standings.html",
         context,
         status=400 if filters.errors else 200,
     )
+
+
+def standings_part_etag(
+    request: HttpRequest, tournament: Tournament, section: int | None
+) -> str:
+    """The ETag of the standings' table as this address shows it: the standings'
+    fingerprint (one query, docs/standings.md), the address (its section), the
+    language, the time zone and the software's version. Nobody's account is in it:
+    every spectator of the same address shares one render."""
+    text = repr(
+        (
+            standings_fingerprint(tournament=tournament, section=section),
+            request.get_full_path(),
+            get_language(),
+            timezone.get_current_timezone_name(),
+            VERSION,
+        )
+    )
+    return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
+
+
+def standings_part(
+    request: HttpRequest, tournament: Tournament, section: int | None, etag: str
+) -> str:
+    """The standings' table (what its poll replaces), rendered once per change of
+    the standings and kept in the shared cache under its ETag (tournament/cache.py):
+    every spectator, on every worker, gets the same render until a match is
+    decided. It holds nothing of the visitor's (no token, no name)."""
+
+    def render_part() -> str:
+        standings = standings_get(tournament=tournament, section=section)
+        return render_to_string(
+            "scoring/_standings.html",
+            {
+                "standings": standings,
+                "live": standings.live,
+                "poll": settings.STANDINGS_POLL_SECONDS,
+                "poll_url": request.get_full_path(),
+                "etag": etag,
+            },
+        )
+
+    return cached(f"standings-part:{tournament.pk}:{etag.strip(QUOTE)}", render_part)
 
 
 @require_http_methods(["GET", "POST"])

@@ -36,6 +36,7 @@ from ..models import (
 from .selectors import (
     sheet_settle,
 )
+from .tallies import tallies_store, tally_of_sheet
 
 logger = logging.getLogger(__name__)
 
@@ -172,6 +173,7 @@ SHEET_FIELDS = (
     "toss_winner",
     "first_dealer",
     "version",
+    "tally",
     "updated_at",
 )
 
@@ -369,7 +371,9 @@ def rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules.
     match.winner = sheet.winner.value if sheet.winner else ""
     match.status = rules.sheet_status(sheet, knockout=match.stage == Stage.KNOCKOUT)
     match.tiebreak = settled.phase.value if settled else ""
+    match.tally = tally_of_sheet(deals, penalties)
     match.version += 1
     sheet_save(match)
+    tallies_store([match.pk])
     match.sheet = sheet
     return sheet

@@ -6,13 +6,15 @@ league round that is released (or set up by hand) or in the knockout; a sheet st
 being played counts as far as it goes. Match totals and margins come from decided
 sheets only (completed or confirmed), where the totals are final.
 
-Four queries, whatever the size: the tallies (one GROUP BY over the deals), the
-penalty counts (one GROUP BY over the penalties), the decided matches, and the deals
-in the order they were played, for the runs; with the teams' names, five.
+Three queries, whatever the size, none over the deals (issue 43): every sheet write
+stores what it adds to the statistics (scoring/sheets/tallies.py), so they read the
+teams' names, one row per counted sheet (its totals, run pieces and penalties by
+kind), and one SUM … GROUP BY over one row per sheet, side and bidder.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from django.db import connection
@@ -24,10 +26,11 @@ from tournament.cache import cached
 from tournament.models import LeagueRound, Team, Tournament
 
 from ..domain import statistics as stats
-from ..domain.rules import VALUE_MAX, Level, MatchStatus, PenaltyKind, Side, Stage
+from ..domain.rules import MatchStatus, PenaltyKind, Side, Stage
 from ..league.selectors import sheets_fingerprint
-from ..models import Deal, Match, Penalty
+from ..models import Deal, Match, MatchTally
 from ..sheets.selectors import draft_rounds
+from ..sheets.tallies import TALLY_COLUMNS, tally_read
 
 COUNTED = (MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
 FINAL = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
@@ -54,33 +57,14 @@ def declared_by(team: int) -> Q:
     )
 
 
-# The tallies in one GROUP BY over the counted deals: written as SQL rather than the
-# ORM's, which joins the match twice (for the filter and for the teams) and costs
-# half as much again (bench/standings.py). COUNT(*) FILTER is portable: PostgreSQL,
-# and SQLite from 3.30.
+# The tallies: one SUM … GROUP BY over the rows each sheet write stores (MatchTally,
+# scoring/sheets/tallies.py: one per match, side and bidder), never over the deals.
+# Written as SQL rather than the ORM's, which joins the match twice.
 _STATUSES = ", ".join(f"'{s.value}'" for s in COUNTED)
-# Each band's contracts declared, then each band's made: Tally.vector's order.
-_BANDS_SQL = ", ".join(
-    [
-        f"COUNT(*) FILTER (WHERE d.value BETWEEN {low} AND {high})"
-        for low, high in stats.BANDS
-    ]
-    + [
-        f"COUNT(*) FILTER (WHERE d.made AND d.value BETWEEN {low} AND {high})"
-        for low, high in stats.BANDS
-    ]
-)
 _TALLIES_SQL = f"""
-SELECT CASE WHEN d.declarer = 'A' THEN m.team_a_id ELSE m.team_b_id END AS team,
-  d.bidder, COUNT(*), COUNT(*) FILTER (WHERE d.made), SUM(d.value),
-  COUNT(*) FILTER (WHERE d.level = %(doubled)s),
-  COUNT(*) FILTER (WHERE d.made AND d.level = %(doubled)s),
-  COUNT(*) FILTER (WHERE d.level = %(redoubled)s),
-  COUNT(*) FILTER (WHERE d.made AND d.level = %(redoubled)s),
-  COUNT(*) FILTER (WHERE d.value = {VALUE_MAX}),
-  COUNT(*) FILTER (WHERE d.made AND d.value = {VALUE_MAX}),
-  {_BANDS_SQL}
-FROM {Deal._meta.db_table} d JOIN {Match._meta.db_table} m ON m.id = d.match_id
+SELECT CASE WHEN t.side = 'A' THEN m.team_a_id ELSE m.team_b_id END AS team,
+  t.bidder, {", ".join(f"SUM(t.{c})" for c in TALLY_COLUMNS)}
+FROM {MatchTally._meta.db_table} t JOIN {Match._meta.db_table} m ON m.id = t.match_id
 WHERE {{counted}} {{team}}
 GROUP BY 1, 2
 """  # noqa: S608 - our own tables and constants; values are parameters
@@ -91,12 +75,7 @@ _COUNTED_SQL = f"""m.tournament_id = %(t)s AND m.status IN ({_STATUSES})
 
 
 def _counted_params(tournament: Tournament) -> dict:
-    return {
-        "t": tournament.pk,
-        "league": Stage.LEAGUE.value,
-        "doubled": Level.DOUBLED.value,
-        "redoubled": Level.REDOUBLED.value,
-    }
+    return {"t": tournament.pk, "league": Stage.LEAGUE.value}
 
 
 def _rows(sql: str, params: dict) -> list[tuple]:
@@ -109,14 +88,14 @@ def tallies_list(
     *, tournament: Tournament, team: int | None = None
 ) -> list[stats.Tally]:
     """Every declaring team's and bidder's contracts (or one team's), summed in one
-    GROUP BY."""
+    GROUP BY over the sheets' stored tallies."""
     params = _counted_params(tournament)
     mine = ""
     if team is not None:
         params["team"] = team
         mine = (
-            "AND ((d.declarer = 'A' AND m.team_a_id = %(team)s) "
-            "OR (d.declarer = 'B' AND m.team_b_id = %(team)s))"
+            "AND ((t.side = 'A' AND m.team_a_id = %(team)s) "
+            "OR (t.side = 'B' AND m.team_b_id = %(team)s))"
         )
     sql = _TALLIES_SQL.replace("{counted}", _COUNTED_SQL).replace("{team}", mine)
     return [
@@ -125,74 +104,53 @@ def tallies_list(
     ]
 
 
-_PENALTIES_SQL = f"""
-SELECT CASE WHEN p.offender = 'A' THEN m.team_a_id ELSE m.team_b_id END,
-  CASE WHEN p.offender = 'A' THEN m.team_b_id ELSE m.team_a_id END, p.kind, COUNT(*)
-FROM {Penalty._meta.db_table} p
-  JOIN {Deal._meta.db_table} d ON d.id = p.deal_id
-  JOIN {Match._meta.db_table} m ON m.id = d.match_id
-WHERE {{counted}}
-GROUP BY 1, 2, 3
+# The counted sheets, one row each, in the order they were played (league, then
+# knockout; round; match): their totals for the marks, and what each stored for the
+# runs and the penalties (Match.tally).
+_SHEETS_SQL = f"""
+SELECT m.id, m.stage, m.round, m."table", m.team_a_id, m.team_b_id, m.total_a,
+  m.total_b, m.winner, m.status, m.tally
+FROM {Match._meta.db_table} m
+WHERE {_COUNTED_SQL}
+ORDER BY CASE WHEN m.stage = %(league)s THEN 0 ELSE 1 END, m.round, m.id
 """  # noqa: S608 - our own tables; values are parameters
 
 
-def penalty_counts(*, tournament: Tournament) -> list[stats.PenaltyCount]:
-    """Penalties by offending team, its opponent and kind, counted in one GROUP BY
-    (warnings included: each is a time the team offended)."""
-    sql = _PENALTIES_SQL.replace("{counted}", _COUNTED_SQL)
-    return [
-        stats.PenaltyCount(offender, opponent, PenaltyKind(kind), n)
-        for offender, opponent, kind, n in _rows(sql, _counted_params(tournament))
-    ]
+@dataclass(frozen=True)
+class Sheets:
+    """What the counted sheets stored, read in one query."""
+
+    scores: list[stats.MatchScore]  # the decided ones
+    places: dict[int, tuple[str, int, int]]  # every one's (stage, round, table)
+    penalties: list[stats.PenaltyCount]
+    runs: dict[int, stats.Run]
 
 
-def match_scores(
-    *, tournament: Tournament
-) -> tuple[list[stats.MatchScore], dict[int, tuple[str, int, int]]]:
-    """The decided matches' stored totals, and where every counted match was played
-    (stage, round, table): one query."""
+def sheets_read(*, tournament: Tournament) -> Sheets:
+    """The counted sheets' totals, penalties by kind and runs: one query, one row
+    per sheet."""
     scores, places = [], {}
-    for row in (
-        Match.objects.filter(_counted(tournament))
-        .order_by()
-        .values_list(
-            "pk",
-            "stage",
-            "round",
-            "table",
-            "team_a_id",
-            "team_b_id",
-            "total_a",
-            "total_b",
-            "winner",
-            "status",
-        )
-    ):
-        places[row[0]] = row[1:4]
-        if row[-1] in FINAL:
-            scores.append(stats.MatchScore(*row[:-1]))
-    return scores, places
-
-
-_RUNS_SQL = f"""
-SELECT CASE WHEN d.declarer = 'A' THEN m.team_a_id ELSE m.team_b_id END, d.made,
-  d.match_id, d.number
-FROM {Deal._meta.db_table} d JOIN {Match._meta.db_table} m ON m.id = d.match_id
-WHERE {{counted}}
-ORDER BY m.stage, m.round, m.id, d.number
-"""  # noqa: S608 - our own tables; values are parameters
-
-
-def runs_get(
-    *, tournament: Tournament, places: dict[int, tuple[str, int, int]]
-) -> dict[int, stats.Run]:
-    """Each team's longest run of contracts made: the counted deals in the order
-    they were played (league, then knockout; round; deal number), four narrow
-    columns. `places` are the counted matches' (stage, round, table), where the
-    runs start and end."""
-    sql = _RUNS_SQL.replace("{counted}", _COUNTED_SQL)
-    found = stats.made_runs_lean(_rows(sql, _counted_params(tournament)))
-    return {
+    pieces: list[tuple[int, int, stats.RunPiece]] = []
+    penalties: dict[tuple[int, int, str], int] = {}
+    for row in _rows(_SHEETS_SQL, _counted_params(tournament)):
+        pk, stage, round, table, team_a, team_b = row[:6]
+        places[pk] = (stage, round, table)
+        if row[9] in FINAL:
+            scores.append(stats.MatchScore(*row[:9]))
+        tally = json.loads(row[10]) if isinstance(row[10], str) else row[10]
+        if not tally:
+            continue
+        run_a, run_b, by_a, by_b = tally_read(tally)
+        pieces.append((team_a, pk, run_a))
+        pieces.append((team_b, pk, run_b))
+        for kinds, offender, opponent in (
+            (by_a, team_a, team_b),
+            (by_b, team_b, team_a),
+        ):
+            for kind, n in kinds.items():
+                key = (offender, opponent, kind)
+                penalties[key] = penalties.get(key, 0) + n
+    runs = {
         team: stats.Run(
             team,
             length,
@@ -200,9 +158,18 @@ def runs_get(
             stats.DealAt(last_match, *places[last_match], last_number),
         )
         for team, (length, first_match, first_number, last_match, last_number) in (
-            found.items()
+            stats.runs_joined(pieces).items()
         )
     }
+    return Sheets(
+        scores,
+        places,
+        [
+            stats.PenaltyCount(offender, opponent, PenaltyKind(kind), n)
+            for (offender, opponent, kind), n in sorted(penalties.items())
+        ],
+        runs,
+    )
 
 
 @dataclass(frozen=True)
@@ -272,14 +239,15 @@ def statistics_kept(*, tournament: Tournament) -> tuple[stats.Statistics, Names]
 
 
 def statistics_get(*, tournament: Tournament) -> tuple[stats.Statistics, Names]:
-    """The tournament's statistics and the names they show: five queries."""
+    """The tournament's statistics and the names they show: three queries, over
+    one row per team, per counted sheet, and per sheet, side and bidder."""
     names = names_get(tournament=tournament)
-    scores, places = match_scores(tournament=tournament)
+    sheets = sheets_read(tournament=tournament)
     found = stats.statistics_compute(
         tallies=tallies_list(tournament=tournament),
-        penalties=penalty_counts(tournament=tournament),
-        scores=scores,
-        runs=runs_get(tournament=tournament, places=places),
+        penalties=sheets.penalties,
+        scores=sheets.scores,
+        runs=sheets.runs,
         teams=list(names.teams),  # every team has its row, zeros included
     )
     return found, names

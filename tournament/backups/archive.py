@@ -71,6 +71,7 @@ SHEET_PARTS = {
     "scoring.match": "pk",
     "scoring.deal": "match",
     "scoring.penalty": "deal__match",
+    "scoring.matchtally": "match",
     "scoring.sheetchange": "match",
     "scoring.dispute": "match",
 }

@@ -637,6 +637,7 @@ def _sheets_restore(
     _raw_delete("brackets.game", knockout_match__in=knockout_matches)
     _raw_delete("scoring.penalty", deal__match__in=replaced)
     _raw_delete("scoring.deal", match__in=replaced)
+    _raw_delete("scoring.matchtally", match__in=replaced)
     _raw_delete("scoring.sheetchange", match__in=replaced)
     _raw_delete("scoring.dispute", match__in=replaced)
     _raw_delete("scoring.match", pk__in=replaced)

@@ -243,3 +243,49 @@ def test_bands_follow_the_scoring_chart():
         ("48–55", None),
         ("56", 100.0),
     ]
+
+
+def _pieces(deals):
+    """(team, made, match, number) in play order, cut into each match's pieces."""
+    by_side: dict[tuple[int, int], list[tuple[int, bool]]] = defaultdict(list)
+    order: list[tuple[int, int]] = []
+    for team, made, match, number in deals:
+        if (match, team) not in by_side:
+            order.append((match, team))
+        by_side[match, team].append((number, made))
+    return [
+        (team, match, stats.run_piece(by_side[match, team])) for match, team in order
+    ]
+
+
+def test_a_piece_by_example():
+    piece = stats.run_piece([(1, True), (3, True), (4, False), (6, True), (7, True)])
+    assert piece == stats.RunPiece(5, 2, 1, 3, 0, 0, 0, 2, 6, 7)
+    middle = stats.run_piece([(1, False), (2, True), (5, False), (6, True), (8, True)])
+    assert (middle.head, middle.middle, middle.middle_first, middle.tail) == (
+        0,
+        1,
+        2,
+        2,
+    )
+    whole = stats.run_piece([(2, True), (9, True)])
+    assert whole.whole and (whole.head, whole.tail, whole.head_last) == (2, 2, 9)
+    assert stats.run_piece([]) == stats.RunPiece()
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 3), st.booleans(), st.integers(1, 4)),
+        max_size=120,
+    )
+)
+def test_runs_joined_from_pieces_are_the_runs_of_the_deals(rows):
+    """Matches in play order, each with the deals of its two teams interleaved:
+    the pieces, joined, find exactly the runs that the deals one by one find."""
+    deals, match, number = [], 0, 0
+    for team, made, step in rows:
+        if step == 4:  # the next match
+            match, number = match + 1, 0
+        number += 1
+        deals.append((team, made, match, number))
+    assert stats.runs_joined(_pieces(deals)) == stats.made_runs_lean(deals)

@@ -176,10 +176,21 @@ def test_pages_cost_the_same_queries_at_any_size(
     client, django_assert_num_queries, sections, per_section
 ):
     _, _, matches = sized_league(sections, per_section)
-    with django_assert_num_queries(8):
-        assert client.get("/t/sized-cup/standings/").status_code == 200
-    with django_assert_num_queries(8):  # the same, the section list included
-        assert client.get("/t/sized-cup/standings/", **HTMX).status_code == 200
+    # The tournament, the visitor's roles, the sections of the filter, the standings'
+    # fingerprint, then the standings themselves: rendered once, kept.
+    with django_assert_num_queries(9):
+        page = client.get("/t/sized-cup/standings/")
+    assert page.status_code == 200
+    # The poll of the same address: the tournament, the visitor's roles and the
+    # fingerprint; the render is the one kept.
+    with django_assert_num_queries(3):
+        poll = client.get("/t/sized-cup/standings/", **HTMX)
+    assert poll.status_code == 200 and poll["ETag"]
+    with django_assert_num_queries(3):  # with its ETag: nothing changed, 304
+        again = client.get(
+            "/t/sized-cup/standings/", HTTP_IF_NONE_MATCH=poll["ETag"], **HTMX
+        )
+    assert again.status_code == 304
     team = matches[0].team_a_id
     with django_assert_num_queries(16):  # 15, and its bidders' figures
         answer = client.get(f"/t/sized-cup/teams/{team}/")
@@ -189,3 +200,35 @@ def test_pages_cost_the_same_queries_at_any_size(
     played = Match.objects.filter(Q(team_a_id=team) | Q(team_b_id=team)).count()
     assert played >= 2
     assert answer.content.decode().count('<tr class="deal') == played * 18
+
+
+def test_every_spectator_shares_one_render_and_a_decided_match_makes_a_new_one(
+    api, client, league
+):
+    """The standings' table is rendered once per change and kept: an anonymous
+    visitor and a signed-in one get the same bytes and the same ETag, which the
+    table carries for its poll; the poll with it is 304 while nothing changed, and
+    a new table (a new ETag, the new ranks) once a match is decided. The Malayalam
+    page is a render of its own."""
+    url = page(league)
+    first = client.get(url, **HTMX)
+    signed_in = Client()
+    signed_in.force_login(league["organizer"])
+    theirs = signed_in.get(url, **HTMX)
+    assert first["ETag"] == theirs["ETag"]
+    assert first.content == theirs.content
+    tag = first["ETag"].replace('"', "&quot;")
+    assert f'data-etag="{tag}"' in first.content.decode()
+    assert f'data-etag="{tag}"' in client.get(url).content.decode()  # the page's
+    malayalam = Client(HTTP_ACCEPT_LANGUAGE="ml")
+    theirs_ml = malayalam.get(url, **HTMX)
+    assert theirs_ml["ETag"] != first["ETag"]
+    assert "ടീം" in theirs_ml.content.decode()
+    unchanged = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert unchanged.status_code == 304 and unchanged["ETag"] == first["ETag"]
+
+    finish_hand_league(api, league)  # t3 v t4 confirmed, the match in play decided
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **HTMX)
+    assert changed.status_code == 200
+    assert changed["ETag"] != first["ETag"]
+    assert table_rows(changed.content.decode()) != table_rows(first.content.decode())
