@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 
@@ -37,6 +37,26 @@ def cached(key: str, make: Callable[[], T]) -> T:
     except Exception as error:
         _unavailable("writing", key, error)
     return value
+
+
+def cached_many(keys: list[str]) -> dict[str, Any]:
+    """The values kept under `keys` (those found), in one round trip; {} when the
+    cache is down."""
+    try:
+        return cache.get_many(keys)
+    except Exception as error:
+        _unavailable("reading", f"{len(keys)} keys", error)
+        return {}
+
+
+def keep_many(values: dict[str, Any]) -> None:
+    """Keep `values` by key, in one round trip; nothing when the cache is down."""
+    if not values:
+        return
+    try:
+        cache.set_many(values)
+    except Exception as error:
+        _unavailable("writing", f"{len(values)} keys", error)
 
 
 def _unavailable(doing: str, key: str, error: Exception) -> None:

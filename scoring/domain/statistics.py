@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import add
 from typing import Protocol, TypeVar
 
 from .rules import CHART, PenaltyKind
@@ -37,6 +38,7 @@ BANDS: tuple[tuple[int, int], ...] = tuple((low, high) for low, high, _, _ in CH
 NO_BANDS = (0,) * len(BANDS)
 
 HOLDERS_MAX = 10  # a record names at most this many tied holders
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -469,26 +471,18 @@ class Statistics:
 
 
 def _record(
-    kind: RecordKind, candidates: Iterable[tuple[int, Holder]]
+    kind: RecordKind,
+    candidates: Sequence[T],
+    value: Callable[[T], int],
+    holder: Callable[[T], Holder],
 ) -> Record | None:
-    """The best value of `candidates` and all who reach it; None when nobody has
-    more than 0."""
-    best, holders = 0, []
-    for value, holder in candidates:
-        if value > best:
-            best, holders = value, [holder]
-        elif value == best and best > 0:
-            holders.append(holder)
+    """The best value of `candidates` and all who reach it, in their order; None
+    when nobody has more than 0."""
+    best = max(map(value, candidates), default=0)
     if best <= 0:
         return None
+    holders = [holder(c) for c in candidates if value(c) == best]
     return Record(kind, best, tuple(holders[:HOLDERS_MAX]), len(holders))
-
-
-def _best(marks: Sequence[Mark], key) -> Mark | None:  # type: ignore[no-untyped-def]
-    """The mark with the highest key; of equals, the first played."""
-    if not marks:
-        return None
-    return max(marks, key=lambda m: (key(m), -_order(m)))
 
 
 _STAGE_ORDER = {"league": 0, "knockout": 1}
@@ -496,6 +490,177 @@ _STAGE_ORDER = {"league": 0, "knockout": 1}
 
 def _order(mark: Mark) -> int:
     return (_STAGE_ORDER.get(mark.stage, 2) * 1000 + mark.round) * 1000 + mark.table
+
+
+@dataclass(frozen=True)
+class TeamPart:
+    """One team's share of the statistics, which only its own sheets change (issue
+    43): its row, its bidders' rows, its counts for the tournament's totals, and
+    what it brings to the records (its marks at its best total and best winning
+    margin, of equals every one; its longest run). The tournament's statistics are
+    its teams' parts put together (`statistics_assemble`), so a part can be kept
+    while the team's sheets do not change."""
+
+    row: TeamStatistics
+    players: tuple[PlayerStatistics, ...]
+    vector: tuple[int, ...]  # the team's tally, Tally.vector's order
+    deals: int
+    recorded: int  # of its deals, those with their bidder
+    best_totals: tuple[Mark, ...]
+    best_margins: tuple[Mark, ...]  # won marks only
+
+
+def _tops(marks: Iterable[Mark], key) -> tuple[Mark, ...]:  # type: ignore[no-untyped-def]
+    """Every mark at the highest key, in play order."""
+    best, tops = None, []
+    for mark in marks:
+        value = key(mark)
+        if best is None or value > best:
+            best, tops = value, [mark]
+        elif value == best:
+            tops.append(mark)
+    return tuple(sorted(tops, key=_order))
+
+
+def team_parts(
+    *,
+    tallies: Iterable[Tally],
+    penalties: Iterable[PenaltyCount],
+    scores: Iterable[MatchScore],
+    runs: Mapping[int, Run],
+    teams: Iterable[int],
+) -> dict[int, TeamPart]:
+    """The parts of `teams` from tallies, penalty counts, decided matches and runs
+    that hold at least every one of their sheets (rows of other teams are left
+    out); a team that declared nothing has its part of zeros."""
+    wanted = set(teams)
+    width = len(Tally(0).vector())
+    sums: dict[int, list[int]] = {team: [0] * width for team in wanted}
+    players: dict[int, list[PlayerStatistics]] = {team: [] for team in wanted}
+    deals = dict.fromkeys(wanted, 0)
+    recorded = dict.fromkeys(wanted, 0)
+    for tally in tallies:
+        if tally.team not in wanted:
+            continue
+        vector = tally.vector()
+        sums[tally.team] = list(map(add, sums[tally.team], vector))
+        deals[tally.team] += tally.declared
+        if tally.bidder:
+            recorded[tally.team] += tally.declared
+            players[tally.team].append(
+                PlayerStatistics(tally.team, tally.bidder, figures_of(tally))
+            )
+
+    caught: dict[int, int] = defaultdict(int)
+    suffered: dict[int, int] = defaultdict(int)
+    against: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for p in penalties:
+        if p.offender in wanted:
+            against[p.offender][p.kind.value] += p.count
+            if p.kind is PenaltyKind.KALLAKALI:
+                suffered[p.offender] += p.count
+        if p.kind is PenaltyKind.KALLAKALI and p.opponent in wanted:
+            caught[p.opponent] += p.count
+
+    marks_by_team: dict[int, list[Mark]] = defaultdict(list)
+    for score in scores:
+        for mark in marks_of(score):
+            if mark.team in wanted:
+                marks_by_team[mark.team].append(mark)
+
+    parts = {}
+    for team in sorted(wanted):
+        marks = marks_by_team.get(team, [])
+        won = [m for m in marks if m.won]
+        kinds = against.get(team, {})
+        best_totals = _tops(marks, lambda m: m.total)
+        best_margins = _tops(won, lambda m: m.margin)
+        vector = tuple(sums[team])
+        row = TeamStatistics(
+            team=team,
+            figures=figures_of(tally_of(team, "", vector)),
+            kallakali_caught=caught.get(team, 0),
+            kallakali_suffered=suffered.get(team, 0),
+            penalties_against=sum(kinds.values()),
+            penalties_against_by_kind={
+                k.value: kinds[k.value] for k in PenaltyKind if kinds.get(k.value)
+            },
+            biggest_win=best_margins[0] if best_margins else None,
+            highest_total=best_totals[0] if best_totals else None,
+            longest_run=runs.get(team),
+        )
+        parts[team] = TeamPart(
+            row,
+            tuple(sorted(players[team], key=lambda p: p.player)),
+            vector,
+            deals[team],
+            recorded[team],
+            best_totals,
+            best_margins,
+        )
+    return parts
+
+
+def statistics_assemble(parts: Iterable[TeamPart]) -> Statistics:
+    """The tournament's statistics from every team's part."""
+    parts = sorted(parts, key=lambda p: p.row.team)
+    width = len(Tally(0).vector())
+    overall = [0] * width
+    players: list[PlayerStatistics] = []
+    deals = recorded = 0
+    for part in parts:
+        overall = list(map(add, overall, part.vector))
+        players += part.players
+        deals += part.deals
+        recorded += part.recorded
+    team_rows = [part.row for part in parts]
+
+    def marks(kind: str) -> list[Mark]:
+        found = [m for part in parts for m in getattr(part, kind)]
+        return sorted(found, key=lambda m: (_order(m), m.team))
+
+    runs = [t.longest_run for t in team_rows if t.longest_run is not None]
+    records = [
+        _record(
+            RecordKind.HIGHEST_MATCH_TOTAL,
+            marks("best_totals"),
+            lambda m: m.total,
+            lambda m: Holder(m.team, mark=m),
+        ),
+        _record(
+            RecordKind.BIGGEST_MARGIN,
+            marks("best_margins"),
+            lambda m: m.margin,
+            lambda m: Holder(m.team, mark=m),
+        ),
+        _record(
+            RecordKind.MOST_56_MADE,
+            players,  # by team, then player
+            lambda p: p.figures.made_56,
+            lambda p: Holder(p.team, player=p.player),
+        ),
+        _record(
+            RecordKind.MOST_56_MADE_TEAM,
+            team_rows,
+            lambda t: t.figures.made_56,
+            lambda t: Holder(t.team),
+        ),
+        _record(
+            RecordKind.LONGEST_RUN,
+            runs,
+            lambda r: r.length,
+            lambda r: Holder(r.team, run=r),
+        ),
+    ]
+    players.sort(key=lambda p: (-p.figures.declared, -p.figures.made, p.team, p.player))
+    return Statistics(
+        players=tuple(players),
+        teams=tuple(team_rows),
+        records=tuple(r for r in records if r is not None),
+        deals=deals,
+        bidders_recorded=recorded,
+        overall=figures_of(tally_of(0, "", overall)),
+    )
 
 
 def statistics_compute(
@@ -509,98 +674,17 @@ def statistics_compute(
     """The statistics of a tournament from its tallies, penalty counts, decided
     matches and runs; `teams` are every team of the tournament (those that declared
     nothing have their row of zeros)."""
-    width = len(Tally(0).vector())
-    sums: dict[int, list[int]] = {team: [0] * width for team in teams}
-    overall = [0] * width
-    players: list[PlayerStatistics] = []
-    deals = recorded = 0
-    for tally in tallies:
-        mine = sums.setdefault(tally.team, [0] * width)
-        for i, count in enumerate(tally.vector()):
-            mine[i] += count
-            overall[i] += count
-        deals += tally.declared
-        if tally.bidder:
-            recorded += tally.declared
-            players.append(
-                PlayerStatistics(tally.team, tally.bidder, figures_of(tally))
-            )
-    by_team = {team: tally_of(team, "", vector) for team, vector in sums.items()}
-
-    caught: dict[int, int] = defaultdict(int)
-    suffered: dict[int, int] = defaultdict(int)
-    against: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for p in penalties:
-        against[p.offender][p.kind.value] += p.count
-        if p.kind is PenaltyKind.KALLAKALI:
-            suffered[p.offender] += p.count
-            caught[p.opponent] += p.count
-
-    marks_by_team: dict[int, list[Mark]] = defaultdict(list)
-    for score in scores:
-        for mark in marks_of(score):
-            marks_by_team[mark.team].append(mark)
-
-    team_rows = []
-    for team in sorted(by_team):
-        marks = marks_by_team.get(team, [])
-        kinds = against.get(team, {})
-        team_rows.append(
-            TeamStatistics(
-                team=team,
-                figures=figures_of(by_team[team]),
-                kallakali_caught=caught.get(team, 0),
-                kallakali_suffered=suffered.get(team, 0),
-                penalties_against=sum(kinds.values()),
-                penalties_against_by_kind={
-                    k.value: kinds[k.value] for k in PenaltyKind if kinds.get(k.value)
-                },
-                biggest_win=_best([m for m in marks if m.won], lambda m: m.margin),
-                highest_total=_best(marks, lambda m: m.total),
-                longest_run=runs.get(team),
-            )
-        )
-
-    all_marks = sorted(
-        (m for ms in marks_by_team.values() for m in ms),
-        key=lambda m: (_order(m), m.team),
-    )
-    records = [
-        _record(
-            RecordKind.HIGHEST_MATCH_TOTAL,
-            ((m.total, Holder(m.team, mark=m)) for m in all_marks),
-        ),
-        _record(
-            RecordKind.BIGGEST_MARGIN,
-            ((m.margin, Holder(m.team, mark=m)) for m in all_marks if m.won),
-        ),
-        _record(
-            RecordKind.MOST_56_MADE,
-            (
-                (p.figures.made_56, Holder(p.team, player=p.player))
-                for p in sorted(players, key=lambda p: (p.team, p.player))
-            ),
-        ),
-        _record(
-            RecordKind.MOST_56_MADE_TEAM,
-            ((t.figures.made_56, Holder(t.team)) for t in team_rows),
-        ),
-        _record(
-            RecordKind.LONGEST_RUN,
-            (
-                (run.length, Holder(run.team, run=run))
-                for run in sorted(runs.values(), key=lambda r: (r.team,))
-            ),
-        ),
-    ]
-    players.sort(key=lambda p: (-p.figures.declared, -p.figures.made, p.team, p.player))
-    return Statistics(
-        players=tuple(players),
-        teams=tuple(team_rows),
-        records=tuple(r for r in records if r is not None),
-        deals=deals,
-        bidders_recorded=recorded,
-        overall=figures_of(tally_of(0, "", overall)),
+    tallies, scores = list(tallies), list(scores)
+    everyone = set(teams) | {t.team for t in tallies}
+    everyone |= {s.team_a for s in scores} | {s.team_b for s in scores}
+    return statistics_assemble(
+        team_parts(
+            tallies=tallies,
+            penalties=penalties,
+            scores=scores,
+            runs=runs,
+            teams=everyone,
+        ).values()
     )
 
 

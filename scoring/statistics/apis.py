@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections import OrderedDict
+from typing import Any, NamedTuple
 
 from django.http import HttpResponse
 from django.utils.http import parse_etags
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,7 +23,7 @@ from tournament.cache import cached
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
-from .selectors import QUOTE, Names, statistics_fingerprint, statistics_get
+from .selectors import QUOTE, Names, statistics_fingerprint, statistics_parts
 
 
 class ValueBandOutput(serializers.Serializer):
@@ -191,7 +192,21 @@ def run_data(run: stats.Run | None) -> dict[str, Any] | None:
     return {"length": run.length, "first": _at(run.first), "last": _at(run.last)}
 
 
-def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
+def statistics_data(
+    found: stats.Statistics, names: Names, *, parts: bool = True
+) -> dict[str, Any]:
+    """The API's document (without its players' and teams' rows: `parts` False)."""
+    rows: dict[str, Any] = {}
+    if parts:
+        rows = {
+            "players": [player_data(p, names) for p in found.players],
+            "teams": [
+                team_data(t, names)
+                for t in sorted(
+                    found.teams, key=lambda t: names.team(t.team).casefold()
+                )
+            ],
+        }
     return {
         "deals": found.deals,
         "overall": {
@@ -199,31 +214,7 @@ def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
             "by_value": by_value_data(found.overall),
         },
         "bidders_recorded": found.bidders_recorded,
-        "players": [
-            {
-                "team": p.team,
-                "team_name": names.team(p.team),
-                "player": p.player,
-                **figures_data(p.figures),
-            }
-            for p in found.players
-        ],
-        "teams": [
-            {
-                "team": t.team,
-                "team_name": names.team(t.team),
-                **figures_data(t.figures),
-                "by_value": by_value_data(t.figures),
-                "kallakali_caught": t.kallakali_caught,
-                "kallakali_suffered": t.kallakali_suffered,
-                "penalties_against": t.penalties_against,
-                "penalties_against_by_kind": dict(t.penalties_against_by_kind),
-                "biggest_win": mark_data(t.biggest_win, names),
-                "highest_total": mark_data(t.highest_total, names),
-                "longest_run": run_data(t.longest_run),
-            }
-            for t in sorted(found.teams, key=lambda t: names.team(t.team).casefold())
-        ],
+        **rows,
         "records": [
             {
                 "kind": r.kind.value,
@@ -244,6 +235,108 @@ def statistics_data(found: stats.Statistics, names: Names) -> dict[str, Any]:
             for r in found.records
         ],
     }
+
+
+def player_data(p: stats.PlayerStatistics, names: Names) -> dict[str, Any]:
+    return {
+        "team": p.team,
+        "team_name": names.team(p.team),
+        "player": p.player,
+        **figures_data(p.figures),
+    }
+
+
+def team_data(t: stats.TeamStatistics, names: Names) -> dict[str, Any]:
+    return {
+        "team": t.team,
+        "team_name": names.team(t.team),
+        **figures_data(t.figures),
+        "by_value": by_value_data(t.figures),
+        "kallakali_caught": t.kallakali_caught,
+        "kallakali_suffered": t.kallakali_suffered,
+        "penalties_against": t.penalties_against,
+        "penalties_against_by_kind": dict(t.penalties_against_by_kind),
+        "biggest_win": mark_data(t.biggest_win, names),
+        "highest_total": mark_data(t.highest_total, names),
+        "longest_run": run_data(t.longest_run),
+    }
+
+
+def _json(data: Any) -> bytes:
+    """As DRF's JSONRenderer writes it: compact, UTF-8, the two line separators
+    that JavaScript strings cannot hold escaped."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").encode()
+
+
+class _Rows(NamedTuple):
+    team: bytes
+    players: dict[str, bytes]
+
+
+class _Recent(OrderedDict):
+    """Each team's rows as JSON, by its part's key (selectors.part_keys: a digest of
+    everything the part, and the names it shows, are made from): never stale, and
+    rendered again where missing. A reading after a sheet write renders the rows of
+    the two teams it changed and joins every other team's as they were."""
+
+    LIMIT = 20_000
+
+    def rows(
+        self, key: str, team: stats.TeamStatistics, players, names: Names
+    ) -> _Rows:  # type: ignore[no-untyped-def]
+        found = self.get(key)
+        if found is None:
+            found = self[key] = _Rows(
+                _json(team_data(team, names)),
+                {p.player: _json(player_data(p, names)) for p in players},
+            )
+            if len(self) > self.LIMIT:
+                self.popitem(last=False)
+        else:
+            self.move_to_end(key)
+        return found
+
+
+_ROWS = _Recent()
+
+
+def statistics_json(
+    found: stats.Statistics, names: Names, keys: dict[int, str]
+) -> bytes:
+    """statistics_data as the API's JSON, each team's rows joined as rendered for
+    its part (the same document, byte for byte, as rendering it whole)."""
+    by_team: dict[int, list[stats.PlayerStatistics]] = {}
+    for p in found.players:
+        by_team.setdefault(p.team, []).append(p)
+    rows = {
+        t.team: _ROWS.rows(keys[t.team], t, by_team.get(t.team, []), names)
+        for t in found.teams
+    }
+    teams = sorted(found.teams, key=lambda t: names.team(t.team).casefold())
+    head = _json(
+        {
+            "deals": found.deals,
+            "overall": {
+                **figures_data(found.overall),
+                "by_value": by_value_data(found.overall),
+            },
+            "bidders_recorded": found.bidders_recorded,
+        }
+    )
+    records = _json(statistics_data(found, names, parts=False)["records"])
+    return b"".join(
+        [
+            head[:-1],
+            b',"players":[',
+            b",".join(rows[p.team].players[p.player] for p in found.players),
+            b'],"teams":[',
+            b",".join(rows[t.team].team for t in teams),
+            b'],"records":',
+            records,
+            b"}",
+        ]
+    )
 
 
 class StatisticsApi(TournamentScopedMixin, APIView):
@@ -271,8 +364,7 @@ class StatisticsApi(TournamentScopedMixin, APIView):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
 
         def answer() -> bytes:
-            found, names = statistics_get(tournament=self.tournament)
-            return JSONRenderer().render(statistics_data(found, names))
+            return statistics_json(*statistics_parts(tournament=self.tournament))
 
         body = cached(
             f"statistics-json:{self.tournament.pk}:{etag.strip(QUOTE)}", answer

@@ -14,7 +14,10 @@ kind), and one SUM … GROUP BY over one row per sheet, side and bidder.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
@@ -22,7 +25,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournament.cache import cached
+from tournament.cache import cached, cached_many, keep_many
 from tournament.models import LeagueRound, Team, Tournament
 
 from ..domain import statistics as stats
@@ -35,6 +38,9 @@ from ..sheets.tallies import TALLY_COLUMNS, tally_read
 COUNTED = (MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
 FINAL = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
 QUOTE = '"'  # an ETag's, left out of cache keys
+# Parts missing beyond this many are computed with the whole tournament's two
+# queries rather than with a list of teams (the first reading after a restart).
+PARTS_APART_MAX = 64
 
 
 def _counted(tournament: Tournament, statuses=COUNTED) -> Q:  # type: ignore[no-untyped-def]
@@ -84,18 +90,28 @@ def _rows(sql: str, params: dict) -> list[tuple]:
         return cursor.fetchall()
 
 
+def _among(params: dict, teams: Iterable[int]) -> str:
+    """`IN (…)` of `teams` as named parameters added to `params`."""
+    names = []
+    for i, team in enumerate(teams):
+        params[f"team{i}"] = team
+        names.append(f"%(team{i})s")
+    return f"({', '.join(names)})"
+
+
 def tallies_list(
-    *, tournament: Tournament, team: int | None = None
+    *, tournament: Tournament, team: int | None = None, teams: Iterable[int] = ()
 ) -> list[stats.Tally]:
-    """Every declaring team's and bidder's contracts (or one team's), summed in one
-    GROUP BY over the sheets' stored tallies."""
+    """Every declaring team's and bidder's contracts (or one team's, or some
+    teams'), summed in one GROUP BY over the sheets' stored tallies."""
     params = _counted_params(tournament)
+    wanted = [team] if team is not None else list(teams)
     mine = ""
-    if team is not None:
-        params["team"] = team
+    if wanted:
+        among = _among(params, wanted)
         mine = (
-            "AND ((t.side = 'A' AND m.team_a_id = %(team)s) "
-            "OR (t.side = 'B' AND m.team_b_id = %(team)s))"
+            f"AND ((t.side = 'A' AND m.team_a_id IN {among}) "
+            f"OR (t.side = 'B' AND m.team_b_id IN {among}))"
         )
     sql = _TALLIES_SQL.replace("{counted}", _COUNTED_SQL).replace("{team}", mine)
     return [
@@ -111,7 +127,7 @@ _SHEETS_SQL = f"""
 SELECT m.id, m.stage, m.round, m."table", m.team_a_id, m.team_b_id, m.total_a,
   m.total_b, m.winner, m.status, m.tally
 FROM {Match._meta.db_table} m
-WHERE {_COUNTED_SQL}
+WHERE {_COUNTED_SQL} {{teams}}
 ORDER BY CASE WHEN m.stage = %(league)s THEN 0 ELSE 1 END, m.round, m.id
 """  # noqa: S608 - our own tables; values are parameters
 
@@ -126,13 +142,20 @@ class Sheets:
     runs: dict[int, stats.Run]
 
 
-def sheets_read(*, tournament: Tournament) -> Sheets:
-    """The counted sheets' totals, penalties by kind and runs: one query, one row
-    per sheet."""
+def sheets_read(*, tournament: Tournament, teams: Iterable[int] = ()) -> Sheets:
+    """The counted sheets' totals, penalties by kind and runs (of every sheet, or
+    of those `teams` played): one query, one row per sheet. A team's runs are
+    whole only where every sheet it played is read."""
     scores, places = [], {}
     pieces: list[tuple[int, int, stats.RunPiece]] = []
     penalties: dict[tuple[int, int, str], int] = {}
-    for row in _rows(_SHEETS_SQL, _counted_params(tournament)):
+    params = _counted_params(tournament)
+    wanted = list(teams)
+    mine = ""
+    if wanted:
+        among = _among(params, wanted)
+        mine = f"AND (m.team_a_id IN {among} OR m.team_b_id IN {among})"
+    for row in _rows(_SHEETS_SQL.replace("{teams}", mine), params):
         pk, stage, round, table, team_a, team_b = row[:6]
         places[pk] = (stage, round, table)
         if row[9] in FINAL:
@@ -238,18 +261,120 @@ def statistics_kept(*, tournament: Tournament) -> tuple[stats.Statistics, Names]
     )
 
 
-def statistics_get(*, tournament: Tournament) -> tuple[stats.Statistics, Names]:
-    """The tournament's statistics and the names they show: three queries, over
-    one row per team, per counted sheet, and per sheet, side and bidder."""
-    names = names_get(tournament=tournament)
-    sheets = sheets_read(tournament=tournament)
-    found = stats.statistics_compute(
-        tallies=tallies_list(tournament=tournament),
+# Each team's part (statistics.TeamPart), kept in the shared cache under what it is
+# computed from: the team's own sheets (id, version, status, whether it counts,
+# where it was played), every team's and section's name (its rows show its
+# opponents') and the tournament's last change. A sheet write changes two teams'
+# parts; the statistics after it read those two teams' sheets and put every part
+# together (issue 43).
+_PARTS_SQL = f"""
+SELECT m.id, m.team_a_id, m.team_b_id, m.version, m.status, m.stage, m.round,
+  m."table", CASE WHEN {_COUNTED_SQL} THEN 1 ELSE 0 END
+FROM {Match._meta.db_table} m
+WHERE m.tournament_id = %(t)s
+"""  # noqa: S608 - our own tables; values are parameters
+PART_VERSION = "part 1"  # change with TeamPart or what it is computed from
+
+
+class _Recent(OrderedDict):
+    """The parts this process read or computed last, by key: the key is a digest of
+    everything a part is computed from, so a part found here is never stale, and one
+    missing is read from the shared cache (or computed) as if this were empty. It
+    spares each reading the unpickling of every team's part from Redis."""
+
+    LIMIT = 20_000
+
+    def __getitem__(self, key: str) -> stats.TeamPart:
+        self.move_to_end(key)
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: str, part: stats.TeamPart) -> None:
+        super().__setitem__(key, part)
+        if len(self) > self.LIMIT:
+            self.popitem(last=False)
+
+
+_PARTS = _Recent()
+
+
+def part_keys(*, tournament: Tournament, names: Names) -> dict[int, str]:
+    """Each team's part's key in the shared cache: one query over the matches."""
+    sheets: dict[int, list[str]] = {team: [] for team in names.teams}
+    for pk, team_a, team_b, *rest in _rows(_PARTS_SQL, _counted_params(tournament)):
+        line = f"{pk}:{team_a}:{team_b}:{rest}"
+        sheets.setdefault(team_a, []).append(line)
+        sheets.setdefault(team_b, []).append(line)
+    # The tournament's own change (a restore puts sheets back at versions they
+    # had, with what they held then: tournament_load bumps it) and every name.
+    named = hashlib.sha256(
+        repr(
+            (
+                tournament.updated_at.isoformat(),
+                sorted(names.teams.items()),
+                sorted(names.sections.items()),
+            )
+        ).encode()
+    ).hexdigest()
+    named = f"{PART_VERSION}:{named}"
+    keys = {}
+    for team, lines in sheets.items():
+        lines.sort()
+        lines.append(named)
+        digest = hashlib.sha256("|".join(lines).encode()).hexdigest()[:32]
+        keys[team] = f"statistics-part:{tournament.pk}:{team}:{digest}"
+    return keys
+
+
+def team_parts_get(
+    *, tournament: Tournament, teams: Iterable[int], whole: bool = False
+) -> dict[int, stats.TeamPart]:
+    """The parts of `teams`, computed from their own sheets (or, `whole`, from every
+    sheet of the tournament, which costs the same two queries without a list of
+    teams to match)."""
+    wanted = sorted(teams)
+    among = () if whole else wanted
+    sheets = sheets_read(tournament=tournament, teams=among)
+    return stats.team_parts(
+        tallies=tallies_list(tournament=tournament, teams=among),
         penalties=sheets.penalties,
         scores=sheets.scores,
         runs=sheets.runs,
-        teams=list(names.teams),  # every team has its row, zeros included
+        teams=wanted,
     )
+
+
+def statistics_parts(
+    *, tournament: Tournament
+) -> tuple[stats.Statistics, Names, dict[int, str]]:
+    """The tournament's statistics and the names they show: the teams' names, each
+    team's part's key (one query), the parts kept in the shared cache, and those
+    of teams whose sheets changed computed from their sheets (two queries: one row
+    per sheet, one per sheet, side and bidder; the whole tournament's when most
+    are missing, as on the first reading)."""
+    names = names_get(tournament=tournament)
+    keys = part_keys(tournament=tournament, names=names)
+    parts = {team: _PARTS[key] for team, key in keys.items() if key in _PARTS}
+    wanted = {key: team for team, key in keys.items() if team not in parts}
+    if wanted:
+        for key, part in cached_many(list(wanted)).items():
+            parts[wanted[key]] = _PARTS[key] = part
+    missing = [team for team in keys if team not in parts]
+    if missing:
+        fresh = team_parts_get(
+            tournament=tournament,
+            teams=missing,
+            whole=len(missing) > PARTS_APART_MAX,
+        )
+        keep_many({keys[team]: part for team, part in fresh.items()})
+        for team, part in fresh.items():
+            _PARTS[keys[team]] = part
+        parts.update(fresh)
+    return stats.statistics_assemble(parts.values()), names, keys
+
+
+def statistics_get(*, tournament: Tournament) -> tuple[stats.Statistics, Names]:
+    """The tournament's statistics and the names they show (statistics_parts)."""
+    found, names, _ = statistics_parts(tournament=tournament)
     return found, names
 
 

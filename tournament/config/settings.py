@@ -388,7 +388,9 @@ CACHES = {
         else {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "TIMEOUT": 6 * 3600,
-            "OPTIONS": {"MAX_ENTRIES": 200},
+            # The statistics keep a part per team (scoring/statistics/selectors.py):
+            # a 500-team tournament's parts and renders fit, at about 1 KB each.
+            "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     )
 }

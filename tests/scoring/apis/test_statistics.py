@@ -176,11 +176,13 @@ def test_statistics_cost_the_same_queries_at_any_size(
         bidder=player, **{k: v for k, v in deal_body(1).items() if k != "number"},
     )  # fmt: skip
     url = "/api/v1/tournaments/sized-cup/statistics/"
-    with django_assert_num_queries(5):  # the tournament, fingerprint, names, two
+    # The tournament, fingerprint, names, the teams' parts' keys, then the sheets
+    # and their tallies for the parts not kept.
+    with django_assert_num_queries(6):
         assert api.get(url).status_code == 200
     with django_assert_num_queries(2):  # kept under the fingerprint
         assert api.get(url).status_code == 200
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):  # every team's part kept: put together
         assert client.get("/t/sized-cup/statistics/").status_code == 200
     with django_assert_num_queries(2):
         assert client.get("/t/sized-cup/statistics/").status_code == 200
@@ -302,3 +304,83 @@ def test_the_doubled_columns_say_doubled_not_times_two(
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert doubled in page and redoubled in page, url
         assert "×2" not in page and "×4" not in page, url
+
+
+def test_after_each_sheet_write_the_kept_parts_and_the_new_agree_with_a_whole_reading(
+    api, organizer
+):
+    """Each write changes two teams' parts; the statistics put together from the
+    others' kept parts and those two computed again are exactly what a reading of
+    the whole tournament, with nothing kept, finds: deal after deal, a penalty, a
+    bidder changed, a deal deleted."""
+    from django.core.cache import cache
+
+    _, _, matches = sized_league(2, 3)
+    url = "/api/v1/tournaments/sized-cup/statistics/"
+    as_user(api, organizer)
+    first, second = matches[0], matches[1]
+
+    def bidder(match, declarer: str) -> str:
+        team = match.team_a if declarer == "A" else match.team_b
+        return team.players.order_by("position").first().name
+
+    def whole() -> dict:
+        cache.clear()
+        return api.get(url).json()
+
+    def check() -> None:
+        kept = api.get(url).json()
+        assert kept == whole()
+        api.get(url)  # every part kept again for the next write
+
+    def deal(match, number: int, declarer: str, value: int, taken: int, **extra):
+        body = deal_body(number, declarer, value, taken=taken)
+        del body["number"]
+        services.score_sheet_deal_replace(
+            match_id=match.pk, number=number, user=organizer, version=None,
+            **{"bidder": bidder(match, declarer), **body, **extra},
+        )  # fmt: skip
+
+    check()
+    start = api.get(url).json()["deals"]
+    for number in range(1, 4):
+        for match in (first, second):
+            declarer = "A" if number % 2 else "B"
+            deal(match, number, declarer, 28 + 8 * number, 40 - number)
+            check()
+    services.score_sheet_penalty_record(
+        match_id=first.pk, user=organizer, version=None, deal=2, offender="A",
+        kind="kallakali", by_organizer=True,
+    )  # fmt: skip
+    check()
+    deal(second, 2, "B", 56, 56, bidder="")
+    check()
+    services.score_sheet_deal_delete(
+        match_id=second.pk, number=3, user=organizer, version=None
+    )
+    check()
+    body = api.get(url).json()
+    assert body["deals"] == start - 1
+    assert any(r["kind"] == "most_56_made_team" for r in body["records"])
+
+
+def test_the_json_joined_from_each_teams_rows_is_the_document_rendered_whole(
+    api, organizer
+):
+    """The API joins each team's rows as rendered for its part: byte for byte what
+    DRF renders of the whole document, names with quotes, Malayalam and a line
+    separator included."""
+    from rest_framework.renderers import JSONRenderer
+
+    from scoring.statistics.apis import statistics_data, statistics_json
+    from scoring.statistics.selectors import statistics_parts
+    from tournament.models import Team, Tournament
+
+    _, _, matches = sized_league(2, 3)
+    Team.objects.filter(pk=matches[0].team_a_id).update(name='Aces "one"\u2028ആസ്')
+    tournament = Tournament.objects.get(slug="sized-cup")
+    found, names, keys = statistics_parts(tournament=tournament)
+    whole = JSONRenderer().render(statistics_data(found, names))
+    assert statistics_json(found, names, keys) == whole
+    assert b"\\u2028" in whole
+    assert statistics_json(found, names, keys) == whole  # from the rows kept

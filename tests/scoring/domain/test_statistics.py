@@ -4,6 +4,7 @@ hypothesis against plain second readings."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -289,3 +290,192 @@ def test_runs_joined_from_pieces_are_the_runs_of_the_deals(rows):
         number += 1
         deals.append((team, made, match, number))
     assert stats.runs_joined(_pieces(deals)) == stats.made_runs_lean(deals)
+
+
+# The statistics as they were computed before teams' parts (issue 43), whole: the
+# second reading that the parts, put together, must agree with.
+def _record_before(kind, candidates):
+    best, holders = 0, []
+    for value, holder in candidates:
+        if value > best:
+            best, holders = value, [holder]
+        elif value == best and best > 0:
+            holders.append(holder)
+    if best <= 0:
+        return None
+    return stats.Record(kind, best, tuple(holders[: stats.HOLDERS_MAX]), len(holders))
+
+
+def _best(marks, key):
+    if not marks:
+        return None
+    return max(marks, key=lambda m: (key(m), -stats._order(m)))
+
+
+def _compute_before(
+    *,
+    tallies: Iterable[stats.Tally],
+    penalties: Iterable[stats.PenaltyCount],
+    scores: Iterable[stats.MatchScore],
+    runs: Mapping[int, stats.Run],
+    teams: Sequence[int],
+) -> stats.Statistics:
+    width = len(stats.Tally(0).vector())
+    sums: dict[int, list[int]] = {team: [0] * width for team in teams}
+    overall = [0] * width
+    players: list[stats.PlayerStatistics] = []
+    deals = recorded = 0
+    for tally in tallies:
+        mine = sums.setdefault(tally.team, [0] * width)
+        for i, count in enumerate(tally.vector()):
+            mine[i] += count
+            overall[i] += count
+        deals += tally.declared
+        if tally.bidder:
+            recorded += tally.declared
+            players.append(
+                stats.PlayerStatistics(
+                    tally.team, tally.bidder, stats.figures_of(tally)
+                )
+            )
+    by_team = {team: stats.tally_of(team, "", vector) for team, vector in sums.items()}
+
+    caught: dict[int, int] = defaultdict(int)
+    suffered: dict[int, int] = defaultdict(int)
+    against: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for p in penalties:
+        against[p.offender][p.kind.value] += p.count
+        if p.kind is stats.PenaltyKind.KALLAKALI:
+            suffered[p.offender] += p.count
+            caught[p.opponent] += p.count
+
+    marks_by_team: dict[int, list[stats.Mark]] = defaultdict(list)
+    for score in scores:
+        for mark in stats.marks_of(score):
+            marks_by_team[mark.team].append(mark)
+
+    team_rows = []
+    for team in sorted(by_team):
+        marks = marks_by_team.get(team, [])
+        kinds = against.get(team, {})
+        team_rows.append(
+            stats.TeamStatistics(
+                team=team,
+                figures=stats.figures_of(by_team[team]),
+                kallakali_caught=caught.get(team, 0),
+                kallakali_suffered=suffered.get(team, 0),
+                penalties_against=sum(kinds.values()),
+                penalties_against_by_kind={
+                    k.value: kinds[k.value]
+                    for k in stats.PenaltyKind
+                    if kinds.get(k.value)
+                },
+                biggest_win=_best([m for m in marks if m.won], lambda m: m.margin),
+                highest_total=_best(marks, lambda m: m.total),
+                longest_run=runs.get(team),
+            )
+        )
+
+    all_marks = sorted(
+        (m for ms in marks_by_team.values() for m in ms),
+        key=lambda m: (stats._order(m), m.team),
+    )
+    records = [
+        _record_before(
+            stats.RecordKind.HIGHEST_MATCH_TOTAL,
+            ((m.total, stats.Holder(m.team, mark=m)) for m in all_marks),
+        ),
+        _record_before(
+            stats.RecordKind.BIGGEST_MARGIN,
+            ((m.margin, stats.Holder(m.team, mark=m)) for m in all_marks if m.won),
+        ),
+        _record_before(
+            stats.RecordKind.MOST_56_MADE,
+            (
+                (p.figures.made_56, stats.Holder(p.team, player=p.player))
+                for p in sorted(players, key=lambda p: (p.team, p.player))
+            ),
+        ),
+        _record_before(
+            stats.RecordKind.MOST_56_MADE_TEAM,
+            ((t.figures.made_56, stats.Holder(t.team)) for t in team_rows),
+        ),
+        _record_before(
+            stats.RecordKind.LONGEST_RUN,
+            (
+                (run.length, stats.Holder(run.team, run=run))
+                for run in sorted(runs.values(), key=lambda r: (r.team,))
+            ),
+        ),
+    ]
+    players.sort(key=lambda p: (-p.figures.declared, -p.figures.made, p.team, p.player))
+    return stats.Statistics(
+        players=tuple(players),
+        teams=tuple(team_rows),
+        records=tuple(r for r in records if r is not None),
+        deals=deals,
+        bidders_recorded=recorded,
+        overall=stats.figures_of(stats.tally_of(0, "", overall)),
+    )
+
+
+runs_of = st.dictionaries(
+    st.integers(1, 5),
+    st.builds(
+        lambda team, length, a, b: stats.Run(
+            team,
+            length,
+            stats.DealAt(a, "league", 1, a, 1),
+            stats.DealAt(b, "league", 2, b, 3),
+        ),
+        st.just(0),
+        st.integers(1, 30),
+        st.integers(1, 50),
+        st.integers(1, 50),
+    ),
+    max_size=5,
+).map(lambda d: {t: stats.Run(t, r.length, r.first, r.last) for t, r in d.items()})
+
+
+@given(
+    st.lists(tallies, max_size=30, unique_by=lambda t: (t.team, t.bidder)),
+    st.lists(penalties, max_size=20),
+    st.lists(scores, max_size=15, unique_by=lambda s: s.match),
+    runs_of,
+    st.sets(st.integers(1, 5)),
+)
+def test_parts_put_together_are_the_statistics_computed_whole(
+    tallies_, penalties_, scores_, runs, some
+):
+    """Every team's part computed apart (from every row, or from only its own
+    sheets' rows), then put together, is what the whole computation finds."""
+    teams = [1, 2, 3, 4, 5]
+    whole = _compute_before(
+        tallies=tallies_, penalties=penalties_, scores=scores_, runs=runs, teams=teams
+    )
+    assert (
+        stats.statistics_compute(
+            tallies=tallies_,
+            penalties=penalties_,
+            scores=scores_,
+            runs=runs,
+            teams=teams,
+        )
+        == whole
+    )
+    # The parts of `some` teams from their own rows only, the others' from all.
+    mine = stats.team_parts(
+        tallies=[t for t in tallies_ if t.team in some],
+        penalties=[p for p in penalties_ if {p.offender, p.opponent} & some],
+        scores=[s for s in scores_ if {s.team_a, s.team_b} & some],
+        runs={t: r for t, r in runs.items() if t in some},
+        teams=some,
+    )
+    theirs = stats.team_parts(
+        tallies=tallies_,
+        penalties=penalties_,
+        scores=scores_,
+        runs=runs,
+        teams=set(teams) - some,
+    )
+    assert stats.statistics_assemble([*mine.values(), *theirs.values()]) == whole
