@@ -121,12 +121,23 @@ def column_clean(
         raise
 
 
-def range_clean(field: Field, values: list[int]) -> None:
+def range_clean(field: Field, values: list[int]) -> int | None:
     """Ids (whole numbers, checked so by the loader's plan) against their field's
-    rules: its validators are a range, so the least and the greatest decide."""
-    if values:
+    rules: its validators are a range, so the least and the greatest decide. The
+    index of the first id refused, or None."""
+    if not values:
+        return None
+    try:
         field.clean(min(values), None)
         field.clean(max(values), None)
+    except ValidationError:
+        for index, value in enumerate(values):
+            try:
+                field.clean(value, None)
+            except ValidationError:
+                return index
+        raise
+    return None
 
 
 def refused_row(model: type[Model], row: dict[str, Any], label: str) -> BackupRefused:

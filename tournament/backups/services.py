@@ -441,10 +441,9 @@ class _Loader:
             if f.primary_key:
                 columns[at] = [self.ids[label][pk] for pk in columns[at]]
                 if self.validate:
-                    try:
-                        range_clean(f, columns[at])
-                    except ValidationError:
-                        refused[columns[at].index(min(columns[at]))] = f.name
+                    index = range_clean(f, columns[at])
+                    if index is not None:
+                        refused[index] = f.name
             elif f.is_relation:
                 columns[at] = self._mapped(label, f, columns[at])
             else:

@@ -168,3 +168,15 @@ def test_the_fast_paths_prepare_what_the_fields_prepare():
                 continue
             own = [field.get_db_prep_save(v, connection=connection) for v in values]
             assert rows._prepared(field, values) == own, (label, field.name)
+
+
+def test_an_id_past_its_column_is_refused_by_a_restore(content):
+    """A restore keeps the file's ids: they are held to the id field's range."""
+    tournament, good = content
+    bad = rewritten(good, "scoring.deal", setting("id", 2**63))
+    before = counts()
+    with pytest.raises(
+        BackupRefused, match=r"scoring\.deal.*'id'.*less than or equal to"
+    ):
+        services.backup_restore(tournament=tournament, content=bad)
+    assert counts() == before
