@@ -14,7 +14,13 @@ copy the `sheet_copy_keep` task keeps when a sheet is locked. It then measures:
   and the same with no sheet copy kept (the first backup after an upgrade);
 - the backup before a 500-team draw (teams, players, roles; no sheet yet);
 - reopening a confirmed sheet with its automatic backup, and without it;
-- restoring the first tournament in place, and importing its archive.
+- restoring the first tournament in place, and importing its archive (`backup.import`)
+  against its floor: reading the same file (inflated, its checksum checked, parsed)
+  and writing the same rows by the same bulk path (COPY on PostgreSQL, one prepared
+  INSERT on SQLite) with no check at all, their ids, references and values made
+  ready beforehand, untimed; then the database's own reference check. An import
+  cannot do less than read its file and write its rows: what it adds over this is
+  the checks (every column of every row, every reference) and the new ids.
 
 Each write runs in a transaction that is rolled back, so every repeat meets the same
 site.
@@ -136,6 +142,37 @@ def _child(repeat: int, folder: str, tournaments: int) -> dict:
     def imported() -> None:
         services.tournament_import(content=content, slug="bench-imported")
 
+    def import_floor_ms() -> float:
+        """Reading the file and writing its rows unchecked (the figure's floor)."""
+        from tournament.backups import archive, rows
+
+        with transaction.atomic():
+            started = time.perf_counter()
+            held = archive.file_read(content)
+            read = time.perf_counter() - started
+            loader = services._Loader(held, fresh=True, validate=False)
+            loader.plan(services._people(held, create=True), None)
+            ready = []
+            for label in archive.LOAD_ORDER:
+                override = (
+                    {"slug": "bench-floor"} if label == "tournament.tournament" else {}
+                )
+                made = loader.rows(label, **override)
+                ready.append((made.model, made.fields, rows.records(made)))
+            started = time.perf_counter()
+            for model, fields, prepared in ready:
+                rows.write(model, fields, prepared)
+            services._check_constraints()
+            written = time.perf_counter() - started
+            transaction.set_rollback(True)
+        return (read + written) * 1000
+
+    def median_of(measure, times: int) -> float:
+        import statistics
+
+        measure()
+        return statistics.median(measure() for _ in range(times))
+
     def count() -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM scoring_deal")
@@ -153,6 +190,7 @@ def _child(repeat: int, folder: str, tournaments: int) -> dict:
         "cold_ms": median_ms(rolled_back(cold), repeat),
         "restore_ms": median_ms(rolled_back(restore), repeat),
         "import_ms": median_ms(rolled_back(imported), repeat),
+        "import_floor_ms": median_of(import_floor_ms, repeat),
         "count_again_ms": median_ms(count, repeat * 5),
         "site_bytes": target.stat().st_size,
         "tournament_bytes": len(content),
@@ -209,6 +247,7 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
                 ("reopen_backup_ms", "reopen a sheet, with its automatic backup"),
                 ("restore_ms", "restore a tournament in place"),
                 ("import_ms", "import a tournament's archive"),
+                ("import_floor_ms", "its floor: read the file, write its rows"),
             ),
             width=46,
         )
@@ -231,6 +270,15 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
                 "ms",
                 "the whole site's backup",
                 r["site_ms"],
+                where,
+            ),
+            Figure(
+                "backup.import",
+                f"importing a {b['teams']}-team tournament file",
+                r["import_ms"] / 1000,
+                "s",
+                "reading it and writing its rows unchecked",
+                r["import_floor_ms"] / 1000,
                 where,
             ),
             Figure(

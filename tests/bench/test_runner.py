@@ -36,6 +36,7 @@ def test_every_goal_of_docs_performance_is_read():
         "backup.seeding",
         "backup.draw",
         "backup.reopen",
+        "backup.import",
         "draw",
         "load.errors",
         "load.sheets",

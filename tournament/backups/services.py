@@ -11,20 +11,19 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from ..domain.errors import filled, gettext_noop
 from ..domain.types import Role
 from ..models import Backup, BackupScope, SheetCopy, Tournament, account
+from . import site
 from .archive import (
     BRACKET_PARTS,
     LOAD_ORDER,
@@ -45,7 +44,7 @@ from .archive import (
     table,
 )
 from .binary import binary_rows, content_store
-from .site import insert_raw
+from .rows import Rows, aware, column_clean, insert_raw, range_clean, refused_row
 
 __all__ = [
     "BackupRefused",
@@ -424,70 +423,86 @@ class _Loader:
             else:
                 self.ids[label] = {pk: pk for pk in old}
 
-    def objects(self, label: str, **override) -> list[Model]:
+    def rows(self, label: str, **override) -> Rows:
+        """The rows of `label`, checked column by column (rows.py): ids mapped,
+        every reference pointing inside the file, times read, and (when
+        validating) every other column held to its field's rules. `override`
+        gives a column one value for every row."""
         model = model_of(label)
         _, rows = self.archive.tables.get(label, ([], []))
-        fields = model._meta.concrete_fields
-        made = []
-        for row in rows:
-            values = {}
-            for f, value in zip(fields, row, strict=True):
-                if f.primary_key:
-                    value = self.ids[label][value]
-                elif f.is_relation and value is not None:
-                    target = f.related_model._meta.label_lower
-                    mapped = self.ids.get(target, {}).get(value)
-                    if mapped is None:
-                        raise BackupRefused(
-                            filled(
-                                gettext_noop(
-                                    "a row of %(label)s refers to %(target)s "
-                                    "%(value)s, "
-                                    "which the file does not hold."
-                                ),
-                                label=label,
-                                target=target,
-                                value=value,
-                            )
-                        )
-                    value = mapped
-                elif value is not None and f.get_internal_type() == "DateTimeField":
-                    value = _aware(value, label)
-                values[f.attname] = value
-            values.update(override)
-            instance = model(**values)
-            if self.validate:
-                try:
-                    instance.clean_fields(
-                        exclude=[f.name for f in fields if f.is_relation]
+        fields = list(model._meta.concrete_fields)
+        columns = [list(column) for column in zip(*rows, strict=True)] or [
+            [] for _ in fields
+        ]
+        refused: dict[int, str] = {}  # the first row each column refuses
+        for at, f in enumerate(fields):
+            if f.attname in override:
+                columns[at] = [override[f.attname]] * len(rows)
+            if f.primary_key:
+                columns[at] = [self.ids[label][pk] for pk in columns[at]]
+                if self.validate:
+                    index = range_clean(f, columns[at])
+                    if index is not None:
+                        refused[index] = f.name
+            elif f.is_relation:
+                columns[at] = self._mapped(label, f, columns[at])
+            else:
+                columns[at], index = column_clean(
+                    f, columns[at], label, validate=self.validate
+                )
+                if index is not None:
+                    refused[index] = f.name
+        if refused:
+            raise self._refused(label, fields, rows[min(refused)], override)
+        return Rows(model, fields, columns)
+
+    def _mapped(self, label: str, f: Field, values: list) -> list:
+        """A reference column mapped to this site's ids; refused where a value
+        names a row the file does not hold."""
+        target = f.related_model._meta.label_lower
+        ids = self.ids.get(target, {})
+        mapped: list[int | None] = []
+        for value in values:
+            if value is None:
+                mapped.append(None)
+                continue
+            try:
+                new = ids.get(value)
+            except TypeError:  # a list or an object where an id belongs
+                new = None
+            if new is None:
+                raise BackupRefused(
+                    filled(
+                        gettext_noop(
+                            "a row of %(label)s refers to %(target)s %(value)s, "
+                            "which the file does not hold."
+                        ),
+                        label=label,
+                        target=target,
+                        value=value,
                     )
-                except ValidationError as error:
-                    raise BackupRefused(
-                        filled(
-                            gettext_noop(
-                                "a row of %(label)s is not valid here: %(message_dict)s"
-                            ),
-                            label=label,
-                            message_dict=error.message_dict,
-                        )
-                    ) from error
-            made.append(instance)
-        return made
+                )
+            mapped.append(new)
+        return mapped
 
+    def _refused(
+        self, label: str, fields: list[Field], row: list, override: dict
+    ) -> BackupRefused:
+        """The reason a row is refused, naming every field of it that fails."""
+        values = {}
+        for f, value in zip(fields, row, strict=True):
+            if f.primary_key:
+                value = self.ids[label][value]
+            elif f.is_relation:
+                value = None  # mapped and checked apart
+            elif value is not None and f.get_internal_type() == "DateTimeField":
+                value = aware(value, label)
+            values[f.attname] = value
+        return refused_row(model_of(label), {**values, **override}, label)
 
-def _aware(value: Any, label: str) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else None
-    if moment is None:
-        raise BackupRefused(
-            filled(
-                gettext_noop("a time in %(label)s is not a time: %(value)r."),
-                label=label,
-                value=value,
-            )
-        )
-    if timezone.is_naive(moment):  # SQLite keeps UTC without saying so
-        moment = timezone.make_aware(moment, timezone.utc)
-    return moment
+    def objects(self, label: str, **override) -> list[Model]:
+        """The rows of `label` as instances, checked as `rows` checks them."""
+        return self.rows(label, **override).objects()
 
 
 def _raw_delete(label: str, **where) -> None:
@@ -526,9 +541,9 @@ def _tournament_load(loader: _Loader, tournament: Tournament | None, slug: str) 
         tournament.save(force_update=True)  # updated_at: now, so every ETag changes
     else:
         row.updated_at = timezone.now()
-        insert_raw([row])
+        site.insert_raw([row])
     for label in LOAD_ORDER[1:]:
-        insert_raw(loader.objects(label))
+        insert_raw(loader.rows(label))
     return row.pk
 
 
@@ -675,7 +690,7 @@ def _sheets_restore(
     try:
         with transaction.atomic():
             for label in SHEET_PARTS:
-                insert_raw(loader.objects(label))
+                insert_raw(loader.rows(label))
             for later in loader.objects("brackets.knockoutmatch"):
                 fields = [
                     f.attname
@@ -685,7 +700,7 @@ def _sheets_restore(
                 KnockoutMatch._base_manager.filter(pk=later.pk).update(
                     **{name: getattr(later, name) for name in fields}
                 )
-            insert_raw(loader.objects("brackets.game"))
+            insert_raw(loader.rows("brackets.game"))
             _check_constraints()
     except IntegrityError as error:
         raise BackupRefused(
