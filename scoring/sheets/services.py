@@ -96,6 +96,10 @@ def match_create(
     return match
 
 
+# A new match's references that matches_create reads itself before checking a row.
+_READ_ABOVE = frozenset({"tournament", "team_a", "team_b"})
+
+
 @transaction.atomic
 def matches_create(
     *, tournament: Tournament, user, stage: str, plans: list[MatchPlan]
@@ -133,9 +137,14 @@ def matches_create(
                 else plan.deals_scheduled
             ),
         )
-        # The fields' own checks; the constraints are the database's, on insert.
-        match.full_clean(validate_constraints=len(plans) == 1)
+        # The fields' own checks, but for the three references, read above (the
+        # tournament locked, each team found in it): asked again, they were a
+        # query each, three per match. The constraints are the database's, on
+        # insert (one match's are checked here, to name their field).
+        match.full_clean(exclude=_READ_ABOVE, validate_constraints=False)
         matches.append(match)
+    if len(matches) == 1:
+        matches[0].validate_constraints()
     created = Match.objects.bulk_create(matches)
     if any(m.pk is None for m in created):  # SQLite before 3.35 returns no ids
         stored = {

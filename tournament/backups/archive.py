@@ -185,11 +185,13 @@ def table(model: type[Model], rows: Iterable[tuple]) -> dict:
 
 
 def rows_of(model: type[Model], **where) -> list[tuple]:
+    # One round trip: `.iterator()` opened a server-side cursor on PostgreSQL
+    # (DECLARE, two FETCHes, CLOSE) for each table, most of which hold a few rows,
+    # to fill the same list.
     return list(
         model._base_manager.filter(**where)
         .order_by("pk")
         .values_list(*columns_of(model))
-        .iterator(chunk_size=4000)
     )
 
 
