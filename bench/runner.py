@@ -30,6 +30,7 @@ from pathlib import Path
 from bench import (
     backup,
     core,
+    day,
     deal_api,
     draw,
     export,
@@ -50,6 +51,7 @@ BENCHES = {
     "backup": backup,
     "uploads": uploads,
     "faults": faults,
+    "day": day,
 }
 
 
