@@ -311,10 +311,14 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
                 % {"seed": lot.seed},
             )
         return redirect("scoring:standings", slug=slug)
-    filters = SectionFilterForm(
-        request.GET, sections=tournament.sections.order_by("name")
-    )
-    section = filters.cleaned_data["section"] if filters.is_valid() else None
+    # A poll of the whole table asks nothing of the sections: no query for them.
+    filters = None
+    section = None
+    if request.GET.get("section") or not htmx_request(request):
+        filters = SectionFilterForm(
+            request.GET, sections=tournament.sections.order_by("name")
+        )
+        section = filters.cleaned_data["section"] if filters.is_valid() else None
     etag = standings_part_etag(request, tournament, section)
     if htmx_request(request):
         return unchanged(request, etag) or live_headers(
@@ -336,7 +340,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "scoring/standings.html",
         context,
-        status=400 if filters.errors else 200,
+        status=400 if filters is not None and filters.errors else 200,
     )
 
 

@@ -181,12 +181,12 @@ def test_pages_cost_the_same_queries_at_any_size(
     with django_assert_num_queries(9):
         page = client.get("/t/sized-cup/standings/")
     assert page.status_code == 200
-    # The poll of the same address: the tournament, the visitor's roles and the
-    # fingerprint; the render is the one kept.
-    with django_assert_num_queries(3):
+    # The poll of the same address: the tournament and the fingerprint; the render
+    # is the one kept.
+    with django_assert_num_queries(2):
         poll = client.get("/t/sized-cup/standings/", **HTMX)
     assert poll.status_code == 200 and poll["ETag"]
-    with django_assert_num_queries(3):  # with its ETag: nothing changed, 304
+    with django_assert_num_queries(2):  # with its ETag: nothing changed, 304
         again = client.get(
             "/t/sized-cup/standings/", HTTP_IF_NONE_MATCH=poll["ETag"], **HTMX
         )
