@@ -50,6 +50,7 @@ TINY = [
 SLUG = "day-open"
 POLL_SECONDS = 20.0  # a spectator's page polls the standings this often (settings)
 SCREEN_SECONDS = 15.0  # a venue screen's turn (settings.SCREEN_SECONDS)
+READER_THREADS = 48  # the spectators' client threads
 
 
 def _setup(teams: int, tables: int) -> dict:
@@ -212,8 +213,13 @@ def _watchers(record: Record, args, stop) -> list[threading.Thread]:
          False)
         for i in range(args.screens)
     ]  # fmt: skip
-    groups = [spectators[g::8] for g in range(8)] + [readers, screens]
-    periods = [POLL_SECONDS / compress] * 9 + [SCREEN_SECONDS / compress]
+    # Enough threads that a slow answer to one reader does not hold the others
+    # back: each thread asks for its readers one after the other.
+    n = READER_THREADS
+    groups = [spectators[g::n] for g in range(n)] + [readers[g::4] for g in range(4)]
+    periods = [POLL_SECONDS / compress] * (n + 4)
+    groups.append(screens)
+    periods.append(SCREEN_SECONDS / compress)
     return [
         threading.Thread(
             target=_readers,
@@ -358,12 +364,27 @@ def _report(args, alone, watched, problems) -> list[Figure]:
     for line in [*wrong[:10], *problems[:10]]:
         print(f"  ! {line}")
     w1, w2 = _writes(r1), _writes(r2)
+    readers = args.spectators + args.statistics
+    asked = readers * args.compress / POLL_SECONDS
+    asked += args.screens * args.compress / SCREEN_SECONDS
+    answered = sum(
+        1
+        for kind, samples in r2.samples.items()
+        if not kind.startswith(("record a deal", "read a sheet"))
+        for _, _, status in samples
+        if status in (200, 304)
+    ) / max(wall2, 1e-9)
+    print(
+        f"  the watchers: {asked:.0f} readings a second asked, {answered:.0f} answered"
+    )
     figures = [
         Figure("day.write99", "day: a deal write while watched, p99",
                _quantile(w2, 99), "ms", "the same round unwatched, p99",
                _quantile(w1, 99)),
         Figure("day.cpu", "day: the server's CPU while watched", cpu2, "s",
                "the same round unwatched", cpu1),
+        Figure("day.reads", "day: readings asked a second while watched", asked, "",
+               "readings answered a second", answered),
         Figure("day.errors", "day: answers not as promised and sheets not as entered",
                len(wrong) + len(problems), ""),
     ]  # fmt: skip

@@ -45,6 +45,7 @@ def test_every_goal_of_docs_performance_is_read():
         "upload.deals",
         "day.write99",
         "day.cpu",
+        "day.reads",
         "day.errors",
         "faults.answers",
         "faults.sheets",
