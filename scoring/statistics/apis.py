@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from django.http import HttpResponse
@@ -19,7 +18,7 @@ from tournament.apis_common import (
     TournamentScopedMixin,
     if_none_match,
 )
-from tournament.cache import cached
+from tournament.cache import Recent, cached
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
@@ -274,31 +273,27 @@ class _Rows(NamedTuple):
     players: dict[str, bytes]
 
 
-class _Recent(OrderedDict):
-    """Each team's rows as JSON, by its part's key (selectors.part_keys: a digest of
+def team_rows(
+    key: str,
+    team: stats.TeamStatistics,
+    players: list[stats.PlayerStatistics],
+    names: Names,
+) -> _Rows:
+    """A team's rows as JSON, by its part's key (selectors.part_keys: a digest of
     everything the part, and the names it shows, are made from): never stale, and
     rendered again where missing. A reading after a sheet write renders the rows of
     the two teams it changed and joins every other team's as they were."""
-
-    LIMIT = 20_000
-
-    def rows(
-        self, key: str, team: stats.TeamStatistics, players, names: Names
-    ) -> _Rows:  # type: ignore[no-untyped-def]
-        found = self.get(key)
-        if found is None:
-            found = self[key] = _Rows(
-                _json(team_data(team, names)),
-                {p.player: _json(player_data(p, names)) for p in players},
-            )
-            if len(self) > self.LIMIT:
-                self.popitem(last=False)
-        else:
-            self.move_to_end(key)
-        return found
+    found = _ROWS.get(key)
+    if found is None:
+        found = _Rows(
+            _json(team_data(team, names)),
+            {p.player: _json(player_data(p, names)) for p in players},
+        )
+        _ROWS.put(key, found)
+    return found
 
 
-_ROWS = _Recent()
+_ROWS = Recent(20_000)
 
 
 def statistics_json(
@@ -310,7 +305,7 @@ def statistics_json(
     for p in found.players:
         by_team.setdefault(p.team, []).append(p)
     rows = {
-        t.team: _ROWS.rows(keys[t.team], t, by_team.get(t.team, []), names)
+        t.team: team_rows(keys[t.team], t, by_team.get(t.team, []), names)
         for t in found.teams
     }
     teams = sorted(found.teams, key=lambda t: names.team(t.team).casefold())

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -25,7 +24,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournament.cache import cached, cached_many, keep_many
+from tournament.cache import Recent, cached, cached_many, keep_many
 from tournament.models import LeagueRound, Team, Tournament
 
 from ..domain import statistics as stats
@@ -276,25 +275,8 @@ WHERE m.tournament_id = %(t)s
 PART_VERSION = "part 1"  # change with TeamPart or what it is computed from
 
 
-class _Recent(OrderedDict):
-    """The parts this process read or computed last, by key: the key is a digest of
-    everything a part is computed from, so a part found here is never stale, and one
-    missing is read from the shared cache (or computed) as if this were empty. It
-    spares each reading the unpickling of every team's part from Redis."""
-
-    LIMIT = 20_000
-
-    def __getitem__(self, key: str) -> stats.TeamPart:
-        self.move_to_end(key)
-        return super().__getitem__(key)
-
-    def __setitem__(self, key: str, part: stats.TeamPart) -> None:
-        super().__setitem__(key, part)
-        if len(self) > self.LIMIT:
-            self.popitem(last=False)
-
-
-_PARTS = _Recent()
+# The parts this process used last (tournament/cache.py: Recent): never stale.
+_PARTS = Recent(20_000)
 
 
 def part_keys(*, tournament: Tournament, names: Names) -> dict[int, str]:
@@ -353,11 +335,16 @@ def statistics_parts(
     are missing, as on the first reading)."""
     names = names_get(tournament=tournament)
     keys = part_keys(tournament=tournament, names=names)
-    parts = {team: _PARTS[key] for team, key in keys.items() if key in _PARTS}
+    parts = {}
+    for team, key in keys.items():
+        found = _PARTS.get(key)
+        if found is not None:
+            parts[team] = found
     wanted = {key: team for team, key in keys.items() if team not in parts}
     if wanted:
         for key, part in cached_many(list(wanted)).items():
-            parts[wanted[key]] = _PARTS[key] = part
+            parts[wanted[key]] = part
+            _PARTS.put(key, part)
     missing = [team for team in keys if team not in parts]
     if missing:
         fresh = team_parts_get(
@@ -367,7 +354,7 @@ def statistics_parts(
         )
         keep_many({keys[team]: part for team, part in fresh.items()})
         for team, part in fresh.items():
-            _PARTS[keys[team]] = part
+            _PARTS.put(keys[team], part)
         parts.update(fresh)
     return stats.statistics_assemble(parts.values()), names, keys
 
