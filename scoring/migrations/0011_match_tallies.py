@@ -43,8 +43,9 @@ def tallies_count(apps, schema_editor):
             ).as_list()
         for side in "AB":
             tally += [counted[side][kind] for kind in kinds]
-        match.tally = tally
-        changed.append(match)
+        if mine or penalties.get(match.pk):  # a sheet never written keeps []
+            match.tally = tally
+            changed.append(match)
     Match.objects.bulk_update(changed, ["tally"], batch_size=1000)
 
 
