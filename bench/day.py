@@ -35,13 +35,12 @@ import json
 import os
 import random
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
-from bench.core import BenchFailed, Figure, Session, manage, run_module
-from bench.faults import LINK_EVERY, Record, Stack, _check, _quantile, _table
+from bench.core import BenchFailed, Figure, Session, run_module
+from bench.faults import Record, Stack, _check, _quantile, _table, league_plans
 
 TINY = [
     "--teams", "24", "--tables", "6", "--spectators", "20", "--statistics", "4",
@@ -56,48 +55,7 @@ READER_THREADS = 48  # the spectators' client threads
 def _setup(teams: int, tables: int) -> dict:
     """The league drawn and released; for rounds 1 and 2, each table's match with
     its link or a scorer's token."""
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
-
-    from bench.league import field
-    from scoring.league import services
-    from scoring.models import Match
-    from tournament.links.services import links_ensure
-    from tournament.models import Link, Membership, Tournament
-
-    users = get_user_model().objects
-    organizer = users.create_user("day-organizer")
-    tournament = Tournament.objects.create(
-        name="Day Open", slug=SLUG, league_deals=18, published=True
-    )
-    Membership.objects.create(tournament=tournament, user=organizer, role="organizer")
-    field(tournament, teams)
-    services.league_draw_generate(tournament=tournament, user=organizer, seed=56)
-    services.league_rounds_release_all(tournament=tournament, user=organizer)
-    links_ensure(tournament=tournament, tables=tables)
-    keys = dict(
-        Link.objects.filter(tournament=tournament, kind="table").values_list(
-            "table", "key"
-        )
-    )
-    rounds = []
-    for number in (1, 2):
-        matches = Match.objects.filter(tournament=tournament, round=number)
-        plans = []
-        for i, match in enumerate(matches.order_by("table")[:tables]):
-            if i % LINK_EVERY == 1:
-                plans.append({"match": match.pk, "link": keys[match.table]})
-                continue
-            scorer = users.create_user(f"day-scorer-{number}-{i}")
-            Membership.objects.create(tournament=tournament, user=scorer, role="scorer")
-            plans.append(
-                {"match": match.pk, "token": Token.objects.create(user=scorer).key}
-            )
-        rounds.append(plans)
-    return {"rounds": rounds}
+    return league_plans(teams, tables, slug=SLUG, name="day", rounds=(1, 2))
 
 
 # The server's CPU
@@ -295,15 +253,8 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
         f"{args.screens} screens, time compressed {args.compress:g}x; gunicorn of "
         f"{args.web_workers} workers"
     )
-    folder = Path(tempfile.mkdtemp(prefix="fiftysix-day-", dir=session.folder))
-    folder.chmod(0o755)  # PostgreSQL's own user reaches its data folder in it
-    session.folder.chmod(0o755)
-    stack = Stack(folder, args.web_workers)
+    stack = Stack.opened(session, "day", args.web_workers)
     try:
-        stack.pg_init()
-        stack.redis_start()
-        manage(stack.db_url, "migrate")
-        manage(stack.db_url, "collectstatic", "--no-input")
         plan = run_module(
             "bench.day",
             stack.db_url,

@@ -309,6 +309,25 @@ class Stack:
             return ""
         return "\n".join(path.read_text("utf-8", "replace").splitlines()[-lines:])
 
+    @classmethod
+    def opened(cls, session: Session, name: str, web_workers: int) -> Stack:
+        """A stack in a folder of the session's, its PostgreSQL and Redis up and its
+        database migrated, with the collected files the production settings serve
+        (the 503 page names them); the site's parts are started by the caller."""
+        folder = Path(tempfile.mkdtemp(prefix=f"fiftysix-{name}-", dir=session.folder))
+        folder.chmod(0o755)  # PostgreSQL's own user reaches its data folder in it
+        session.folder.chmod(0o755)
+        stack = cls(folder, web_workers)
+        try:
+            stack.pg_init()
+            stack.redis_start()
+            manage(stack.db_url, "migrate")
+            manage(stack.db_url, "collectstatic", "--no-input")
+        except BaseException:
+            stack.close()
+            raise
+        return stack
+
     def close(self) -> None:
         for process in [self.proxy, *self.webs, self.worker, self.redis]:
             if process is not None:
@@ -690,6 +709,16 @@ def _inject(stack: Stack, record: Record, plan: dict, args, faults: list[Fault])
 def _setup(teams: int, tables: int) -> dict:
     """The 500-team league drawn and released, its tables' links, a token per table
     that scores by token, and the organizer's."""
+    return league_plans(teams, tables, slug=SLUG, name="faults", rounds=(1,))
+
+
+def league_plans(
+    teams: int, tables: int, *, slug: str, name: str, rounds: tuple[int, ...]
+) -> dict:
+    """A league of `teams` drawn and released (in a child process); for each of
+    `rounds`, its first `tables` tables, every LINK_EVERYth by its link and the
+    others by a scorer's token ("tables": the first round's); the organizer's
+    token."""
     import django
 
     django.setup()
@@ -702,34 +731,47 @@ def _setup(teams: int, tables: int) -> dict:
     from tournament.models import Link, Membership, Tournament
 
     users = get_user_model().objects
-    organizer = users.create_user("faults-organizer")
+    organizer = users.create_user(f"{name}-organizer")
     tournament = Tournament.objects.create(
-        name="Faults Open", slug=SLUG, league_deals=18, published=True
+        name=f"{name.title()} Open", slug=slug, league_deals=18, published=True
     )
     Membership.objects.create(tournament=tournament, user=organizer, role="organizer")
     league_field(tournament, teams)
     services.league_draw_generate(tournament=tournament, user=organizer, seed=56)
     services.league_rounds_release_all(tournament=tournament, user=organizer)
-    matches = list(
-        Match.objects.filter(tournament=tournament, round=1).order_by("table")[:tables]
+    played = [
+        list(
+            Match.objects.filter(tournament=tournament, round=number).order_by("table")[
+                :tables
+            ]
+        )
+        for number in rounds
+    ]
+    links_ensure(
+        tournament=tournament, tables=max(m.table for ms in played for m in ms)
     )
-    links_ensure(tournament=tournament, tables=max(m.table for m in matches))
     keys = dict(
         Link.objects.filter(tournament=tournament, kind="table").values_list(
             "table", "key"
         )
     )
-    plans = []
-    for i, match in enumerate(matches):
-        if i % LINK_EVERY == 1:
-            plans.append({"match": match.pk, "link": keys[match.table]})
-            continue
-        scorer = users.create_user(f"faults-scorer-{i}")
-        Membership.objects.create(tournament=tournament, user=scorer, role="scorer")
-        plans.append(
-            {"match": match.pk, "token": Token.objects.create(user=scorer).key}
-        )
-    return {"tables": plans, "organizer": Token.objects.create(user=organizer).key}
+    plans: list[list[dict]] = []
+    for number, matches in zip(rounds, played, strict=True):
+        plans.append([])
+        for i, match in enumerate(matches):
+            if i % LINK_EVERY == 1:
+                plans[-1].append({"match": match.pk, "link": keys[match.table]})
+                continue
+            scorer = users.create_user(f"{name}-scorer-{number}-{i}")
+            Membership.objects.create(tournament=tournament, user=scorer, role="scorer")
+            plans[-1].append(
+                {"match": match.pk, "token": Token.objects.create(user=scorer).key}
+            )
+    return {
+        "tables": plans[0],
+        "rounds": plans,
+        "organizer": Token.objects.create(user=organizer).key,
+    }
 
 
 def _check(match_ids: list[int]) -> list[str]:
@@ -817,18 +859,10 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
         f"spectators polling every {args.poll_seconds:g} s, through Caddy to two "
         f"gunicorn instances of {args.web_workers} workers"
     )
-    folder = Path(tempfile.mkdtemp(prefix="fiftysix-faults-", dir=session.folder))
-    folder.chmod(0o755)  # PostgreSQL's own user reaches its data folder in it
-    session.folder.chmod(0o755)
-    stack = Stack(folder, args.web_workers)
+    started = time.perf_counter()
+    stack = Stack.opened(session, "faults", args.web_workers)
     faults: list[Fault] = []
     try:
-        started = time.perf_counter()
-        stack.pg_init()
-        stack.redis_start()
-        manage(stack.db_url, "migrate")
-        # The production settings serve collected files (the 503 page names them).
-        manage(stack.db_url, "collectstatic", "--no-input")
         plan = run_module(
             "bench.faults",
             stack.db_url,
