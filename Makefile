@@ -94,12 +94,18 @@ proxy:
 	  $$SUDO apt-get install -y --no-install-recommends caddy \
 	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends caddy; }; }
 
-test-sqlite: venv
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q
+# The suite runs on every core (pytest-xdist; `make test-sqlite TEST_WORKERS=0` in one
+# process), each worker with a test database of its own (CONTRIBUTING.md, "The tests").
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -q -n $(TEST_WORKERS)
 
-# The same suite on PostgreSQL, with Celery tasks sent through Redis to a real worker.
+test-sqlite: venv
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(PYTEST)
+
+# The tests that use the database again on PostgreSQL, with Celery tasks sent through
+# Redis to a real worker (one per pytest worker, on its own queue).
 test-postgres: venv services
-	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) $(BIN)/pytest -q
+	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) $(PYTEST) --database-tests-only
 
 # Every benchmark at a size of seconds, in one process, in both orders (tests/bench):
 # they need PostgreSQL and Redis, as `make bench` does, and `faults` needs Caddy.

@@ -21,6 +21,44 @@ from tests.factories import (
 )
 from tournament.domain.types import Role
 
+# The PostgreSQL pass of `make test` runs only the tests that use the database (or the
+# Celery worker, which needs it): the others (the pure rules, the layers, the settings
+# read in a process of their own) ran in the SQLite pass and do not touch PostgreSQL
+# (CONTRIBUTING.md, "The tests").
+USES_DATABASE = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "celery_worker_running",
+}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database (the PostgreSQL pass)",
+    )
+
+
+def uses_database(item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(
+        fixtures & USES_DATABASE
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--database-tests-only"):
+        return
+    kept = [item for item in items if uses_database(item)]
+    left = [item for item in items if not uses_database(item)]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
 
 @pytest.fixture(scope="session")
 def celery_worker_running(django_db_setup, django_db_blocker):

@@ -32,3 +32,13 @@ CONTENT_SECURITY_POLICY_REPORT_ONLY = False
 
 # Automatic backups of the test database go to a folder of their own.
 BACKUP_DIR = VAR_DIR / "test-backups" / str(os.getpid())  # noqa: F405
+
+# pytest-xdist (`make test` runs the suite on both cores): each worker process has its
+# own test database (pytest-django adds the worker's name, gw0, gw1, … to it), and on
+# the PostgreSQL pass its own Celery queue and cache keys on the shared Redis, so that
+# its Celery worker (tests/conftest.py) runs only its own tasks, on its own database.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER and CELERY_BROKER_URL:  # noqa: F405
+    CELERY_TASK_DEFAULT_QUEUE = f"fiftysix-tests-{XDIST_WORKER}"
+    if "KEY_PREFIX" in CACHES["default"]:  # noqa: F405
+        CACHES["default"]["KEY_PREFIX"] += f"-tests-{XDIST_WORKER}"  # noqa: F405

@@ -253,10 +253,12 @@ def test_a_worker_killed_mid_export_offers_no_file_and_a_new_one_builds_it(api, 
 
 
 def _cut_the_workers_connections() -> int:
+    """Those of this test's worker only: another xdist worker's fault worker, on its
+    own test database, keeps its connections."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE application_name = %s",
+            "WHERE application_name = %s AND datname = current_database()",
             [WORKER_NAME],
         )
         return cursor.fetchone()[0]
