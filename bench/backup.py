@@ -50,6 +50,7 @@ DRAWN = [
     ("scoring.sheetchange", "match__tournament"),
     ("scoring.penalty", "deal__match__tournament"),
     ("scoring.deal", "match__tournament"),
+    ("scoring.matchtally", "match__tournament"),
     ("scoring.match", "tournament"),
     ("scoring.standingslot", "tournament"),
     ("tournament.bye", "tournament"),
