@@ -440,6 +440,7 @@ class MatchTally(models.Model):
     band_4_made = models.PositiveIntegerField()
 
     class Meta:
+        verbose_name_plural = "match tallies"
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "side", "bidder"], name="scoring_matchtally_one_row"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connections
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from tests.factories import (
@@ -58,6 +59,18 @@ def pytest_collection_modifyitems(config, items):
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def _site_language_and_zone():
+    """Each test starts in the site's language and time zone, whatever a test before
+    it on the same worker activated (pytest-xdist runs them in any order): a message
+    a test reads is in the language it asks for, never in the last one's."""
+    translation.deactivate()
+    timezone.deactivate()
+    yield
+    translation.deactivate()
+    timezone.deactivate()
 
 
 @pytest.fixture(scope="session")

@@ -87,6 +87,7 @@ class Migration(migrations.Migration):
                 ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tallies', to='scoring.match')),
             ],
             options={
+                'verbose_name_plural': 'match tallies',
                 'constraints': [models.UniqueConstraint(fields=('match', 'side', 'bidder'), name='scoring_matchtally_one_row'), models.CheckConstraint(condition=models.Q(('side__in', ['A', 'B'])), name='scoring_matchtally_side_known'), models.CheckConstraint(condition=models.Q(('declared__gte', 1), ('made__lte', models.F('declared')), ('doubled_made__lte', models.F('doubled')), ('redoubled_made__lte', models.F('redoubled')), ('made_56__lte', models.F('bid_56'))), name='scoring_matchtally_made_of_declared')],
             },
         ),

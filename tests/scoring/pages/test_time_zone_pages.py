@@ -148,11 +148,13 @@ def test_an_invitation_tells_its_expiry_in_the_tournaments_zone(new_jersey):
     made = people_services.invitation_create(
         tournament=tournament, user=organizer, role="scorer"
     )
+    # Ten years on (a fixed time of today's date would expire it by the afternoon).
+    expires = CHECKED_IN.replace(year=CHECKED_IN.year + 10)
     made.invitation.__class__.objects.filter(pk=made.invitation.pk).update(
-        expires_at=CHECKED_IN
+        expires_at=expires
     )
     page = text(Client().get(f"/invitations/{made.key}/"))
-    assert re.search(r"26 \S+ 2026 11:37 EST", page), page
+    assert re.search(r"26 \S+ 2036 11:37 EST", page), page
 
 
 def test_the_workbook_tells_new_york_time_and_names_the_zone(new_jersey):
