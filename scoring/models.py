@@ -95,7 +95,7 @@ class Match(models.Model):
     # by every sheet write with its totals, as one flat list of counts (a backup's
     # lines stay shallow): side A's run piece, side B's (statistics.RunPiece, 10
     # each), then each side's penalties by kind (PenaltyKind's order, 5 each);
-    # [] for a sheet never written (scoring/sheets/tallies.py: tally_of_sheet).
+    # [] for a sheet never written (statistics.sheet_tally).
     tally = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

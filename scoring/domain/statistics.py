@@ -400,6 +400,48 @@ def runs_joined(
     return best
 
 
+# A sheet's stored share beside its contracts (Match.tally), as one flat list of
+# counts so a backup's lines stay shallow: side A's run piece, side B's, then each
+# side's penalties by kind (PenaltyKind's order). [] for a sheet never written.
+SIDES = ("A", "B")
+PENALTY_KINDS = tuple(PenaltyKind)
+_RUN_WIDTH = len(fields(RunPiece))
+
+
+def sheet_tally(
+    deals: Iterable[tuple[int, str, bool]], penalties: Iterable[tuple[str, str]]
+) -> list[int]:
+    """Match.tally of a sheet from its deals (number, declaring side, made, as the
+    rules found) and its penalties (offending side, kind; warnings included: each
+    is a time the side offended)."""
+    ordered = sorted(deals)
+    tally: list[int] = []
+    for side in SIDES:
+        tally += run_piece((n, made) for n, d, made in ordered if d == side).as_list()
+    counted: dict[str, dict[str, int]] = {side: defaultdict(int) for side in SIDES}
+    for offender, kind in penalties:
+        counted[offender][kind] += 1
+    for side in SIDES:
+        tally += [counted[side][kind.value] for kind in PENALTY_KINDS]
+    return tally
+
+
+def sheet_tally_read(
+    tally: Sequence[int],
+) -> tuple[RunPiece, RunPiece, dict[str, int], dict[str, int]]:
+    """sheet_tally read back: side A's and B's run pieces, and their penalties by
+    kind (only the kinds they incurred)."""
+    w, k = _RUN_WIDTH, len(PENALTY_KINDS)
+    a, b = tally[:w], tally[w : 2 * w]
+    pa, pb = tally[2 * w : 2 * w + k], tally[2 * w + k : 2 * w + 2 * k]
+    return (
+        RunPiece(*a),
+        RunPiece(*b),
+        {kind.value: n for kind, n in zip(PENALTY_KINDS, pa, strict=True) if n},
+        {kind.value: n for kind, n in zip(PENALTY_KINDS, pb, strict=True) if n},
+    )
+
+
 @dataclass(frozen=True)
 class PlayerStatistics:
     team: int

@@ -9,12 +9,10 @@ instead of every deal of the tournament (scoring/statistics/selectors.py).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from django.db import connection
 
 from ..domain import statistics as stats
-from ..domain.rules import VALUE_MAX, Level, PenaltyKind, Side
+from ..domain.rules import VALUE_MAX, Level
 from ..models import Deal, MatchTally, Penalty
 
 if len(stats.BANDS) != 4:  # MatchTally has a column for each band of the chart
@@ -89,38 +87,9 @@ def tallies_store(match_ids: list[int]) -> None:
             cursor.execute(_STORE_SQL.replace("{matches}", marks), chunk)
 
 
-KINDS = tuple(PenaltyKind)  # the order of Match.tally's penalty counts
-RUN_WIDTH = len(stats.RunPiece().as_list())
-
-
 def tally_of_sheet(deals: list[Deal], penalties: list[Penalty]) -> list[int]:
-    """`Match.tally` of a sheet: each side's run piece (its declared deals in number
-    order, made or not as the rules found), then each side's penalties by kind
-    (warnings included: each is a time the side offended)."""
-    ordered = sorted(deals, key=lambda d: d.number)
-    tally: list[int] = []
-    for side in Side:
-        tally += stats.run_piece(
-            (d.number, bool(d.made)) for d in ordered if d.declarer == side.value
-        ).as_list()
-    for side in Side:
-        counted = Counter(p.kind for p in penalties if p.offender == side.value)
-        tally += [counted[kind.value] for kind in KINDS]
-    return tally
-
-
-def tally_read(
-    tally: list[int],
-) -> tuple[stats.RunPiece, stats.RunPiece, dict[str, int], dict[str, int]]:
-    """Match.tally read back: side A's and B's run pieces, and their penalties by
-    kind (only the kinds they incurred)."""
-    a, b = tally[:RUN_WIDTH], tally[RUN_WIDTH : 2 * RUN_WIDTH]
-    kinds = len(KINDS)
-    at = 2 * RUN_WIDTH
-    pa, pb = tally[at : at + kinds], tally[at + kinds : at + 2 * kinds]
-    return (
-        stats.RunPiece(*a),
-        stats.RunPiece(*b),
-        {k.value: n for k, n in zip(KINDS, pa, strict=True) if n},
-        {k.value: n for k, n in zip(KINDS, pb, strict=True) if n},
+    """`Match.tally` of a sheet (statistics.sheet_tally) from its rows."""
+    return stats.sheet_tally(
+        ((d.number, d.declarer, bool(d.made)) for d in deals),
+        ((p.offender, p.kind) for p in penalties),
     )

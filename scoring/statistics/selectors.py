@@ -32,7 +32,7 @@ from ..domain.rules import MatchStatus, PenaltyKind, Side, Stage
 from ..league.selectors import sheets_fingerprint
 from ..models import Deal, Match, MatchTally
 from ..sheets.selectors import draft_rounds
-from ..sheets.tallies import TALLY_COLUMNS, tally_read
+from ..sheets.tallies import TALLY_COLUMNS
 
 COUNTED = (MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
 FINAL = (MatchStatus.COMPLETED, MatchStatus.CONFIRMED)
@@ -162,7 +162,7 @@ def sheets_read(*, tournament: Tournament, teams: Iterable[int] = ()) -> Sheets:
         tally = json.loads(row[10]) if isinstance(row[10], str) else row[10]
         if not tally:
             continue
-        run_a, run_b, by_a, by_b = tally_read(tally)
+        run_a, run_b, by_a, by_b = stats.sheet_tally_read(tally)
         pieces.append((team_a, pk, run_a))
         pieces.append((team_b, pk, run_b))
         for kinds, offender, opponent in (

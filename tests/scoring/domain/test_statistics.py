@@ -479,3 +479,30 @@ def test_parts_put_together_are_the_statistics_computed_whole(
         teams=set(teams) - some,
     )
     assert stats.statistics_assemble([*mine.values(), *theirs.values()]) == whole
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 40), st.sampled_from("AB"), st.booleans()),
+        unique_by=lambda d: d[0],
+        max_size=30,
+    ),
+    st.lists(
+        st.tuples(
+            st.sampled_from("AB"), st.sampled_from([k.value for k in PenaltyKind])
+        ),
+        max_size=10,
+    ),
+)
+def test_a_sheets_stored_tally_reads_back_as_its_pieces_and_penalties(deals, marks):
+    """Match.tally's flat list, read back: each side's run piece of its own deals
+    in number order, and its penalties counted by kind."""
+    a, b, by_a, by_b = stats.sheet_tally_read(stats.sheet_tally(deals, marks))
+    for side, piece, kinds in (("A", a, by_a), ("B", b, by_b)):
+        own = sorted((n, made) for n, d, made in deals if d == side)
+        assert piece == stats.run_piece(own)
+        counted = defaultdict(int)
+        for offender, kind in marks:
+            if offender == side:
+                counted[kind] += 1
+        assert kinds == dict(counted)
