@@ -8,17 +8,13 @@ in the step's own transaction: the backup exists exactly when the step was taken
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
-from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Field, Model, TextField
-from django.db.models.functions import Cast
+from django.db.models import Field, Model
 from django.utils import timezone
 
 from ..domain.errors import filled, gettext_noop
@@ -41,10 +37,10 @@ from .archive import (
     model_of,
     people_line,
     rows_of,
-    sheet_lines,
     table,
 )
 from .binary import binary_rows, content_store
+from .copies import kept_lines, sheet_copies_keep
 from .rows import Rows, aware, column_clean, insert_raw, range_clean, refused_row
 
 __all__ = [
@@ -62,94 +58,6 @@ __all__ = [
 # ----------------------------------------------------------------------------------
 
 
-def _kept_lines(tournament: Tournament, **where) -> list[Line]:
-    """The lines of the sheets `where` selects: a kept copy where the sheet is still
-    at its version, read afresh (and kept for next time) where it is not."""
-    Match = model_of("scoring.match")
-    current = dict(
-        Match._base_manager.filter(**where).order_by().values_list("pk", "version")
-    )
-    copies = SheetCopy.objects.filter(tournament=tournament)
-    if len(current) < 200:
-        copies = copies.filter(sheet__in=list(current))
-    # The counts and people of the copies come as text and are read as one JSON
-    # array: thousands of small json.loads (a copy a sheet) cost more than the text.
-    kept = [
-        row
-        for row in binary_rows(
-            copies.values_list(
-                "sheet",
-                "version",
-                "line",
-                "sha256",
-                Cast("counts", TextField()),
-                Cast("people", TextField()),
-            )
-        )
-        if current.get(row[0]) == row[1]
-    ]
-    read = json.loads("[" + ",".join(f"{row[4]},{row[5]}" for row in kept) + "]")
-    lines: dict[int, Line] = {}
-    for n, (sheet, version, packed, sha256, _, _) in enumerate(kept):
-        counts, people = read[2 * n], read[2 * n + 1]
-        lines[sheet] = Line(packed, sha256, counts, set(people), sheet, version)
-    missing = [sheet for sheet in current if sheet not in lines]
-    if missing:
-        fresh = (
-            sheet_lines(**where)
-            if len(missing) == len(current)
-            else sheet_lines(pk__in=missing)
-        )
-        _copies_store(tournament, fresh.values())
-        lines.update(fresh)
-    return [lines[sheet] for sheet in sorted(lines)]
-
-
-def _copies_store(tournament: Tournament, lines: Iterable[Line]) -> None:
-    # In the sheets' order: two writers that meet on several sheets (a task keeping
-    # copies and a backup) then lock their rows in the same order, and one waits for
-    # the other instead of the two deadlocking.
-    lines = sorted(lines, key=lambda line: line.sheet)
-    if not lines:
-        return
-    # An upsert: a task keeping a copy and a backup may meet on one sheet. A copy
-    # that loses that race to an older version is only read again next time.
-    SheetCopy.objects.bulk_create(
-        [
-            SheetCopy(
-                tournament=tournament,
-                sheet=line.sheet,
-                version=line.version,
-                line=line.packed,
-                sha256=line.sha256,
-                counts=line.counts,
-                people=sorted(line.people),
-            )
-            for line in lines
-        ],
-        update_conflicts=True,
-        unique_fields=["sheet"],
-        update_fields=["tournament", "version", "line", "sha256", "counts", "people"],
-    )
-
-
-def sheet_copies_keep(*, match_ids: list[int]) -> int:
-    """Keep a copy of each sheet as it is now, so that the next backup of its
-    tournament reuses it (queued when a sheet is locked). Returns how many."""
-    Match = model_of("scoring.match")
-    kept = 0
-    by_tournament: dict[int, list[int]] = defaultdict(list)
-    for pk, tournament_id in Match._base_manager.filter(pk__in=match_ids).values_list(
-        "pk", "tournament_id"
-    ):
-        by_tournament[tournament_id].append(pk)
-    for tournament_id, sheets in by_tournament.items():
-        with transaction.atomic():
-            tournament = Tournament.objects.get(pk=tournament_id)
-            kept += len(_kept_lines(tournament, pk__in=sheets))
-    return kept
-
-
 def _tournament_lines(tournament: Tournament) -> list[Line]:
     tables = {
         label: table(model_of(label), rows_of(model_of(label), **{path: tournament.pk}))
@@ -158,7 +66,7 @@ def _tournament_lines(tournament: Tournament) -> list[Line]:
     counts = {label: len(part["rows"]) for label, part in tables.items()}
     lines = [
         line_pack({"tables": tables}, counts),
-        *_kept_lines(tournament, tournament_id=tournament.pk),
+        *kept_lines(tournament, tournament_id=tournament.pk),
     ]
     return [people_line(lines), *lines]
 
@@ -176,7 +84,7 @@ def _sheets_lines(
     counts = {label: len(part["rows"]) for label, part in tables.items()}
     lines = [
         line_pack({"tables": tables}, counts),
-        *_kept_lines(tournament, tournament_id=tournament.pk, pk__in=sheets),
+        *kept_lines(tournament, tournament_id=tournament.pk, pk__in=sheets),
     ]
     return [people_line(lines), *lines]
 

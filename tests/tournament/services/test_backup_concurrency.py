@@ -5,9 +5,10 @@ done. On SQLite, one writer at a time, the deal waits for the restore and is sav
 after it. Real connections, in both passes."""
 
 import threading
+import time
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 from scoring.models import Deal, Match
 from scoring.sheets import services as sheets
@@ -16,6 +17,7 @@ from tests.factories import member
 from tests.scoring.conftest import deal_body
 from tournament.backups import services
 from tournament.domain.types import Role
+from tournament.models import SheetCopy, Tournament
 
 
 @pytest.mark.django_db(transaction=True)
@@ -84,3 +86,70 @@ def test_scorers_of_another_tournament_write_while_one_is_restored(monkeypatch):
         assert order == ["deal saved", "restored"]
     else:
         assert sorted(order) == ["deal saved", "restored"]
+
+
+def _waiting_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        # The statistics are read once a transaction unless the snapshot is cleared.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0] > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_copy_task_meeting_a_step_that_holds_the_tournament_waits_for_it():
+    """A sheet locked queues a task that keeps its copy; the worker may run it while
+    the organizer seeds the knockout, whose backup keeps copies of the same sheets
+    under the tournament's lock. The task waits for the step instead of the two
+    deadlocking (PostgreSQL then refuses one: the seeding answered 503)."""
+    tournament, organizer = final_league(2, 3, qualifiers=2, slug="copied-cup")
+    sheets_ = list(
+        Match.objects.filter(tournament=tournament).values_list("pk", flat=True)
+    )
+    SheetCopy.objects.all().delete()  # as if no task had run yet
+    postgres = connection.vendor == "postgresql"
+    locked, task_started = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+
+    def step():
+        try:
+            with transaction.atomic():
+                held = Tournament.objects.select_for_update().get(pk=tournament.pk)
+                locked.set()
+                assert task_started.wait(30)
+                if postgres:  # the task is waiting for the tournament now
+                    deadline = time.monotonic() + 30
+                    while not _waiting_for_a_lock():
+                        assert time.monotonic() < deadline, "the task never waited"
+                        time.sleep(0.02)
+                services.backup_before_step(
+                    tournament=held, step="the test", user=organizer
+                )
+        except Exception as error:  # the outcome is what is tested
+            outcome["step"] = error
+        finally:
+            connections.close_all()
+
+    def task():
+        try:
+            assert locked.wait(30)
+            task_started.set()
+            outcome["kept"] = services.sheet_copies_keep(match_ids=sheets_)
+        except Exception as error:  # the outcome is what is tested
+            outcome["task"] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=step), threading.Thread(target=task)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    assert outcome == {"kept": len(sheets_)}
+    copies = dict(SheetCopy.objects.values_list("sheet", "version"))
+    assert copies == dict(
+        Match.objects.filter(pk__in=sheets_).values_list("pk", "version")
+    )
