@@ -94,9 +94,11 @@ proxy:
 	  $$SUDO apt-get install -y --no-install-recommends caddy \
 	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends caddy; }; }
 
-# The suite runs on every core (pytest-xdist; `make test-sqlite TEST_WORKERS=0` in one
-# process), each worker with a test database of its own (CONTRIBUTING.md, "The tests").
-TEST_WORKERS ?= auto
+# The suite runs on every core, two workers a core (pytest-xdist: one runs while the
+# other waits for its browser, server or database; `make test-sqlite TEST_WORKERS=0` in
+# one process), each worker with a test database of its own (CONTRIBUTING.md, "The
+# tests").
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 PYTEST := $(BIN)/pytest -q -n $(TEST_WORKERS)
 
 test-sqlite: venv
@@ -107,10 +109,11 @@ test-sqlite: venv
 test-postgres: venv services
 	DATABASE_URL=$(PG_URL) CELERY_BROKER_URL=$(REDIS_URL) $(PYTEST) --database-tests-only
 
-# Every benchmark at a size of seconds, in one process, in both orders (tests/bench):
-# they need PostgreSQL and Redis, as `make bench` does, and `faults` needs Caddy.
+# Every benchmark at a size of seconds, in one process, in both orders (tests/bench),
+# the two orders at once: they need PostgreSQL and Redis, as `make bench` does, and
+# `faults` needs Caddy.
 test-bench: venv services proxy
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q -m bench
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q -n 2 -m bench
 
 # PostgreSQL and Redis must be up for the second pass: start them if this machine has them.
 services:

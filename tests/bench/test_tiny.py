@@ -22,12 +22,19 @@ LAST_LINE = re.compile(
 )
 
 
-def _bench(tmp_path, *args: str) -> subprocess.CompletedProcess:
+# Redis databases of their own (not make bench's, 13): the two orders run at once,
+# on the two workers of `make test-bench`, and the load bench empties its database.
+REDIS_DB = {"forward": 12, "backward": 14}
+
+
+def _bench(
+    tmp_path, *args: str, redis_db: int = REDIS_DB["forward"]
+) -> subprocess.CompletedProcess:
     """`python -m bench <args>`, as a user runs it; its pid is kept in `.pid`."""
     env = {
         **os.environ,
         "BENCH_RESULTS": str(tmp_path),
-        "BENCH_REDIS_URL": "redis://127.0.0.1:6379/12",  # not make bench's
+        "BENCH_REDIS_URL": f"redis://127.0.0.1:6379/{redis_db}",
     }
     for name in ("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"):
         env.pop(name, None)
@@ -50,7 +57,7 @@ def test_every_benchmark_runs_tiny_in_one_process(tmp_path, order):
     names = list(runner.BENCHES)
     if order == "backward":
         names.reverse()
-    done = _bench(tmp_path, "--tiny", *names)
+    done = _bench(tmp_path, "--tiny", *names, redis_db=REDIS_DB[order])
     out = done.stdout
     assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
     assert "FAILED" not in out
