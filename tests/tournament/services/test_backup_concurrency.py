@@ -20,6 +20,27 @@ from tournament.domain.types import Role
 from tournament.models import SheetCopy, Tournament
 
 
+def _together(**work) -> dict[str, object]:
+    """Each callable at once in a thread of its own (so a connection of its own):
+    what each returned, or the error it raised, by name."""
+    outcome: dict[str, object] = {}
+
+    def run(name, do):
+        try:
+            outcome[name] = do()
+        except Exception as error:  # the outcome is what is tested
+            outcome[name] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=item) for item in work.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    return outcome
+
+
 @pytest.mark.django_db(transaction=True)
 def test_scorers_of_another_tournament_write_while_one_is_restored(monkeypatch):
     tournament, _ = final_league(2, 3, qualifiers=2, slug="restored-cup")
@@ -45,16 +66,10 @@ def test_scorers_of_another_tournament_write_while_one_is_restored(monkeypatch):
         insert(objects)
 
     monkeypatch.setattr(services, "insert_raw", slow_insert)
-    outcome: dict[str, object] = {}
 
     def restore():
-        try:
-            services.backup_restore(tournament=tournament, content=content)
-            order.append("restored")
-        except Exception as error:  # the outcome is what is tested
-            outcome["restore"] = error
-        finally:
-            connections.close_all()
+        services.backup_restore(tournament=tournament, content=content)
+        order.append("restored")
 
     def score():
         try:
@@ -64,19 +79,10 @@ def test_scorers_of_another_tournament_write_while_one_is_restored(monkeypatch):
                 match_id=open_sheet.pk, user=scorer, version=None, **deal_body(6)
             )
             order.append("deal saved")
-            written.set()
-        except Exception as error:  # the outcome is what is tested
-            outcome["score"] = error
-            written.set()
         finally:
-            connections.close_all()
+            written.set()
 
-    threads = [threading.Thread(target=restore), threading.Thread(target=score)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=90)
-    assert outcome == {}
+    assert _together(restore=restore, score=score) == {"restore": None, "score": None}
     assert Deal.objects.filter(match=open_sheet).count() == 6
     assert (
         Match.objects.filter(tournament=tournament).count()
@@ -112,43 +118,27 @@ def test_a_copy_task_meeting_a_step_that_holds_the_tournament_waits_for_it():
     SheetCopy.objects.all().delete()  # as if no task had run yet
     postgres = connection.vendor == "postgresql"
     locked, task_started = threading.Event(), threading.Event()
-    outcome: dict[str, object] = {}
 
     def step():
-        try:
-            with transaction.atomic():
-                held = Tournament.objects.select_for_update().get(pk=tournament.pk)
-                locked.set()
-                assert task_started.wait(30)
-                if postgres:  # the task is waiting for the tournament now
-                    deadline = time.monotonic() + 30
-                    while not _waiting_for_a_lock():
-                        assert time.monotonic() < deadline, "the task never waited"
-                        time.sleep(0.02)
-                services.backup_before_step(
-                    tournament=held, step="the test", user=organizer
-                )
-        except Exception as error:  # the outcome is what is tested
-            outcome["step"] = error
-        finally:
-            connections.close_all()
+        with transaction.atomic():
+            held = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            locked.set()
+            assert task_started.wait(30)
+            if postgres:  # the task is waiting for the tournament now
+                deadline = time.monotonic() + 30
+                while not _waiting_for_a_lock():
+                    assert time.monotonic() < deadline, "the task never waited"
+                    time.sleep(0.02)
+            services.backup_before_step(
+                tournament=held, step="the test", user=organizer
+            )
 
     def task():
-        try:
-            assert locked.wait(30)
-            task_started.set()
-            outcome["kept"] = services.sheet_copies_keep(match_ids=sheets_)
-        except Exception as error:  # the outcome is what is tested
-            outcome["task"] = error
-        finally:
-            connections.close_all()
+        assert locked.wait(30)
+        task_started.set()
+        return services.sheet_copies_keep(match_ids=sheets_)
 
-    threads = [threading.Thread(target=step), threading.Thread(target=task)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=90)
-    assert outcome == {"kept": len(sheets_)}
+    assert _together(step=step, task=task) == {"step": None, "task": len(sheets_)}
     copies = dict(SheetCopy.objects.values_list("sheet", "version"))
     assert copies == dict(
         Match.objects.filter(pk__in=sheets_).values_list("pk", "version")
