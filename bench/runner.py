@@ -37,6 +37,7 @@ from bench import (
     faults,
     knockout,
     load,
+    ratings,
     standings,
     uploads,
 )
@@ -52,6 +53,7 @@ BENCHES = {
     "uploads": uploads,
     "faults": faults,
     "day": day,
+    "ratings": ratings,
 }
 
 
@@ -105,7 +107,9 @@ def _fmt(value: float | None, unit: str = "") -> str:
         return "—"
     if unit == "×":
         return f"{value:.2f}×"
-    digits = 0 if abs(value) >= 100 or unit == "" else 1 if abs(value) >= 10 else 2
+    # A count has no decimals; a share or a score below 1 (the ratings') has three.
+    whole = abs(value) >= 100 or (unit == "" and float(value).is_integer())
+    digits = 0 if whole else 1 if abs(value) >= 10 else 3 if abs(value) < 1 else 2
     return f"{value:.{digits}f} {unit}".strip()
 
 
