@@ -16,6 +16,7 @@ from tournament.domain import draw as draw_rules
 from tournament.domain.errors import Words, filled, gettext_noop
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Section, Team, Tournament
+from tournament.prepared import prepared_row
 
 from ..domain import standings as ranking
 from ..domain.forfeits import Absent
@@ -470,9 +471,7 @@ def _fingerprint_row(
         .replace("{version}", _counted("version", decided))
         .replace("{updated_at}", _counted("updated_at", decided))
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    return prepared_row(sql, params)
 
 
 def sheets_fingerprint(*, tournament: Tournament, what: str) -> str:
