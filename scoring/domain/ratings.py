@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 MU = 25.0  # openskill's prior: a newcomer's mean skill
 SIGMA = MU / 3  # and deviation
@@ -127,10 +127,7 @@ def rate(
     for match in matches:
         sides = (sorted(match.side_a), sorted(match.side_b))
         before = [[ratings.of(person) for person in side] for side in sides]
-        teams = [
-            [_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in before
-        ]
-        rated = _MODEL.rate(teams, ranks=list(_RANKS[match.outcome]))
+        rated = _MODEL.rate(_teams(before), ranks=list(_RANKS[match.outcome]))
         for side, old, new in zip(sides, before, rated, strict=True):
             for person, was, now in zip(side, old, new, strict=True):
                 after = Rating(mu=now.mu, sigma=now.sigma, matches=was.matches + 1)
@@ -144,8 +141,11 @@ def win_probability(
 ) -> float:
     """The chance that side A beats side B by their ratings now (a tie counted as
     half each way): what the ratings predict, for `python -m bench ratings`."""
-    teams = [
-        [_MODEL.rating(mu=ratings.of(p).mu, sigma=ratings.of(p).sigma) for p in side]
-        for side in (sorted(side_a), sorted(side_b))
-    ]
+    sides = (sorted(side_a), sorted(side_b))
+    teams = _teams([[ratings.of(person) for person in side] for side in sides])
     return float(_MODEL.predict_win(teams)[0])
+
+
+def _teams(sides: list[list[Rating]]) -> list[list[PlackettLuceRating]]:
+    """openskill's teams of these ratings."""
+    return [[_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides]

@@ -1,14 +1,14 @@
-"""A season's points and standings (RULES.md §10, tournament/domain/seasons.py)."""
+"""A season's points and standings (RULES.md §10, brackets/domain/seasons.py)."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.domain.seasons import (
+from brackets.domain.progression import Podium
+from brackets.domain.seasons import (
     DEFAULT_POINTS,
-    KnockoutFinish,
     best_places,
-    knockout_place,
+    final_places,
     place_points,
     points_table,
     season_standings,
@@ -16,12 +16,21 @@ from tournament.domain.seasons import (
 
 
 def test_the_knockout_places_then_the_rounds_losers_share_theirs():
-    assert [knockout_place(f) for f in KnockoutFinish] == [1, 2, 3, 4]
-    assert knockout_place(lost_among=4) == 5  # quarter-finals
-    assert knockout_place(lost_among=8) == 9  # round of 16
-    assert knockout_place(lost_among=16) == 17  # round of 32 (24 qualifiers: 8 played)
+    podium = Podium(
+        champion="c", runner_up="r", second_runner_up="s", third_runner_up="t"
+    )
+    lost = {"q1": 4, "q2": 4, "p1": 8, "f1": 16}  # quarter-finals, round of 16, of 32
+    # Every team's league place; the knockout's teams finish by the knockout.
+    league = {"c": 3, "r": 1, "s": 2, "t": 7, "q1": 4, "q2": 9, "p1": 5, "f1": 20}
+    league["x"] = 25
+    places = final_places(podium, lost, league)
+    assert [places[t] for t in "crst"] == [1, 2, 3, 4]
+    assert (places["q1"], places["q2"]) == (5, 5)  # quarter-finals
+    assert places["p1"] == 9  # round of 16
+    assert places["f1"] == 17  # round of 32 (24 qualifiers: 8 played)
+    assert places["x"] == 25  # did not qualify: its league place
     with pytest.raises(ValueError, match="semi-finals"):
-        knockout_place(lost_among=2)
+        final_places(Podium(), {"s1": 2}, {})
 
 
 def test_the_default_table_scores_each_place_of_a_championship():

@@ -1,4 +1,5 @@
 """A season's points and standings (RULES.md §10; docs/ratings.md, "Seasons").
+With the knockout, since a final place is first the knockout's (its podium).
 
 What it computes: a team's final place in a tournament (the knockout's places first,
 then the league's for the teams that did not qualify), the points a place scores by
@@ -16,8 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from itertools import pairwise
+from typing import TypeVar
+
+from .progression import Podium
+
+T = TypeVar("T")
 
 # The default table (docs/ratings.md): the knockout's places of a 24-qualifier
 # championship, then bands of the league's ranks.
@@ -38,33 +43,30 @@ DEFAULT_POINTS: dict[int, int] = {
 }
 
 
-class KnockoutFinish(StrEnum):
-    """Where a team's knockout ended, beyond the rounds whose losers share a place."""
-
-    CHAMPION = "champion"
-    RUNNER_UP = "runner_up"
-    SECOND_RUNNER_UP = "second_runner_up"
-    THIRD_RUNNER_UP = "third_runner_up"
-
-
-_FINISH_PLACES = {
-    KnockoutFinish.CHAMPION: 1,
-    KnockoutFinish.RUNNER_UP: 2,
-    KnockoutFinish.SECOND_RUNNER_UP: 3,
-    KnockoutFinish.THIRD_RUNNER_UP: 4,
-}
-
-
-def knockout_place(finish: KnockoutFinish | None = None, *, lost_among: int = 0) -> int:
-    """A knockout team's final place: the champion 1, the runner-up 2, the second
-    and third runner-up 3 and 4; the losers of an earlier round share the place
-    after every team that went further: a round of `lost_among` matches (4 for the
-    quarter-finals) puts its losers at `lost_among + 1` (5)."""
-    if finish is not None:
-        return _FINISH_PLACES[finish]
-    if lost_among < 4:
-        raise ValueError("the semi-finals' losers finish as second or third runner-up")
-    return lost_among + 1
+def final_places(
+    podium: Podium[T], lost_among: Mapping[T, int], league: Mapping[T, int]
+) -> dict[T, int]:
+    """Each team's final place in a tournament: the podium's 1 to 4 (progression's
+    `podium`); a team that lost an earlier knockout round shares the place after every
+    team that went further, `m + 1` for a round of `m` matches (`lost_among`: 4 for
+    the quarter-finals, so 5); any other team its league place."""
+    places = dict(league)
+    for team, matches in lost_among.items():
+        if matches < 4:
+            raise ValueError(
+                "the semi-finals' losers finish as second or third runner-up"
+            )
+        places[team] = matches + 1
+    finishers = (
+        podium.champion,
+        podium.runner_up,
+        podium.second_runner_up,
+        podium.third_runner_up,
+    )
+    for place, finisher in enumerate(finishers, start=1):
+        if finisher is not None:
+            places[finisher] = place
+    return places
 
 
 def points_table(raw: Mapping[int, int] | None) -> dict[int, int]:
