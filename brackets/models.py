@@ -208,3 +208,24 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.number} of {self.knockout_match}"
+
+
+class Season(models.Model):
+    """Tournaments grouped for a season's standings (RULES.md §10, docs/ratings.md):
+    a table of points by final place, made by a site administrator."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    points = models.JSONField(help_text="{place: points}, a step table of places.")
+    tournaments = models.ManyToManyField(Tournament, related_name="seasons")
+    created_by = someone()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="season_name_present"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

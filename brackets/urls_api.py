@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import apis
+from .seasons import apis as seasons_apis
 
 app_name = "brackets-api"
 
@@ -13,4 +14,11 @@ urlpatterns = [
         name="knockout",
     ),
     path("tournaments/<slug:slug>/bracket/", apis.BracketApi.as_view(), name="bracket"),
+    path("seasons/", seasons_apis.SeasonListApi.as_view(), name="season-list"),
+    path(
+        "seasons/<slug:slug>/standings/",
+        seasons_apis.SeasonStandingsApi.as_view(),
+        name="season-standings",
+    ),
+    path("ratings/", seasons_apis.RatingListApi.as_view(), name="rating-list"),
 ]

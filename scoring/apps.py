@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = "Score sheets"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        from .ratings import receivers  # the ratings follow the sheets
+
+        post_migrate.connect(receivers.catch_up, sender=self)

@@ -771,3 +771,6 @@ class ExportJob(models.Model):
         if self.status == ExportStatus.DONE:
             return 100
         return (100 * self.progress // self.total) if self.total else 0
+
+
+from .ratings.models import PersonRating, RatedGame, RatingStep  # noqa: E402, F401

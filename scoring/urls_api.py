@@ -5,6 +5,7 @@ from django.urls import path
 from .excel import apis as excel_apis
 from .league import apis as league_apis
 from .links import apis as links_apis
+from .ratings import apis as ratings_apis
 from .sheets import apis as sheets_apis
 from .sheets import day_apis, entry_apis
 from .statistics import apis as statistics_apis
@@ -12,6 +13,20 @@ from .statistics import apis as statistics_apis
 app_name = "scoring-api"
 
 urlpatterns = [
+    path("people/", ratings_apis.PersonListApi.as_view(), name="person-list"),
+    path(
+        "people/<id:pk>/", ratings_apis.PersonDetailApi.as_view(), name="person-detail"
+    ),
+    path(
+        "people/<id:pk>/merge/",
+        ratings_apis.PersonMergeApi.as_view(),
+        name="person-merge",
+    ),
+    path(
+        "people/<id:pk>/split/",
+        ratings_apis.PersonSplitApi.as_view(),
+        name="person-split",
+    ),
     path(
         "tournaments/<slug:slug>/links/",
         links_apis.LinkListApi.as_view(),

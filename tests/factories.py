@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from tournament.domain.sections import Placement
 from tournament.domain.types import Role
 from tournament.models import Membership, Player, Section, Team, Tournament
+from tournament.persons.services import seats_sync
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -76,6 +77,8 @@ class TeamFactory(factory.django.DjangoModelFactory):
             Player.objects.bulk_create(
                 Player(team=self, position=i, name=n) for i, n in enumerate(names, 1)
             )
+            # Each player's person, as every service that writes players finds it.
+            seats_sync(tournament=self.tournament, teams=[self.pk])
 
 
 def member(tournament, role: Role, username: str | None = None, team=None):

@@ -19,8 +19,11 @@ APPS = ("tournament", "scoring", "brackets")
 FORBIDDEN = {
     "tournament": ("scoring", "brackets"),
     "scoring": ("brackets",),
-    "scoring.sheets": ("scoring.league", "scoring.excel"),
-    "scoring.league": ("scoring.excel",),
+    "scoring.sheets": ("scoring.league", "scoring.excel", "scoring.ratings"),
+    "scoring.league": ("scoring.excel", "scoring.ratings"),
+    # The ratings follow the sheets by their signals, and are read by the pages and
+    # seasons above them; the workbook may show them.
+    "scoring.ratings": ("scoring.excel",),
 }
 
 
@@ -73,6 +76,9 @@ def test_every_capability_package_is_read():
     modules = {_module(p) for p in SOURCES}
     for name in (
         "scoring.sheets.services",
+        "scoring.ratings.services",
+        "tournament.persons.services",
+        "brackets.seasons.selectors",
         "scoring.league.selectors",
         "scoring.excel.workbook",
         "scoring.excel.paper",

@@ -28,6 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from brackets.models import Season
 from scoring.models import ExportJob, Match, Penalty
 from scoring.sheets import day, services
 from tests.factories import (
@@ -41,7 +42,7 @@ from tests.scoring.conftest import deal_body
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
-from tournament.models import Link, LinkKind
+from tournament.models import Link, LinkKind, Seat
 from tournament.people.services import invitation_create
 from tournament.site.services import site_invitation_create, site_role_grant
 
@@ -145,6 +146,15 @@ def world(db):
         progress=2,
         finished_at=timezone.now(),
     )
+    # People across tournaments: an Aces player, and a player of another
+    # tournament to merge him with; a season of both (docs/ratings.md).
+    abroad = TeamFactory(
+        section=SectionFactory(tournament=elsewhere, name="Abroad"), name="Rovers"
+    )
+    aces_seat = Seat.objects.get(team=aces, name=aces.captain_name)
+    TournamentFactory(slug="past", published=True, status="finished")
+    season = Season.objects.create(name="Season", slug="season", points={"1": 10})
+    season.tournaments.set([t, elsewhere])
     return {
         "users": users,
         "links": {"table_link": table_key, "team_link": team_key},
@@ -172,6 +182,10 @@ def world(db):
                 tournament=t, user=organizer, role=Role.SCORER
             ).key,
             "creator_id": creator.pk,
+            "person": aces_seat.person_id,
+            "person_seat": aces_seat.pk,
+            "person_abroad": Seat.objects.filter(team=abroad).first().person_id,
+            "season": "season",
             "site_invitation": site_invitation_create(
                 user=site_admin, role="creator"
             ).invitation.pk,
@@ -279,6 +293,44 @@ API = [
         {"site_admin": 204},
     ),
     Case("site-role-list", "get", {}, {"site_admin": 200}),
+    # People, seasons and ratings: the site's, read by everyone; merges, splits and
+    # seasons made by its administrators, a person hidden by an organizer of a
+    # tournament they play in (docs/ratings.md).
+    Case("person-list", "get", {}, everyone()),
+    Case("person-detail", "get", {"pk": "person"}, everyone()),
+    Case(
+        "person-detail",
+        "patch",
+        {"pk": "person"},
+        {"organizer": 200, "site_admin": 200},
+        body={"hidden": True},
+    ),
+    Case(
+        "person-merge",
+        "post",
+        {"pk": "person"},
+        {"site_admin": 200},
+        body={"other": "person_abroad"},
+    ),
+    # Its only seat: refused as input (a split leaves the person one).
+    Case(
+        "person-split",
+        "post",
+        {"pk": "person"},
+        {"site_admin": 400},
+        body={"players": ["person_seat"]},
+    ),
+    Case("season-list", "get", {}, everyone()),
+    Case(
+        "season-list",
+        "post",
+        {},
+        {"site_admin": 201},
+        body={"name": "Next season", "tournaments": ["past"]},
+    ),
+    Case("season-standings", "get", {"slug": "season"}, everyone()),
+    Case("rating-list", "get", {}, everyone()),
+    Case("rating-list", "get", {}, everyone(), query="?season=season"),
     Case("site-role-detail", "delete", {"pk": "creator_id"}, {"site_admin": 204}),
     Case("tournament-detail", "get", T, everyone()),
     Case("tournament-detail", "patch", T, organizer(200), body={"venue": "Hall"}),
@@ -764,6 +816,8 @@ def _value(value, ids):
         return ids[value]
     if isinstance(value, dict):
         return {k: _value(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_value(v, ids) for v in value]
     return value
 
 
@@ -864,6 +918,17 @@ KEYED = {
 }
 
 
+# The site's, not a tournament's: lists across tournaments, and merges and splits.
+SITE_WIDE = {
+    "person-list",
+    "person-merge",
+    "person-split",
+    "season-list",
+    "season-standings",
+    "rating-list",
+}
+
+
 @pytest.mark.parametrize("role", HIDDEN)
 def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
     from tournament.models import Tournament
@@ -890,6 +955,15 @@ def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
             or case.name.startswith(("password_", "site-"))
             or case.name in KEYED
         ):
+            continue
+        if case.name in SITE_WIDE:
+            # The site's lists answer, without the unpublished tournament's rows.
+            with transaction.atomic():
+                response = _call(client, case, world["ids"])
+                transaction.set_rollback(True)
+            assert response.status_code in (200, 401, 403), (case.method, case.name)
+            assert b"Aces" not in response.content, case.name
+            assert b"open" not in response.content or case.name != "season-list"
             continue
         with transaction.atomic():
             response = _call(client, case, world["ids"])

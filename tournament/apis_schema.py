@@ -101,6 +101,15 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("DELETE", "/api/v1/site/invitations/{id}/"): "site_invitation_delete",
     ("GET", "/api/v1/site/roles/"): "site_role_list",
     ("DELETE", "/api/v1/site/roles/{id}/"): "site_role_delete",
+    ("GET", "/api/v1/people/"): "person_list",
+    ("GET", "/api/v1/people/{id}/"): "person_get",
+    ("PATCH", "/api/v1/people/{id}/"): "person_update",
+    ("POST", "/api/v1/people/{id}/merge/"): "person_merge",
+    ("POST", "/api/v1/people/{id}/split/"): "person_split",
+    ("GET", "/api/v1/seasons/"): "season_list",
+    ("POST", "/api/v1/seasons/"): "season_create",
+    ("GET", "/api/v1/seasons/{slug}/standings/"): "season_standings_get",
+    ("GET", "/api/v1/ratings/"): "rating_list",
 }
 
 # Where an error is less general than "every write" or "every operation".

@@ -1,4 +1,5 @@
-"""Tournaments, sections, teams, players and people's roles.
+"""Tournaments, sections, teams, players and people's roles (people across
+tournaments: persons/models.py, imported at the end).
 
 Every rule SQL can hold is a named constraint; the rules it cannot (a team's section
 belongs to the team's tournament, a state listed by one section only) are kept by the
@@ -798,3 +799,6 @@ class PasswordResetRequest(models.Model):
 
     def __str__(self) -> str:
         return f"password reset request at {self.at:%Y-%m-%d %H:%M}"
+
+
+from .persons.models import Person, PersonChange, Seat  # noqa: E402, F401

@@ -52,6 +52,7 @@ from .models import (
     account,
     site_time_zone,
 )
+from .persons.services import seats_sync
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
@@ -553,6 +554,7 @@ def team_register(
     )
     team = _team_save(tournament, entry)
     _players_save(team, entry.players)
+    seats_sync(tournament=tournament, teams=[team.pk])
     return team
 
 
@@ -599,6 +601,7 @@ def team_update(
     _team_save(tournament, entry, team)
     if list(entry.players) != current_players:
         _players_save(team, entry.players)
+    seats_sync(tournament=tournament, teams=[team.pk])
     return team
 
 
@@ -720,4 +723,5 @@ def team_import(*, tournament: Tournament, rows: Sequence[ImportRow]) -> list[Te
         for team, entry in zip(teams, entries, strict=True)
         for i, n in enumerate(entry.players, start=1)
     )
+    seats_sync(tournament=tournament, teams=[team.pk for team in teams])
     return teams

@@ -149,3 +149,17 @@ def win_probability(
 def _teams(sides: list[list[Rating]]) -> list[list[PlackettLuceRating]]:
     """openskill's teams of these ratings."""
     return [[_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides]
+
+
+def position(
+    day: str, tournament: int, knockout: bool, round: int, table: int, match: int
+) -> str:
+    """A match's place in the ratings' order as text that sorts as the order does
+    (RULES.md §10): the tournament's first day (ISO), the tournament, the league
+    before the knockout, the round, the table, and the sheet's id last so that no two
+    matches share a place."""
+    if not (0 <= round < 1000 and 0 <= table < 100_000 and tournament >= 0):
+        raise ValueError(f"match {match}: round {round} or table {table} out of range")
+    return (
+        f"{day}|{tournament:012d}|{int(knockout)}|{round:03d}|{table:05d}|{match:015d}"
+    )

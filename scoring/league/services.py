@@ -34,6 +34,7 @@ from tournament.models import (
     Tournament,
     account,
 )
+from tournament.persons.services import seats_sync
 from tournament.selectors import swaps_of
 from tournament.zones import told
 
@@ -486,7 +487,7 @@ def substitution_approve(
             round=played.round,
             status=played.status,
         )
-    return Substitution.objects.create(
+    made = Substitution.objects.create(
         team=team,
         number=len(existing) + 1,
         player_out=out,
@@ -497,3 +498,5 @@ def substitution_approve(
         approved_by=account(user),
         approved_at=timezone.now(),
     )
+    seats_sync(tournament=tournament, teams=[team.pk])
+    return made

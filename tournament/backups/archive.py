@@ -98,6 +98,15 @@ LEFT_OUT = {
     "tournament.siteinvitation": "the site's, not a tournament's: a link that makes a "
     "creator or an administrator",
     "tournament.passwordresetrequest": "the password reset throttle's passing count",
+    "tournament.person": "the site's people, across tournaments: a restored or "
+    "imported tournament's players find theirs again by name and city",
+    "tournament.seat": "a player's person is the site's: found again after a load, "
+    "a restore keeping the person each had (docs/ratings.md)",
+    "tournament.personchange": "the site's merges and splits of people",
+    "scoring.ratedgame": "the site's ratings, computed again from the sheets",
+    "scoring.ratingstep": "the site's ratings, computed again from the sheets",
+    "scoring.personrating": "the site's ratings, computed again from the sheets",
+    "brackets.season": "the site's seasons, across tournaments",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",
     "auth.permission": "rebuilt by migrate",

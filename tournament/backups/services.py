@@ -20,6 +20,8 @@ from django.utils import timezone
 from ..domain.errors import filled, gettext_noop
 from ..domain.types import Role
 from ..models import Backup, BackupScope, SheetCopy, Tournament, account
+from ..persons.services import seats_held, seats_sync
+from ..persons.signals import ratings_stale
 from . import site
 from .archive import (
     BRACKET_PARTS,
@@ -445,6 +447,8 @@ def _tournament_delete_rows(tournament: Tournament) -> None:
         if label == "tournament.tournament":
             continue
         path = sheet_paths.get(label) or everything[label]
+        if label == "tournament.team":
+            _raw_delete("tournament.seat", team__tournament=tournament.pk)
         _raw_delete(label, **{path: tournament.pk})
     _raw_delete("scoring.exportjob", tournament=tournament.pk)
     SheetCopy.objects.filter(tournament=tournament).delete()
@@ -524,6 +528,7 @@ def backup_restore(
         user=user,
         automatic=True,
     )
+    held = seats_held(tournament=tournament)
     _tournament_delete_rows(tournament)
     loader = _Loader(archive, fresh=False, validate=not trusted)
     loader.plan(_people(archive, create=True), tournament.pk)
@@ -531,6 +536,10 @@ def backup_restore(
         with transaction.atomic():
             _tournament_load(loader, tournament, tournament.slug)
             _check_constraints()
+            # Its players find their people again, each the one they had (a site
+            # administrator's split holds), else by name and city (docs/ratings.md).
+            seats_sync(tournament=tournament, prefer=held)
+            ratings_stale.send(sender=Tournament)
     except IntegrityError as error:
         raise BackupRefused(
             filled(
@@ -635,6 +644,7 @@ def _sheets_restore(
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])
     _history_restored(archive, versions, user, safety)
+    ratings_stale.send(sender=Tournament)
     return safety
 
 
@@ -703,6 +713,8 @@ def tournament_import(
         with transaction.atomic():
             pk = _tournament_load(loader, None, slug)
             _check_constraints()
+            seats_sync(tournament=Tournament.objects.get(pk=pk))
+            ratings_stale.send(sender=Tournament)
     except IntegrityError as error:
         raise BackupRefused(
             filled(

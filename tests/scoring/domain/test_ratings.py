@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.domain import ratings
 from scoring.domain.ratings import (
     DISPLAY_BASE,
     NEWCOMER,
@@ -150,3 +151,26 @@ def test_the_stronger_side_is_predicted_to_win():
     ratings = rate([RatedMatch(k, [1, 2, 3], [4, 5, 6], Outcome.A) for k in range(5)])
     assert win_probability([1, 2, 3], [4, 5, 6], ratings) > 0.5
     assert win_probability([4, 5, 6], [1, 2, 3], Ratings()) == pytest.approx(0.5)
+
+
+_PLACES = st.tuples(
+    st.dates().map(lambda d: d.isoformat()),
+    st.integers(0, 10**6),
+    st.booleans(),
+    st.integers(0, 999),
+    st.integers(0, 99_999),
+    st.integers(0, 10**12),
+)
+
+
+@given(st.lists(_PLACES, min_size=2, max_size=30, unique_by=lambda p: p[-1]))
+def test_a_position_sorts_as_the_ratings_order_does(places):
+    """Day, tournament, league before knockout, round, table, sheet: the text sorts
+    exactly as the tuple (RULES.md §10), so SQL can compare places."""
+    by_text = sorted(places, key=lambda p: ratings.position(*p))
+    assert by_text == sorted(places)
+
+
+def test_a_position_out_of_its_range_is_refused():
+    with pytest.raises(ValueError):
+        ratings.position("2026-01-01", 1, False, 1000, 1, 1)

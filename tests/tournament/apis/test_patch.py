@@ -43,6 +43,8 @@ VALUES = {
         "players": ["captain", "Anil Menon", "Suresh Pillai"],  # the captain plays
         "section": "chicago",  # the id of that section
     },
+    # An organizer of a tournament the person plays in hides them (docs/ratings.md).
+    "person_update": {"hidden": True},
 }
 # What a field decides beside itself: a rule set brings its number of deals (API.md);
 # a section set by hand is the organizer's placement.
@@ -99,11 +101,13 @@ def world(db, sections, team, organizer, api):
 
 
 def _address(path: str, name: str, world) -> str:
+    ids = {
+        "section_update": world["sections"]["tri"].pk,
+        "person_update": world["team"].seats.first().person_id,
+    }
     return path.format(
         slug="empty-cup" if name == "tournament_update" else "spring-open",
-        id=world["sections"]["tri"].pk
-        if name == "section_update"
-        else world["team"].pk,
+        id=ids.get(name, world["team"].pk),
     )
 
 

@@ -1,0 +1,1 @@
+"""A season: tournaments grouped, standings of players and teams (docs/ratings.md)."""

@@ -1,0 +1,102 @@
+"""A season's writes (RULES.md §10; docs/ratings.md, "Seasons"): a site
+administrator groups running or finished tournaments with a table of points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from tournament.domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
+from tournament.domain.types import TournamentStatus
+from tournament.models import Tournament, account
+
+from ..domain.seasons import points_table
+from ..models import Season
+
+
+@transaction.atomic
+def season_create(
+    *,
+    name: str,
+    tournaments: Sequence[str],
+    slug: str = "",
+    points: Mapping[int, int] | None = None,
+    user=None,
+) -> Season:
+    """A season of these tournaments (slugs), scored by `points` (the default table
+    when None). Each must be past its registration: a season ranks what was played."""
+    errors: list[RuleError] = []
+    name = " ".join(name.split())
+    if not name:
+        errors.append(
+            RuleError("required", gettext_noop("a season needs a name"), field="name")
+        )
+    slug = slug or slugify(name)[:60]
+    if not slug and name:
+        errors.append(
+            RuleError(
+                "slug_empty",
+                gettext_noop("give the season a slug of letters or digits"),
+                field="slug",
+            )
+        )
+    table: dict[int, int] = {}
+    try:
+        table = points_table(points)
+    except ValueError as error:
+        errors.append(
+            RuleError(
+                "points_table",
+                gettext_noop("the points table is wrong: %(problem)s"),
+                field="points",
+                problem=str(error),
+            )
+        )
+    wanted = list(dict.fromkeys(tournaments))
+    found = {t.slug: t for t in Tournament.objects.filter(slug__in=wanted)}
+    missing = [s for s in wanted if s not in found]
+    waiting = [
+        t.name for t in found.values() if t.status == TournamentStatus.REGISTRATION
+    ]
+    if missing:
+        errors.append(
+            RuleError(
+                "unknown_tournament",
+                gettext_noop("there is no tournament %(slugs)s"),
+                field="tournaments",
+                slugs=", ".join(missing),
+            )
+        )
+    elif waiting:
+        errors.append(
+            RuleError(
+                "not_started",
+                gettext_noop(
+                    "%(names)s has not started: a season groups running or finished "
+                    "tournaments"
+                ),
+                field="tournaments",
+                names=", ".join(waiting),
+            )
+        )
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+    if Season.objects.filter(slug=slug).exists():
+        raise ConflictError(
+            "slug_taken",
+            gettext_noop("there is a season %(slug)s already"),
+            field="slug",
+            slug=slug,
+        )
+    season = Season(
+        name=name,
+        slug=slug,
+        points={str(k): v for k, v in table.items()},
+        created_by=account(user),
+    )
+    season.full_clean(exclude=["tournaments"])
+    season.save()
+    season.tournaments.set(found.values())
+    return season

@@ -1,0 +1,59 @@
+"""The ratings follow the sheets and the people (docs/ratings.md): a confirmed or
+reopened sheet has them refreshed from its place on, a merge, a split or a restore
+from the start; in the worker, after the commit (tournament/queue.py)."""
+
+from django.dispatch import receiver
+
+from tournament.persons.signals import ratings_stale
+from tournament.queue import task_send_on_commit
+
+from ..domain.rules import MatchStatus
+from ..signals import sheet_locked, sheet_reopening
+from .tasks import ratings_refresh_task
+
+MISSED = "the ratings are brought up to date by the next refresh or ratings_rebuild"
+
+
+@receiver(sheet_locked, dispatch_uid="ratings-sheet-locked")
+def on_sheet_locked(sender, *, match, **kwargs):
+    if match.status == MatchStatus.CONFIRMED:
+        task_send_on_commit(ratings_refresh_task, match.pk, missed=MISSED)
+
+
+@receiver(sheet_reopening, dispatch_uid="ratings-sheet-reopening")
+def on_sheet_reopening(sender, *, match, **kwargs):
+    if match.status == MatchStatus.CONFIRMED:
+        task_send_on_commit(ratings_refresh_task, match.pk, missed=MISSED)
+
+
+@receiver(ratings_stale, dispatch_uid="ratings-stale")
+def on_ratings_stale(sender, **kwargs):
+    task_send_on_commit(ratings_refresh_task, None, missed=MISSED)
+
+
+def catch_up(sender, *, using, **kwargs):
+    """After `migrate`: the people and ratings of what was played before they were
+    kept (an upgraded site), found once from the current tables. Two quick queries
+    when there is nothing to do."""
+    from django.db import transaction
+
+    from tournament.models import Player, Tournament
+    from tournament.persons.services import seats_sync
+
+    from ..models import Match, RatedGame
+    from .services import ratings_rebuild
+
+    with transaction.atomic(using=using):
+        unseated = (
+            Player.objects.using(using)
+            .filter(team__seats__isnull=True)
+            .values_list("team__tournament", flat=True)
+            .distinct()
+        )
+        for tournament in Tournament.objects.using(using).filter(pk__in=list(unseated)):
+            seats_sync(tournament=tournament)
+        if (
+            not RatedGame.objects.using(using).exists()
+            and Match.objects.using(using).filter(status=MatchStatus.CONFIRMED).exists()
+        ):
+            ratings_rebuild()

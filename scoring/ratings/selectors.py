@@ -1,0 +1,245 @@
+"""Every read of people across tournaments and of their ratings (API.md, "People,
+seasons and ratings"; docs/ratings.md).
+
+Who sees what: a person is listed when they play in a tournament the viewer sees
+(published ones, and those the viewer has a role in) and is not hidden; a site
+administrator sees everyone, hidden or not. A person's page shows only the
+tournaments the viewer sees.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+
+from tournament.domain.persons import person_key
+from tournament.models import Membership, Person, PersonChange, Seat, Team, Tournament
+from tournament.selectors import tournament_list_visible
+from tournament.site.selectors import is_site_administrator
+
+from ..domain import ratings as rating
+from ..domain import statistics as stats
+from ..statistics.selectors import tallies_list
+from .models import PersonRating, RatedGame, RatingStep
+
+
+def _seen_tournaments(user) -> QuerySet[Tournament]:
+    return tournament_list_visible(user=user).order_by()
+
+
+def may_administer_people(user) -> bool:
+    return bool(user.is_authenticated) and is_site_administrator(user)
+
+
+def may_hide(user, person: Person) -> bool:
+    """A site administrator, or an organizer of a tournament the person plays in."""
+    if not user.is_authenticated:
+        return False
+    if may_administer_people(user):
+        return True
+    return Membership.objects.filter(
+        user=user,
+        role="organizer",
+        tournament__teams__seats__person=person,
+    ).exists()
+
+
+def person_list(*, user, q: str = "", season: Iterable[int] | None = None):
+    """The people the viewer may see, by name: their tournaments, rated matches and
+    rating (`rating` is None before a rated match)."""
+    seen = _seen_tournaments(user)
+    people = Person.objects.filter(
+        Exists(Seat.objects.filter(person=OuterRef("pk"), team__tournament__in=seen))
+    )
+    if not may_administer_people(user):
+        people = people.filter(hidden=False)
+    if q:
+        people = people.filter(name__icontains=q.strip())
+    return (
+        people.annotate(
+            tournament_count=Count(
+                "seats__team__tournament",
+                filter=Q(seats__team__tournament__in=seen),
+                distinct=True,
+            )
+        )
+        .select_related("rating")
+        .order_by("name", "pk")
+    )
+
+
+def person_get(*, user, pk: int) -> Person | None:
+    """The person, if the viewer may see them (as person_list; an organizer who
+    may hide them sees them hidden too)."""
+    person = person_list(user=user).filter(pk=pk).first()
+    if person is None and user.is_authenticated:
+        hidden = Person.objects.filter(pk=pk, hidden=True).select_related("rating")
+        found = hidden.first()
+        if found is not None and may_hide(user, found):
+            found.tournament_count = (
+                Seat.objects.filter(person=found)
+                .values("team__tournament")
+                .distinct()
+                .count()
+            )
+            return found
+    return person
+
+
+def rating_of(row: PersonRating | None) -> rating.Rating | None:
+    if row is None:
+        return None
+    return rating.Rating(row.mu, row.sigma, row.matches)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A seat of the person: the tournament, the team and the name played under."""
+
+    seat: int
+    tournament: Tournament
+    team: int
+    team_name: str
+    name: str
+    key: str
+
+
+def person_seats(*, user, person: Person) -> list[Played]:
+    """The person's seats in tournaments the viewer sees, newest tournament first."""
+    seen = _seen_tournaments(user)
+    seats = (
+        Seat.objects.filter(person=person, team__tournament__in=seen)
+        .select_related("team__tournament")
+        .order_by("-team__tournament__starts_on", "-team__tournament__pk", "pk")
+    )
+    return [
+        Played(s.pk, s.team.tournament, s.team_id, s.team.name, s.name, s.key)
+        for s in seats
+    ]
+
+
+def person_statistics(*, seats: list[Played]) -> stats.Figures:
+    """What the person bid, over every seat given: the contracts they won the
+    auction of, as a tournament's player row sums them (one query a tournament)."""
+    total = stats.Tally(0)
+    by_tournament: dict[int, list[Played]] = defaultdict(list)
+    for seat in seats:
+        by_tournament[seat.tournament.pk].append(seat)
+    for mine in by_tournament.values():
+        tournament = mine[0].tournament
+        keys = {(s.team, s.key) for s in mine}
+        cities = _cities({s.team for s in mine})
+        for tally in tallies_list(tournament=tournament, teams={s.team for s in mine}):
+            if (
+                tally.bidder
+                and (
+                    tally.team,
+                    person_key(tally.bidder, cities[tally.team]),
+                )
+                in keys
+            ):
+                total = total.plus(tally)
+    return stats.figures_of(total)
+
+
+def _cities(teams: set[int]) -> dict[int, str]:
+    return dict(Team.objects.filter(pk__in=teams).values_list("pk", "captain_city"))
+
+
+@dataclass(frozen=True)
+class Step:
+    """The person's rating after a match: where, against whom, and the result."""
+
+    tournament: Tournament
+    match: int
+    stage: str
+    round: int
+    team: str
+    opponent: str
+    result: str  # "won", "lost", "tie"
+    rating: rating.Rating
+
+
+def rating_history(*, user, person: Person) -> list[Step]:
+    """The person's rating after each rated match, in the ratings' order, in
+    tournaments the viewer sees (two queries)."""
+    from ..models import Match
+
+    seen = _seen_tournaments(user)
+    steps = list(
+        RatingStep.objects.filter(person=person, game__tournament__in=seen)
+        .select_related("game__tournament")
+        .order_by("position")
+    )
+    matches = {
+        m.pk: m
+        for m in Match.objects.filter(pk__in=[s.game.match for s in steps])
+        .select_related("team_a", "team_b")
+        .only("team_a__name", "team_b__name", "winner")
+    }
+    history = []
+    for step in steps:
+        game = step.game
+        match = matches.get(game.match)
+        if match is None:
+            continue
+        mine = "A" if person.pk in game.side_a else "B"
+        team, opponent = (match.team_a, match.team_b)
+        if mine == "B":
+            team, opponent = opponent, team
+        result = (
+            "tie"
+            if game.outcome == "tie"
+            else ("won" if game.outcome == mine else "lost")
+        )
+        history.append(
+            Step(
+                game.tournament,
+                game.match,
+                game.stage,
+                game.round,
+                team.name,
+                opponent.name,
+                result,
+                rating.Rating(step.mu, step.sigma, step.matches),
+            )
+        )
+    return history
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    rank: int
+    person: Person
+    rating: rating.Rating
+
+
+def rating_list(*, user, tournaments: Iterable[int] | None = None) -> list[RatingRow]:
+    """People with a rated match, best first (the display, then the name); with
+    `tournaments` (a season's), those who played one of them, rated by every match
+    up to now. Equal displays share a rank."""
+    people = person_list(user=user).filter(rating__isnull=False)
+    if tournaments is not None:
+        people = people.filter(seats__team__tournament__in=list(tournaments)).distinct()
+    rows = sorted(
+        people,
+        key=lambda p: (-p.rating.display, p.name.casefold(), p.pk),
+    )
+    ranked: list[RatingRow] = []
+    for i, person in enumerate(rows):
+        rank = i + 1
+        if ranked and ranked[-1].rating.display == person.rating.display:
+            rank = ranked[-1].rank
+        ranked.append(RatingRow(rank, person, rating_of(person.rating)))
+    return ranked
+
+
+def rated_games(*, tournament: Tournament) -> QuerySet[RatedGame]:
+    return RatedGame.objects.filter(tournament=tournament).order_by("position")
+
+
+def person_changes(*, person: Person) -> QuerySet[PersonChange]:
+    return PersonChange.objects.filter(person=person).order_by("-at", "-pk")

@@ -1,0 +1,264 @@
+"""Every write of the ratings (RULES.md §10; docs/ratings.md, "Ratings").
+
+`ratings_refresh(since)` makes the stored ratings what the sheets say from a place in
+the ratings' order on: it takes back every rated match from there, rates again every
+confirmed match from there from the ratings each player had just before, and stores
+each step and each person's rating now. The worker runs it when a sheet is confirmed
+or reopened (from that sheet's place); a merge, a split or a restore runs it from the
+start, as `manage.py ratings_rebuild` does. Rating a list in two parts gives exactly
+what rating it whole gives (scoring/domain/ratings.py), so a refresh from any place
+stores what a rebuild would, to the last bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+
+from tournament.domain.persons import person_key
+from tournament.domain.roster import roster_at, roster_played
+from tournament.domain.types import RoundStage
+from tournament.models import Person, Seat, Team, Tournament
+from tournament.persons.services import seats_sync
+from tournament.selectors import rosters_get
+
+from ..domain import ratings as rating
+from ..domain.rules import MatchStatus, Stage
+from ..models import Match
+from .models import PersonRating, RatedGame, RatingStep
+
+START = ""  # before every place: a refresh from the start is a rebuild
+_LOCK = 5656_0044  # PostgreSQL's advisory lock of the ratings' writes
+
+
+def tournament_day(tournament: Tournament) -> str:
+    """The day a tournament's matches are placed by: its first day, or the day it
+    was made when it has none."""
+    day = tournament.starts_on or tournament.created_at.date()
+    return day.isoformat()
+
+
+def match_position(match: Match, day: str) -> str:
+    return rating.position(
+        day,
+        match.tournament_id,
+        match.stage == Stage.KNOCKOUT,
+        match.round,
+        match.table,
+        match.pk,
+    )
+
+
+@dataclass(frozen=True)
+class _Game:
+    position: str
+    match: Match
+    sides: tuple[list[int], list[int]]
+    outcome: rating.Outcome
+
+
+def _outcome(match: Match) -> rating.Outcome:
+    if match.winner == "A":
+        return rating.Outcome.A
+    if match.winner == "B":
+        return rating.Outcome.B
+    return rating.Outcome.TIE
+
+
+def _people_of(
+    tournament: Tournament, teams: Iterable[int]
+) -> dict[tuple[int, str], int]:
+    return {
+        (team, key): person
+        for team, key, person in Seat.objects.filter(team__in=list(teams)).values_list(
+            "team", "key", "person"
+        )
+    }
+
+
+def _games(tournament: Tournament, since: str) -> list[_Game]:
+    """The tournament's confirmed matches from `since` on, each with its two sides'
+    people (the rosters of its round, after substitutions) and its outcome. A
+    forfeited sheet is never confirmed (it is forfeited), so it never rates."""
+    day = tournament_day(tournament)
+    matches = [
+        (match_position(m, day), m)
+        for m in Match.objects.filter(
+            tournament=tournament, status=MatchStatus.CONFIRMED
+        ).only(
+            "tournament_id",
+            "stage",
+            "round",
+            "table",
+            "team_a_id",
+            "team_b_id",
+            "winner",
+            "forfeit_absent",
+        )
+    ]
+    matches = sorted((p, m) for p, m in matches if p >= since)
+    if not matches:
+        return []
+    teams = {t for _, m in matches for t in (m.team_a_id, m.team_b_id)}
+    cities = dict(Team.objects.filter(pk__in=teams).values_list("pk", "captain_city"))
+    rosters = rosters_get(teams=sorted(teams))
+    people = _people_of(tournament, teams)
+    wanted = {
+        (team, person_key(name, cities[team]))
+        for team in teams
+        for name in [*rosters[team][0], *(s.into for s in rosters[team][1])]
+    }
+    if not wanted <= people.keys():
+        # Players without their person (a tournament made before people were kept,
+        # or by a path that skipped them): found now, once.
+        seats_sync(tournament=tournament, teams=teams)
+        people = _people_of(tournament, teams)
+    games = []
+    for place, m in matches:
+        sides = []
+        for side, team in (("A", m.team_a_id), ("B", m.team_b_id)):
+            names = roster_played(
+                roster_at(*rosters[team], RoundStage(m.stage), m.round),
+                side,
+                m.forfeit_absent,
+            )
+            sides.append(
+                sorted({people[team, person_key(n, cities[team])] for n in names})
+            )
+        if sides[0] and sides[1] and not set(sides[0]) & set(sides[1]):
+            games.append(_Game(place, m, (sides[0], sides[1]), _outcome(m)))
+    return games
+
+
+def _serialize() -> None:
+    """One refresh at a time across every worker: PostgreSQL's advisory lock for
+    the transaction (SQLite has one writer already)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK])
+
+
+@transaction.atomic
+def ratings_refresh(*, since: str = START) -> int:
+    """The stored ratings made what the sheets say from the place `since` on
+    (START: everything). Returns how many matches it rated."""
+    _serialize()
+    taken_back = RatedGame.objects.filter(position__gte=since)
+    touched: set[int] = set()
+    for a, b in taken_back.values_list("side_a", "side_b"):
+        touched.update(a)
+        touched.update(b)
+    RatingStep.objects.filter(position__gte=since).delete()
+    taken_back.delete()
+    since_day = since.split("|", 1)[0]
+    games: list[_Game] = []
+    for tournament in Tournament.objects.order_by("pk"):
+        if tournament_day(tournament) >= since_day:
+            games += _games(tournament, since)
+    games.sort(key=lambda g: g.position)
+    if (
+        since != START
+        and RatedGame.objects.filter(match__in=[g.match.pk for g in games]).exists()
+    ):
+        # A match rated at another place (its tournament's first day moved): the
+        # order changed before `since`, so everything is rated again.
+        return ratings_refresh(since=START)
+    playing = {p for g in games for side in g.sides for p in side}
+    touched |= playing
+    start = _before(since, touched)
+    rated = rating.rate(
+        (
+            rating.RatedMatch(g.match.pk, g.sides[0], g.sides[1], g.outcome)
+            for g in games
+        ),
+        start,
+    )
+    made = RatedGame.objects.bulk_create(
+        RatedGame(
+            tournament_id=g.match.tournament_id,
+            match=g.match.pk,
+            position=g.position,
+            stage=g.match.stage,
+            round=g.match.round,
+            outcome=g.outcome.value,
+            side_a=g.sides[0],
+            side_b=g.sides[1],
+        )
+        for g in games
+    )
+    game_of = {
+        g.match.pk: (game.pk, g.position) for g, game in zip(games, made, strict=True)
+    }
+    RatingStep.objects.bulk_create(
+        (
+            RatingStep(
+                game_id=game_of[step.match][0],
+                person_id=step.person,
+                position=game_of[step.match][1],
+                mu=step.rating.mu,
+                sigma=step.rating.sigma,
+                matches=step.rating.matches,
+            )
+            for step in rated.steps
+        ),
+        batch_size=2000,
+    )
+    _now_store(touched, rated.people)
+    return len(games)
+
+
+def _before(since: str, people: set[int]) -> dict[int, rating.Rating]:
+    """Each person's rating just before `since`: their last step before it."""
+    if since == START or not people:
+        return {}
+    found: dict[int, rating.Rating] = {}
+    steps = (
+        RatingStep.objects.filter(person__in=people, position__lt=since)
+        .order_by("person", "-position")
+        .values_list("person", "mu", "sigma", "matches")
+    )
+    for person, mu, sigma, matches in steps:
+        if person not in found:
+            found[person] = rating.Rating(mu, sigma, matches)
+    return found
+
+
+def _now_store(people: set[int], now: dict[int, rating.Rating]) -> None:
+    """Each touched person's rating now, or none when no match of theirs is left."""
+    PersonRating.objects.filter(person__in=people).delete()
+    existing = set(Person.objects.filter(pk__in=people).values_list("pk", flat=True))
+    PersonRating.objects.bulk_create(
+        (
+            PersonRating(
+                person_id=person,
+                mu=r.mu,
+                sigma=r.sigma,
+                matches=r.matches,
+                display=r.display,
+            )
+            for person, r in now.items()
+            if person in people and person in existing
+        ),
+        batch_size=2000,
+    )
+
+
+def ratings_rebuild() -> int:
+    """Every rating computed again from the sheets (START): what a merge, a split or
+    a restore asks, and `manage.py ratings_rebuild`."""
+    return ratings_refresh(since=START)
+
+
+def sheet_position(*, match_id: int) -> str | None:
+    """Where a sheet stands in the ratings' order (None: it is gone)."""
+    match = (
+        Match.objects.filter(pk=match_id)
+        .select_related("tournament")
+        .only("tournament", "stage", "round", "table")
+        .first()
+    )
+    if match is None:
+        return None
+    return match_position(match, tournament_day(match.tournament))

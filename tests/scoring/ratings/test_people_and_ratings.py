@@ -1,0 +1,273 @@
+"""People across tournaments and their stored ratings (RULES.md §10, docs/ratings.md),
+through the services and the API as organizers, scorers and administrators use them."""
+
+from __future__ import annotations
+
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from scoring.models import Match, PersonRating, RatedGame, RatingStep
+from scoring.ratings.services import ratings_rebuild, ratings_refresh, sheet_position
+from scoring.ratings.tasks import ratings_refresh_task
+from scoring.sheets import services as sheets_services
+from tests.conftest import as_user
+from tests.factories import (
+    SectionFactory,
+    TeamFactory,
+    TournamentFactory,
+    UserFactory,
+    member,
+)
+from tests.scoring.league import drawn_league, play_quickly
+from tournament.domain.types import Role
+from tournament.models import Person, PersonChange, Seat
+from tournament.site.services import site_role_grant
+
+pytestmark = pytest.mark.django_db
+
+
+def _person(team, name) -> Person:
+    return Seat.objects.get(team=team, name=name).person
+
+
+def test_one_name_and_city_is_one_person_across_tournaments():
+    spring = SectionFactory(tournament=TournamentFactory(slug="spring"))
+    autumn = SectionFactory(tournament=TournamentFactory(slug="autumn"))
+    a = TeamFactory(section=spring, captain_name="Anil Varghese")
+    b = TeamFactory(section=autumn, captain_name="  anil   VARGHESE ")
+    elsewhere = TeamFactory(
+        section=autumn, captain_name="Anil Varghese", captain_city="Kochi"
+    )
+    assert _person(a, "Anil Varghese") == _person(b, "  anil   VARGHESE ")
+    assert _person(elsewhere, "Anil Varghese") != _person(a, "Anil Varghese")
+    # Namesakes of one city on two teams of one tournament are two people.
+    twin = TeamFactory(section=autumn, captain_name="Anil Varghese")
+    assert _person(twin, "Anil Varghese") != _person(b, "  anil   VARGHESE ")
+
+
+def test_registering_through_the_api_and_a_substitute_find_their_people(api):
+    old = TeamFactory(
+        section=SectionFactory(tournament=TournamentFactory(slug="old")),
+        captain_name="Biju George",
+    )
+    tournament = TournamentFactory(slug="new-cup")
+    SectionFactory(tournament=tournament, name="NJ", states=["NJ"])
+    organizer = member(tournament, Role.ORGANIZER)
+    answer = as_user(api, organizer).post(
+        "/api/v1/tournaments/new-cup/teams/",
+        {
+            "name": "Edison Aces",
+            "captain": {
+                "name": "BIJU GEORGE",
+                "city": "edison",
+                "state": "NJ",
+                "country": "USA",
+            },
+            "players": ["Saji Cherian", "Sunil Kunnel"],
+        },
+        "json",
+    )
+    assert answer.status_code == 201, answer.json()
+    team = answer.json()["id"]
+    assert _person(team, "BIJU GEORGE") == _person(old, "Biju George")
+    assert Seat.objects.filter(team=team).count() == 3
+
+
+def _league(teams: int = 8):
+    tournament = TournamentFactory(slug="rated-cup", league_rounds=3)
+    organizer = member(tournament, Role.ORGANIZER)
+    matches = drawn_league(tournament, organizer, sections=2, per_section=teams // 2)
+    return tournament, organizer, matches
+
+
+def _confirm(match: Match, user, total_a: int, total_b: int) -> None:
+    play_quickly(match.pk, user, total_a, total_b, deals=match.deals_scheduled)
+    version = Match.objects.get(pk=match.pk).version
+    sheets_services.score_sheet_confirm(
+        match_id=match.pk,
+        user=user,
+        version=version,
+        roles=frozenset({Role.ORGANIZER}),
+        sides=frozenset(),
+    )
+
+
+def _stored() -> tuple[list, list]:
+    return (
+        sorted(PersonRating.objects.values_list("person", "mu", "sigma", "matches")),
+        sorted(RatingStep.objects.values_list("person", "position", "mu", "sigma")),
+    )
+
+
+def test_ratings_kept_as_sheets_come_in_any_order_equal_a_rebuild_exactly():
+    _, organizer, matches = _league()
+    order = list(matches)
+    random.Random(56).shuffle(order)  # sheets confirmed out of the ratings' order
+    for n, match in enumerate(order):
+        _confirm(match, organizer, 20 + n % 5, 15 + n % 7)
+        ratings_refresh(since=sheet_position(match_id=match.pk))
+    kept = _stored()
+    assert RatedGame.objects.count() == len(matches)
+    assert len(kept[0]) == 8 * 3  # every player of every team
+    assert all(m == 3 for *_, m in kept[0])  # three rounds each
+    ratings_rebuild()
+    assert _stored() == kept  # to the last bit
+    out = StringIO()
+    call_command("ratings_rebuild", stdout=out)
+    assert f"Rated {len(matches)} matches" in out.getvalue()
+    assert "0 of whose stored ratings were different" in out.getvalue()
+
+
+def test_a_win_raises_the_winners_and_a_reopened_sheet_is_taken_back():
+    _, organizer, matches = _league()
+    first = matches[0]
+    _confirm(first, organizer, 30, 10)
+    ratings_refresh_task.apply(args=[first.pk])
+    game = RatedGame.objects.get(match=first.pk)
+    assert game.outcome == "A"
+    winners = PersonRating.objects.filter(person__in=game.side_a)
+    losers = PersonRating.objects.filter(person__in=game.side_b)
+    assert min(r.display for r in winners) > max(r.display for r in losers)
+    assert all(r.matches == 1 for r in [*winners, *losers])
+    sheets_services.score_sheet_reopen(
+        match_id=first.pk, user=organizer, reason="a deal was entered twice"
+    )
+    ratings_refresh_task.apply(args=[first.pk])
+    assert not RatedGame.objects.exists()
+    assert not PersonRating.objects.exists()
+
+
+def test_confirming_a_sheet_sends_the_refresh_after_the_commit(
+    django_capture_on_commit_callbacks,
+):
+    _, organizer, matches = _league()
+    with django_capture_on_commit_callbacks() as callbacks:
+        _confirm(matches[0], organizer, 25, 20)
+    sent = [c for c in callbacks if ratings_refresh_task in getattr(c, "args", ())]
+    assert [c.args[1] for c in sent] == [matches[0].pk]
+
+
+def _admin():
+    user = UserFactory(username="site-admin")
+    site_role_grant(user=user, role="administrator")
+    return user
+
+
+def test_an_administrator_merges_and_splits_people_with_the_history_kept(api):
+    one = TeamFactory(
+        section=SectionFactory(tournament=TournamentFactory(slug="t1", published=True)),
+        captain_name="K. Joseph",
+    )
+    two = TeamFactory(
+        section=SectionFactory(tournament=TournamentFactory(slug="t2", published=True)),
+        captain_name="Kurian Joseph",
+    )
+    keep, other = _person(one, "K. Joseph"), _person(two, "Kurian Joseph")
+    client = as_user(api, _admin())
+    merged = client.post(
+        f"/api/v1/people/{keep.pk}/merge/", {"other": other.pk}, "json"
+    )
+    assert merged.status_code == 200, merged.json()
+    body = merged.json()
+    assert body["tournaments"] == 2
+    assert {t["tournament"] for t in body["teams"]} == {"t1", "t2"}
+    assert body["changes"][0]["kind"] == "merge"
+    assert not Person.objects.filter(pk=other.pk).exists()
+    assert client.get(f"/api/v1/people/{other.pk}/").status_code == 404
+    # The split undoes it: the seat of t2 is a person of its own again.
+    seat = next(t["player"] for t in body["teams"] if t["tournament"] == "t2")
+    split = client.post(f"/api/v1/people/{keep.pk}/split/", {"players": [seat]}, "json")
+    assert split.status_code == 201, split.json()
+    assert split.json()["teams"][0]["tournament"] == "t2"
+    assert _person(two, "Kurian Joseph").pk == split.json()["id"] != keep.pk
+    kinds = list(
+        PersonChange.objects.filter(person=keep).values_list("kind", flat=True)
+    )
+    assert kinds == ["split", "merge"]
+
+
+def test_a_merge_of_two_teams_players_of_one_tournament_is_refused(api):
+    section = SectionFactory(tournament=TournamentFactory(slug="one", published=True))
+    a = TeamFactory(section=section, captain_name="Jose")
+    b = TeamFactory(section=section, captain_name="Joseph")
+    first, second = _person(a, "Jose"), _person(b, "Joseph")
+    answer = as_user(api, _admin()).post(
+        f"/api/v1/people/{first.pk}/merge/", {"other": second.pk}, "json"
+    )
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "two_teams"
+    assert _person(b, "Joseph").pk == second.pk  # nothing changed
+    for body, field in (({"other": first.pk}, "other"), ({"other": 10**9}, "other")):
+        refused = as_user(api, _admin()).post(
+            f"/api/v1/people/{first.pk}/merge/", body, "json"
+        )
+        assert refused.status_code == 400 and field in refused.json()
+
+
+def test_a_hidden_person_is_left_out_for_the_public_but_counts(api):
+    tournament = TournamentFactory(slug="open", published=True)
+    team = TeamFactory(
+        section=SectionFactory(tournament=tournament), captain_name="Quiet One"
+    )
+    person = _person(team, "Quiet One")
+    organizer = member(tournament, Role.ORGANIZER)
+    hidden = as_user(api, organizer).patch(
+        f"/api/v1/people/{person.pk}/", {"hidden": True}, "json"
+    )
+    assert hidden.status_code == 200 and hidden.json()["hidden"] is True
+    public = api.__class__()
+    names = [p["name"] for p in public.get("/api/v1/people/").json()["results"]]
+    assert "Quiet One" not in names and len(names) == 2
+    assert public.get(f"/api/v1/people/{person.pk}/").status_code == 404
+    # The organizer who hid them still finds them, to show them again.
+    again = as_user(api, organizer).patch(
+        f"/api/v1/people/{person.pk}/", {"hidden": False}, "json"
+    )
+    assert again.status_code == 200 and again.json()["hidden"] is False
+
+
+def test_a_season_scores_league_places_for_teams_and_their_players(api):
+    tournament, organizer, matches = _league()
+    tournament.published = True
+    tournament.save(update_fields=["published"])
+    for n, match in enumerate(matches):
+        _confirm(match, organizer, 30 - n % 9, 12 + n % 4)
+    ratings_rebuild()
+    client = as_user(api, _admin())
+    made = client.post(
+        "/api/v1/seasons/",
+        {
+            "name": "Season 2026",
+            "tournaments": ["rated-cup"],
+            "points": {"1": 10, "2": 7, "3": 5},
+        },
+        "json",
+    )
+    assert made.status_code == 201, made.json()
+    assert made.json()["slug"] == "season-2026"
+    found = api.__class__().get("/api/v1/seasons/season-2026/standings/").json()
+    standings = api.get("/api/v1/tournaments/rated-cup/standings/").json()["rows"]
+    rank = {row["team_name"]: row["rank"] for row in standings}
+    table = {1: 10, 2: 7}
+    for row in found["teams"]:
+        assert row["total"] == table.get(rank[row["name"]], 5)
+        assert row["points"] == {"rated-cup": row["total"]}
+    assert [r["total"] for r in found["teams"]] == sorted(
+        (r["total"] for r in found["teams"]), reverse=True
+    )
+    assert len(found["players"]) == 8 * 3  # everyone played a rated match
+    best = found["teams"][0]
+    assert sum(p["total"] == best["total"] for p in found["players"]) >= 3
+    ratings = api.get("/api/v1/ratings/?season=season-2026").json()["rows"]
+    assert len(ratings) == 24 and ratings[0]["rank"] == 1
+    assert ratings[0]["display"] >= ratings[-1]["display"]
+    refused = client.post(
+        "/api/v1/seasons/",
+        {"name": "Later", "tournaments": ["nowhere"], "points": {"2": 5}},
+        "json",
+    )
+    assert refused.status_code == 400
+    assert refused.json().keys() == {"tournaments", "points"}

@@ -1,0 +1,1 @@
+"""People across tournaments: who each player is, merges, splits (docs/ratings.md)."""
