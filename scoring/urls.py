@@ -6,12 +6,15 @@ from .desk import views as desk_views
 from .excel import views as excel_views
 from .league import views as league_views
 from .links import views as links_views
+from .ratings import views as ratings_views
 from .sheets import views as sheets_views
 from .statistics import views as statistics_views
 
 app_name = "scoring"
 
 urlpatterns = [
+    path("people/", ratings_views.people_page, name="people"),
+    path("people/<id:pk>/", ratings_views.person_page, name="person"),
     path("t/<slug:slug>/matches/", league_views.matches_page, name="matches"),
     path("t/<slug:slug>/draw/", league_views.draw_page, name="draw"),
     path("t/<slug:slug>/desk/", desk_views.desk_page, name="desk"),

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.cache import cached
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
+from tournament.persons.selectors import TeamPeople
 from tournament.version import VERSION
 from tournament.views import htmx_request, page_action, visible_tournament
 
@@ -188,12 +189,16 @@ def where_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, roles = visible_tournament(request, slug)
     form = WhereForm(request.GET or None)
     query = form.cleaned_data["q"] if form.is_valid() else ""
+    found = where_do_i_play(tournament=tournament, query=query)
+    teams = TeamPeople([w.team.pk for w in found])
+    people = {w.team.pk: teams.seats(w.team.pk) for w in found}
     context = {
         "tournament": tournament,
         "roles": roles,
         "form": form,
         "query": query,
-        "found": where_do_i_play(tournament=tournament, query=query),
+        "found": found,
+        "people": people,
         # The length of the search itself (not of what was typed, spaces and all),
         # the one limit where_do_i_play applies.
         "too_short": len(query.strip()) < WHERE_MIN,

@@ -26,6 +26,7 @@ from tournament.cache import cached
 from tournament.domain.errors import RuleError, gettext_noop
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
+from tournament.persons.selectors import TeamPeople
 from tournament.selectors import substitution_list
 from tournament.version import VERSION
 from tournament.views import (
@@ -210,6 +211,14 @@ def _roster_now(players, substitutions) -> list[dict]:
     return roster
 
 
+def _with_people(team: Team, roster: list[dict]) -> list[dict]:
+    """Each player of the roster with the person they are across tournaments."""
+    people = TeamPeople([team.pk])
+    for entry in roster:
+        entry["person"] = people.of(team.pk, entry["name"], team.captain_city)
+    return roster
+
+
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -257,7 +266,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "live": any(r.open for r in rows),
         "poll": settings.STANDINGS_POLL_SECONDS,
         "substitutions": substitutions,
-        "roster": _roster_now(team.players.all(), substitutions),
+        "roster": _with_people(team, _roster_now(team.players.all(), substitutions)),
         "figure_columns": FIGURE_COLUMNS,
         "bidders": [
             (p, player_url(tournament, team.pk, p.player) if p.player else "")

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from tournament.models import Team
+from tournament.persons.selectors import TeamPeople
 from tournament.views import visible_tournament
 
 from ..domain import statistics as stats
@@ -260,5 +261,6 @@ def player_page(request: HttpRequest, slug: str, pk: int, name: str) -> HttpResp
         "figure_columns": FIGURE_COLUMNS,
         "deals": deals,
         "captain": roster[:1] == [name],
+        "person": TeamPeople([team.pk]).of(team.pk, name, team.captain_city),
     }
     return render(request, "scoring/player.html", context)

@@ -92,3 +92,9 @@ def who(value: str) -> str:
     """Who did something, as the history keeps it (a username, "table 3 link",
     "captain of A"), in the page's language."""
     return _who_said(value) if value else value
+
+
+@register.filter
+def get_item(mapping, key):
+    """`mapping[key]` in a template (None when missing): a team's row of a dict."""
+    return mapping.get(key) if mapping else None

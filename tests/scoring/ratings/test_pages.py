@@ -1,0 +1,150 @@
+"""The pages of people, ratings and seasons (docs/ratings.md) as visitors, organizers
+and site administrators use them, in English and Malayalam."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scoring.ratings.services import ratings_rebuild
+from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tests.scoring.ratings.test_people_and_ratings import _admin, _confirm, _league
+from tournament.domain.types import Role
+from tournament.models import Person, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rated():
+    tournament, organizer, matches = _league()
+    tournament.published = True
+    tournament.save(update_fields=["published"])
+    for n, match in enumerate(matches):
+        _confirm(match, organizer, 30 - n % 9, 12 + n % 4)
+    ratings_rebuild()
+    return tournament, organizer, matches
+
+
+def _text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_a_player_is_found_from_home_team_and_statistics_pages(rated):
+    tournament, _, matches = rated
+    client = Client()
+    home = _text(client.get("/"))
+    assert 'href="/people/"' in home and 'href="/ratings/"' in home
+    team = matches[0].team_a
+    seat = Seat.objects.filter(team=team).order_by("pk").first()
+    person_url = f"/people/{seat.person_id}/"
+    assert person_url in _text(client.get(f"/t/{tournament.slug}/teams/{team.pk}/"))
+    player = client.get(f"/t/{tournament.slug}/teams/{team.pk}/players/{seat.name}/")
+    assert person_url in _text(player)
+    where = client.get(f"/t/{tournament.slug}/where/", {"q": team.name})
+    assert person_url in _text(where)
+    found = _text(client.get("/people/", {"q": seat.name}))
+    assert person_url in found
+
+
+def test_a_persons_page_shows_the_rating_chart_teams_and_matches(rated):
+    tournament, _, matches = rated
+    team = matches[0].team_a
+    person = Seat.objects.filter(team=team).first().person
+    page = _text(Client().get(f"/people/{person.pk}/"))
+    assert "<polyline" in page and "Rating after each match" in page
+    assert "provisional" in page  # three rated matches
+    assert f'href="/t/{tournament.slug}/teams/{team.pk}/"' in page
+    assert page.count('href="/matches/') == 3
+    malayalam = _text(Client().get(f"/people/{person.pk}/", HTTP_ACCEPT_LANGUAGE="ml"))
+    assert "ഓരോ മത്സരത്തിനു ശേഷവുമുള്ള റേറ്റിംഗ്" in malayalam
+    assert "താൽക്കാലികം" in malayalam
+
+
+def test_the_persons_page_reads_the_same_queries_however_many_matches(
+    rated,
+):
+    _, _, matches = rated
+    person = Seat.objects.filter(team=matches[0].team_a).first().person
+    client = Client()
+    client.get(f"/people/{person.pk}/")  # sessions, the language: once
+    with CaptureQueriesContext(connection) as three:
+        client.get(f"/people/{person.pk}/")
+    newcomer = TeamFactory(
+        section=SectionFactory(tournament=matches[0].tournament, name="Late"),
+        captain_name="New Comer",
+    )
+    other = Seat.objects.get(team=newcomer, name="New Comer").person
+    with CaptureQueriesContext(connection) as none:
+        client.get(f"/people/{other.pk}/")
+    assert len(three) <= len(none) + 1
+
+
+def test_an_organizer_hides_a_player_on_the_page_and_shows_them_again(rated):
+    _, organizer, matches = rated
+    person = Seat.objects.filter(team=matches[0].team_a).first().person
+    client = Client()
+    client.force_login(organizer)
+    done = client.post(f"/people/{person.pk}/", {"action": "hide"}, follow=True)
+    assert "is hidden from the public lists" in _text(done)
+    assert Person.objects.get(pk=person.pk).hidden
+    public = _text(Client().get("/ratings/"))
+    assert f'href="/people/{person.pk}/"' not in public
+    assert Client().get(f"/people/{person.pk}/").status_code == 404
+    client.post(f"/people/{person.pk}/", {"action": "show"})
+    assert not Person.objects.get(pk=person.pk).hidden
+    outsider = Client()
+    outsider.force_login(member(TournamentFactory(slug="x"), Role.ORGANIZER))
+    assert outsider.post(f"/people/{person.pk}/", {"action": "hide"}).status_code == 403
+
+
+def test_an_administrator_merges_on_the_page_and_a_wrong_number_says_why(rated):
+    _, _, matches = rated
+    elsewhere = TeamFactory(
+        section=SectionFactory(tournament=TournamentFactory(slug="later")),
+        captain_name="Some One",
+    )
+    other = Seat.objects.get(team=elsewhere, name="Some One").person
+    person = Seat.objects.filter(team=matches[0].team_a).first().person
+    client = Client()
+    client.force_login(_admin())
+    done = client.post(
+        f"/people/{person.pk}/", {"action": "merge", "other": other.pk}, follow=True
+    )
+    assert "one person now" in _text(done)
+    assert Seat.objects.get(team=elsewhere, name="Some One").person_id == person.pk
+    refused = client.post(
+        f"/people/{person.pk}/", {"action": "merge", "other": person.pk}, follow=True
+    )
+    assert "cannot be merged with themselves" in _text(refused)
+    blank = client.post(f"/people/{person.pk}/", {"action": "merge", "other": "x"})
+    assert blank.status_code == 400
+
+
+def test_ratings_sort_and_filter_and_a_season_page_adds_points(rated):
+    tournament, _, _ = rated
+    client = Client()
+    client.force_login(_admin())
+    made = client.post(
+        "/seasons/",
+        {
+            "name": "Season One",
+            "tournaments": [tournament.slug],
+            "points": "1: 10, 2: 5",
+        },
+        follow=True,
+    )
+    assert "The season Season One is made." in _text(made)
+    season = _text(Client().get("/seasons/season-one/"))
+    assert season.count("<tr>") == 1 + 8 + 1 + 24  # two heads, 8 teams, 24 players
+    by_name = _text(Client().get("/ratings/", {"season": "season-one", "sort": "name"}))
+    names = re.findall(r'<th scope="row"><a href="/people/\d+/">([^<]+)</a>', by_name)
+    assert names == sorted(names, key=str.casefold) and len(names) == 24
+    assert Client().get("/ratings/", {"season": "nope"}).status_code == 404
+    bad = client.post("/seasons/", {"name": "Two", "points": "first: 10"})
+    assert bad.status_code == 400
+    assert "Write each pair as place: points" in _text(bad)
