@@ -38,6 +38,7 @@ from bench import (
     knockout,
     load,
     ratings,
+    rebuild,
     standings,
     uploads,
 )
@@ -54,6 +55,7 @@ BENCHES = {
     "faults": faults,
     "day": day,
     "ratings": ratings,
+    "rebuild": rebuild,
 }
 
 

@@ -23,6 +23,7 @@ from ..domain import statistics as stats
 from ..domain.rules import MatchStatus, Stage
 from ..league.selectors import draw_current, standings_get
 from ..models import Deal, Dispute, Match, Penalty, SheetAction, SheetChange
+from ..ratings.selectors import tournament_ratings
 from ..sheets.selectors import DEAL_VALUE_FIELDS, SheetView, sheet_settle
 from ..signals import export_bracket
 from ..statistics.selectors import holder_where, statistics_get
@@ -490,7 +491,22 @@ def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
             f.made_56,
         ]
 
+    rated = tournament_ratings(tournament=tournament)
+
     def rows() -> Iterator[list[Any]]:
+        yield from (row + [None] * 3 for row in lines())
+        for r in rated:
+            yield [
+                "Rating",
+                names.team(r.team),
+                r.name,
+                *([None] * 19),
+                r.before.display,
+                r.after.display,
+                r.matches,
+            ]
+
+    def lines() -> Iterator[list[Any]]:
         for p in found.players:
             yield ["Player", names.team(p.team), p.player, *figures(p.figures)] + [
                 None
@@ -532,7 +548,8 @@ def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
         workbook.STATISTICS_COLUMNS,
         rows(),
         note=f"{found.deals} deals counted, {found.bidders_recorded} with their "
-        "bidder; void and forfeited sheets left out.",
+        "bidder; void and forfeited sheets left out. Ratings: every player's, before "
+        "the tournament and after it (docs/ratings.md).",
     )
 
 

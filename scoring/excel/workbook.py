@@ -389,6 +389,11 @@ STATISTICS_COLUMNS = (
     Column("Record", 30),
     Column("Value", 7, "int"),
     Column("Where", 40),
+    # A "Rating" line per player with a rated match here (docs/ratings.md): his
+    # rating before the tournament's first match and after its last.
+    Column("Rating before", 9, "int"),
+    Column("Rating after", 9, "int"),
+    Column("Rated matches", 9, "int"),
 )
 
 BRACKET_COLUMNS = (

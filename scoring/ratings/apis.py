@@ -116,11 +116,20 @@ class PersonChangeOutput(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class PersonStatisticsOutput(ByValueOutput):
+    kallakali_caught = serializers.IntegerField(
+        help_text="Kallakali his side caught, in the matches he played."
+    )
+    kallakali_suffered = serializers.IntegerField(
+        help_text="Times his side was caught, in the matches he played."
+    )
+
+
 class PersonDetailOutput(PersonOutput):
     teams = PlayedOutput(many=True)
-    statistics = ByValueOutput(
+    statistics = PersonStatisticsOutput(
         help_text="What the person bid, over every tournament (as a tournament's "
-        "player row)."
+        "player row), and the kallakali of the matches he played."
     )
     rating_history = RatingStepOutput(many=True)
     changes = PersonChangeOutput(
@@ -132,6 +141,7 @@ def person_detail_data(user, person: Person) -> dict[str, Any]:
     seats = selectors.person_seats(user=user, person=person)
     figures = selectors.person_statistics(seats=seats)
     history = selectors.rating_history(user=user, person=person)
+    caught, suffered = selectors.person_kallakali(history)
     return {
         **person_data(person),
         "teams": [
@@ -145,7 +155,12 @@ def person_detail_data(user, person: Person) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "statistics": {**figures_data(figures), "by_value": by_value_data(figures)},
+        "statistics": {
+            **figures_data(figures),
+            "by_value": by_value_data(figures),
+            "kallakali_caught": caught,
+            "kallakali_suffered": suffered,
+        },
         "rating_history": [
             {
                 "tournament": step.tournament.slug,

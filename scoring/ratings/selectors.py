@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from tournament.domain.persons import person_key
 from tournament.models import Membership, Person, PersonChange, Seat, Team, Tournament
@@ -22,6 +22,7 @@ from tournament.site.selectors import is_site_administrator
 
 from ..domain import ratings as rating
 from ..domain import statistics as stats
+from ..domain.rules import PenaltyKind
 from ..statistics.selectors import tallies_list
 from .models import PersonRating, RatedGame, RatingStep
 
@@ -161,6 +162,8 @@ class Step:
     opponent: str
     result: str  # "won", "lost", "tie"
     rating: rating.Rating
+    side: str = "A"  # the person's side of the match
+    tally: tuple[int, ...] = ()  # the sheet's stored tally (Match.tally)
 
 
 def rating_history(*, user, person: Person) -> list[Step]:
@@ -178,7 +181,7 @@ def rating_history(*, user, person: Person) -> list[Step]:
         m.pk: m
         for m in Match.objects.filter(pk__in=[s.game.match for s in steps])
         .select_related("team_a", "team_b")
-        .only("team_a__name", "team_b__name", "winner")
+        .only("team_a__name", "team_b__name", "winner", "tally")
     }
     history = []
     for step in steps:
@@ -205,6 +208,8 @@ def rating_history(*, user, person: Person) -> list[Step]:
                 opponent.name,
                 result,
                 rating.Rating(step.mu, step.sigma, step.matches),
+                mine,
+                tuple(match.tally or ()),
             )
         )
     return history
@@ -243,3 +248,80 @@ def rated_games(*, tournament: Tournament) -> QuerySet[RatedGame]:
 
 def person_changes(*, person: Person) -> QuerySet[PersonChange]:
     return PersonChange.objects.filter(person=person).order_by("-at", "-pk")
+
+
+@dataclass(frozen=True)
+class TournamentRating:
+    """A player's rating over one tournament: before its first match, after its
+    last, and how many of its matches rated."""
+
+    team: int
+    name: str
+    person: int
+    before: rating.Rating
+    after: rating.Rating
+    matches: int
+
+
+def tournament_ratings(*, tournament: Tournament) -> list[TournamentRating]:
+    """Everyone who played a rated match of the tournament, best rating after it
+    first (three queries, whatever the size)."""
+    steps = list(
+        RatingStep.objects.filter(game__tournament=tournament)
+        .order_by("person", "position")
+        .values_list("person", "position", "mu", "sigma", "matches")
+    )
+    if not steps:
+        return []
+    first = min(position for _, position, *_ in steps)
+    after: dict[int, rating.Rating] = {}
+    count: dict[int, int] = defaultdict(int)
+    for person, _, mu, sigma, matches in steps:
+        after[person] = rating.Rating(mu, sigma, matches)
+        count[person] += 1
+    earlier = RatingStep.objects.filter(
+        person=OuterRef("pk"), position__lt=first
+    ).order_by("-position")
+    before = {
+        pk: rating.Rating(mu, sigma, matches) if mu is not None else rating.NEWCOMER
+        for pk, mu, sigma, matches in Person.objects.filter(pk__in=list(after))
+        .annotate(
+            before_mu=Subquery(earlier.values("mu")[:1]),
+            before_sigma=Subquery(earlier.values("sigma")[:1]),
+            before_matches=Subquery(earlier.values("matches")[:1]),
+        )
+        .values_list("pk", "before_mu", "before_sigma", "before_matches")
+    }
+    seats = {
+        person: (team, name)
+        for person, team, name in Seat.objects.filter(
+            team__tournament=tournament, person__in=list(after)
+        )
+        .order_by("-pk")
+        .values_list("person", "team", "name")
+    }
+    rows = [
+        TournamentRating(*seats[p], p, before[p], after[p], count[p])
+        for p in after
+        if p in seats
+    ]
+    rows.sort(key=lambda r: (-r.after.display, r.name.casefold(), r.person))
+    return rows
+
+
+def person_kallakali(history: list[Step]) -> tuple[int, int]:
+    """Kallakali in the matches the person played: (caught by his side, his side
+    caught), from each sheet's stored tally (no deal is read)."""
+    caught = suffered = 0
+    for step in history:
+        if not step.tally:
+            continue
+        _, _, penalties_a, penalties_b = stats.sheet_tally_read(step.tally)
+        mine, theirs = (
+            (penalties_a, penalties_b)
+            if step.side == "A"
+            else (penalties_b, penalties_a)
+        )
+        suffered += mine.get(PenaltyKind.KALLAKALI.value, 0)
+        caught += theirs.get(PenaltyKind.KALLAKALI.value, 0)
+    return caught, suffered

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import Q
 
 from tournament.domain.persons import person_key
 from tournament.domain.roster import roster_at, roster_played
@@ -83,11 +84,22 @@ def _games(tournament: Tournament, since: str) -> list[_Game]:
     people (the rosters of its round, after substitutions) and its outcome. A
     forfeited sheet is never confirmed (it is forfeited), so it never rates."""
     day = tournament_day(tournament)
+    confirmed = Match.objects.filter(
+        tournament=tournament, status=MatchStatus.CONFIRMED
+    )
+    parts = since.split("|")
+    if len(parts) == 6 and parts[:2] == [day, f"{tournament.pk:012d}"]:
+        # `since` is in this tournament: only its later rounds are read.
+        if parts[2] == "1":
+            confirmed = confirmed.filter(stage=Stage.KNOCKOUT, round__gte=int(parts[3]))
+        else:
+            confirmed = confirmed.filter(
+                Q(stage=Stage.KNOCKOUT)
+                | Q(stage=Stage.LEAGUE, round__gte=int(parts[3]))
+            )
     matches = [
         (match_position(m, day), m)
-        for m in Match.objects.filter(
-            tournament=tournament, status=MatchStatus.CONFIRMED
-        ).only(
+        for m in confirmed.only(
             "tournament_id",
             "stage",
             "round",
@@ -152,10 +164,11 @@ def ratings_refresh(*, since: str = START) -> int:
         touched.update(b)
     RatingStep.objects.filter(position__gte=since).delete()
     taken_back.delete()
-    since_day = since.split("|", 1)[0]
+    parts = since.split("|")
+    first = (parts[0], int(parts[1]) if len(parts) > 1 else 0)
     games: list[_Game] = []
     for tournament in Tournament.objects.order_by("pk"):
-        if tournament_day(tournament) >= since_day:
+        if (tournament_day(tournament), tournament.pk) >= first:
             games += _games(tournament, since)
     games.sort(key=lambda g: g.position)
     if (

@@ -1,7 +1,7 @@
 """The ratings' task: a refresh from a sheet's place on, or from the start."""
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
+from django.db import IntegrityError, InterfaceError, OperationalError
 
 from . import services
 
@@ -11,8 +11,10 @@ from . import services
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
-    # The database gone mid-refresh (a restart, a lost connection): tried again.
-    autoretry_for=(OperationalError, InterfaceError),
+    # The database gone mid-refresh (a restart, a lost connection), or a row it
+    # rates gone under it (a tournament deleted, a person merged away): tried again,
+    # from the sheets as they are then.
+    autoretry_for=(OperationalError, InterfaceError, IntegrityError),
     retry_backoff=2,
     retry_backoff_max=60,
     retry_jitter=False,

@@ -124,6 +124,7 @@ def person_page(request: HttpRequest, pk: int) -> HttpResponse:
         if answer is not None:
             return answer
     history = selectors.rating_history(user=request.user, person=person)
+    kallakali = selectors.person_kallakali(history)
     figure = selectors.rating_of(getattr(person, "rating", None))
     return render(
         request,
@@ -133,6 +134,7 @@ def person_page(request: HttpRequest, pk: int) -> HttpResponse:
             "rating": figure,
             "seats": seats,
             "figures": selectors.person_statistics(seats=seats),
+            "kallakali": kallakali,
             "history": list(reversed(history)),
             "chart": rating_chart([s.rating.display for s in history])
             if history

@@ -186,7 +186,8 @@ def test_statistics_cost_the_same_queries_at_any_size(
         assert client.get("/t/sized-cup/statistics/").status_code == 200
     with django_assert_num_queries(2):
         assert client.get("/t/sized-cup/statistics/").status_code == 200
-    with django_assert_num_queries(5):  # the tournament, team, tallies, roster, deals
+    # the tournament, team, tallies, roster, deals, and the player's person
+    with django_assert_num_queries(6):
         page = client.get(f"/t/sized-cup/teams/{match.team_a_id}/players/{player}/")
     assert page.status_code == 200
 

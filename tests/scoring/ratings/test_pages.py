@@ -9,9 +9,11 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from scoring.ratings.services import ratings_rebuild
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tests.scoring.excel import table, workbook
 from tests.scoring.ratings.test_people_and_ratings import _admin, _confirm, _league
 from tournament.domain.types import Role
 from tournament.models import Person, Seat
@@ -148,3 +150,22 @@ def test_ratings_sort_and_filter_and_a_season_page_adds_points(rated):
     bad = client.post("/seasons/", {"name": "Two", "points": "first: 10"})
     assert bad.status_code == 400
     assert "Write each pair as place: points" in _text(bad)
+
+
+def test_the_workbook_gives_each_players_rating_before_and_after(rated):
+    tournament, organizer, _ = rated
+    api = APIClient()
+    api.force_authenticate(organizer)
+    answer = api.get(f"/api/v1/tournaments/{tournament.slug}/export.xlsx")
+    rows = table(workbook(answer.content), "Statistics")
+    rated_rows = [r for r in rows if r["Line"] == "Rating"]
+    assert len(rated_rows) == 24
+    assert all(
+        r["Rating before"] == 1000 and r["Rated matches"] == 3 for r in rated_rows
+    )
+    best = rated_rows[0]
+    person = Seat.objects.get(team__tournament=tournament, name=best["Player"]).person
+    assert best["Rating after"] == person.rating.display
+    assert [r["Rating after"] for r in rated_rows] == sorted(
+        (r["Rating after"] for r in rated_rows), reverse=True
+    )

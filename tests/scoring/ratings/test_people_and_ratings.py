@@ -271,3 +271,33 @@ def test_a_season_scores_league_places_for_teams_and_their_players(api):
     )
     assert refused.status_code == 400
     assert refused.json().keys() == {"tournaments", "points"}
+
+
+def test_a_persons_kallakali_counts_the_matches_he_played(api):
+    tournament, organizer, matches = _league()
+    tournament.published = True
+    tournament.save(update_fields=["published"])
+    match = matches[0]
+    play_quickly(match.pk, organizer, 25, 20, deals=match.deals_scheduled)
+    sheets_services.score_sheet_penalty_record(
+        match_id=match.pk,
+        user=organizer,
+        version=None,
+        deal=2,
+        offender="B",
+        kind="kallakali",
+        by_organizer=True,
+    )
+    sheets_services.score_sheet_confirm(
+        match_id=match.pk,
+        user=organizer,
+        version=Match.objects.get(pk=match.pk).version,
+        roles=frozenset({Role.ORGANIZER}),
+        sides=frozenset(),
+    )
+    ratings_rebuild()
+    game = RatedGame.objects.get(match=match.pk)
+    a = api.get(f"/api/v1/people/{game.side_a[0]}/").json()["statistics"]
+    b = api.get(f"/api/v1/people/{game.side_b[0]}/").json()["statistics"]
+    assert (a["kallakali_caught"], a["kallakali_suffered"]) == (1, 0)
+    assert (b["kallakali_caught"], b["kallakali_suffered"]) == (0, 1)

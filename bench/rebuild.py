@@ -1,0 +1,152 @@
+"""Rebuilding every rating from the sheets (issue 44, docs/ratings.md): the time
+`manage.py ratings_rebuild` takes on a site of twenty 500-team championships,
+against rating the same matches in pure Python, measured in the same run.
+
+The championship of bench/league.py at its knockout stage (500 teams, 2,000 league
+sheets confirmed), on SQLite and on PostgreSQL; a fresh process makes the site one
+of twenty such tournaments (the others imported from the first one's archive, as an
+organizer imports one, each under its own slug: their players are the same people,
+so every person plays twenty tournaments). It then measures:
+
+- the rebuild (`ratings_rebuild`): read every confirmed sheet with its rosters and
+  people, rate them in order, store every step and every person's rating, in a
+  transaction that is rolled back;
+- its baseline: `rate()` alone on the same matches (the pure module's time, with no
+  reading and no writing);
+- and checks that a refresh from the middle of the order stores exactly what the
+  rebuild stored, to the last bit.
+
+Usage: python -m bench rebuild [--teams 500] [--tournaments 20]
+       [--vendors sqlite,postgresql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from bench.core import BenchFailed, Figure, Session, run_module
+
+TINY = ["--teams", "32", "--tournaments", "3"]
+
+
+def _site(tournaments: int) -> None:
+    from tournament.backups import services
+    from tournament.models import Tournament
+    from tournament.persons.services import seats_sync
+    from tournament.persons.signals import ratings_stale
+
+    # The imports would each rate the whole site again (eager, no worker here):
+    # the site is made first, and rated by the figure.
+    ratings_stale.disconnect(dispatch_uid="ratings-stale")
+    first = Tournament.objects.order_by("pk").first()
+    seats_sync(tournament=first)
+    content = services.backup_content(
+        services.backup_take(tournament=first, reason="bench archive")
+    )
+    for n in range(2, tournaments + 1):
+        services.tournament_import(content=content, slug=f"{first.slug}-{n}")
+
+
+def _stored() -> tuple[list, list]:
+    from scoring.models import PersonRating, RatingStep
+
+    return (
+        list(
+            PersonRating.objects.order_by("person").values_list("person", "mu", "sigma")
+        ),
+        list(
+            RatingStep.objects.order_by("person", "position").values_list(
+                "person", "position", "mu", "sigma"
+            )
+        ),
+    )
+
+
+def _child(tournaments: int) -> dict:
+    import django
+
+    django.setup()
+    from django.db import transaction
+
+    from scoring.domain.ratings import Outcome, RatedMatch, rate
+    from scoring.models import RatedGame
+    from scoring.ratings.services import ratings_rebuild, ratings_refresh
+    from tournament.models import Person, Tournament
+
+    _site(tournaments)
+    with transaction.atomic():
+        started = time.perf_counter()
+        rated = ratings_rebuild()
+        rebuild_s = time.perf_counter() - started
+        games = list(
+            RatedGame.objects.order_by("position").values_list(
+                "match", "side_a", "side_b", "outcome", "position"
+            )
+        )
+        whole = _stored()
+        middle = games[len(games) // 2][4]
+        ratings_refresh(since=middle)
+        if _stored() != whole:
+            raise BenchFailed("a refresh from the middle stored other figures")
+        transaction.set_rollback(True)
+    matches = [RatedMatch(m, a, b, Outcome(o)) for m, a, b, o, _ in games]
+    started = time.perf_counter()
+    rate(matches)
+    pure_s = time.perf_counter() - started
+    return {
+        "tournaments": Tournament.objects.count(),
+        "people": Person.objects.count(),
+        "matches": rated,
+        "steps": len(whole[1]),
+        "rebuild_ms": rebuild_s * 1000,
+        "pure_ms": pure_s * 1000,
+    }
+
+
+def run(session: Session, argv: list[str]) -> list[Figure]:
+    parser = argparse.ArgumentParser(prog="python -m bench rebuild")
+    parser.add_argument("--teams", type=int, default=500)
+    parser.add_argument("--tournaments", type=int, default=20)
+    parser.add_argument("--vendors", default="sqlite,postgresql")
+    args = parser.parse_args(argv)
+    print(
+        f"bench: every rating rebuilt on a site of {args.tournaments} tournaments of "
+        f"{args.teams} teams"
+    )
+    figures = []
+    for vendor in session.vendors(args.vendors):
+        with session.database(
+            vendor, "rebuild", teams=args.teams, stage="knockout"
+        ) as db:
+            r = run_module("bench.rebuild", db.url, "--child", str(args.tournaments))
+        print(
+            f"  {db.where:<10} {r['tournaments']} tournaments, {r['people']} people, "
+            f"{r['matches']} matches rated, {r['steps']} steps stored; a refresh "
+            "from the middle stored exactly the rebuild's figures"
+        )
+        print(
+            f"    rating the same matches, pure: {r['pure_ms'] / 1000:.1f} s; "
+            f"ratings_rebuild (read, rate, store): {r['rebuild_ms'] / 1000:.1f} s "
+            f"({r['rebuild_ms'] / r['pure_ms']:.1f}x)"
+        )
+        figures.append(
+            Figure(
+                "ratings.rebuild",
+                f"every rating rebuilt: {r['tournaments']} tournaments of "
+                f"{args.teams} teams ({r['matches']} matches)",
+                r["rebuild_ms"] / 1000,
+                "s",
+                "rating the same matches, pure",
+                r["pure_ms"] / 1000,
+                db.where,
+            )
+        )
+    return figures
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "--child":
+        print(json.dumps(_child(int(sys.argv[2]))))
