@@ -34,7 +34,7 @@ TINY = ["--teams", "32", "--tournaments", "3"]
 
 def _site(tournaments: int) -> None:
     from tournament.backups import services
-    from tournament.models import Tournament
+    from tournament.models import Player, Team, Tournament
     from tournament.persons.services import seats_sync
     from tournament.persons.signals import ratings_stale
 
@@ -42,6 +42,14 @@ def _site(tournaments: int) -> None:
     # the site is made first, and rated by the figure.
     ratings_stale.disconnect(dispatch_uid="ratings-stale")
     first = Tournament.objects.order_by("pk").first()
+    # bench/league.py's teams have no players: three each, the captain first.
+    Player.objects.bulk_create(
+        Player(team=team, position=n, name=name)
+        for team in Team.objects.filter(tournament=first)
+        for n, name in enumerate(
+            [team.captain_name, f"{team.name} two", f"{team.name} three"], start=1
+        )
+    )
     seats_sync(tournament=first)
     content = services.backup_content(
         services.backup_take(tournament=first, reason="bench archive")
@@ -80,6 +88,8 @@ def _child(tournaments: int) -> dict:
     with transaction.atomic():
         started = time.perf_counter()
         rated = ratings_rebuild()
+        if not rated:
+            raise BenchFailed("the rebuild rated no match")
         rebuild_s = time.perf_counter() - started
         games = list(
             RatedGame.objects.order_by("position").values_list(

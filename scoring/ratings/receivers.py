@@ -2,6 +2,7 @@
 reopened sheet has them refreshed from its place on, a merge, a split or a restore
 from the start; in the worker, after the commit (tournament/queue.py)."""
 
+from django.conf import settings
 from django.dispatch import receiver
 
 from tournament.persons.signals import ratings_stale
@@ -16,19 +17,20 @@ MISSED = "the ratings are brought up to date by the next refresh or ratings_rebu
 
 @receiver(sheet_locked, dispatch_uid="ratings-sheet-locked")
 def on_sheet_locked(sender, *, match, **kwargs):
-    if match.status == MatchStatus.CONFIRMED:
+    if settings.RATINGS_AUTOMATIC and match.status == MatchStatus.CONFIRMED:
         task_send_on_commit(ratings_refresh_task, match.pk, missed=MISSED)
 
 
 @receiver(sheet_reopening, dispatch_uid="ratings-sheet-reopening")
 def on_sheet_reopening(sender, *, match, **kwargs):
-    if match.status == MatchStatus.CONFIRMED:
+    if settings.RATINGS_AUTOMATIC and match.status == MatchStatus.CONFIRMED:
         task_send_on_commit(ratings_refresh_task, match.pk, missed=MISSED)
 
 
 @receiver(ratings_stale, dispatch_uid="ratings-stale")
 def on_ratings_stale(sender, **kwargs):
-    task_send_on_commit(ratings_refresh_task, None, missed=MISSED)
+    if settings.RATINGS_AUTOMATIC:
+        task_send_on_commit(ratings_refresh_task, None, missed=MISSED)
 
 
 def catch_up(sender, *, using, **kwargs):

@@ -79,14 +79,17 @@ def _people_of(
     }
 
 
-def _games(tournament: Tournament, since: str) -> list[_Game]:
-    """The tournament's confirmed matches from `since` on, each with its two sides'
-    people (the rosters of its round, after substitutions) and its outcome. A
-    forfeited sheet is never confirmed (it is forfeited), so it never rates."""
+def _games(tournament: Tournament, since: str, only: int | None = None) -> list[_Game]:
+    """The tournament's confirmed matches from `since` on (or the one sheet `only`),
+    each with its two sides' people (the rosters of its round, after substitutions)
+    and its outcome. A forfeited sheet is never confirmed (it is forfeited), so it
+    never rates."""
     day = tournament_day(tournament)
     confirmed = Match.objects.filter(
         tournament=tournament, status=MatchStatus.CONFIRMED
     )
+    if only is not None:
+        confirmed = confirmed.filter(pk=only)
     parts = since.split("|")
     if len(parts) == 6 and parts[:2] == [day, f"{tournament.pk:012d}"]:
         # `since` is in this tournament: only its later rounds are read.
@@ -153,10 +156,16 @@ def _serialize() -> None:
 
 
 @transaction.atomic
-def ratings_refresh(*, since: str = START) -> int:
+def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     """The stored ratings made what the sheets say from the place `since` on
-    (START: everything). Returns how many matches it rated."""
+    (START: everything). Returns how many matches it rated. With `sheet` (the one
+    whose confirmation or reopening asked for it), nothing is done when the stored
+    ratings already hold that sheet as it is: a refresh that ran meanwhile read it
+    (a round's confirmations, queued faster than the worker rates them, are rated by
+    the first refresh that reaches back far enough)."""
     _serialize()
+    if sheet is not None and _settled(sheet):
+        return 0
     taken_back = RatedGame.objects.filter(position__gte=since)
     touched: set[int] = set()
     for a, b in taken_back.values_list("side_a", "side_b"):
@@ -262,6 +271,28 @@ def ratings_rebuild() -> int:
     """Every rating computed again from the sheets (START): what a merge, a split or
     a restore asks, and `manage.py ratings_rebuild`."""
     return ratings_refresh(since=START)
+
+
+def _settled(sheet: int) -> bool:
+    """Whether the stored ratings hold `sheet` as it is now: rated with its place,
+    sides and outcome while it is confirmed, not rated while it is not. The stored
+    ratings from a place on are what the last refresh from there or before read, so
+    a sheet they hold as it is needs no refresh of its own."""
+    rated = RatedGame.objects.filter(match=sheet).first()
+    match = Match.objects.filter(pk=sheet).select_related("tournament").first()
+    if match is None or match.status != MatchStatus.CONFIRMED:
+        return rated is None
+    if rated is None:
+        return False
+    now = _games(match.tournament, START, only=sheet)
+    if not now:
+        return False
+    (game,) = now
+    return (
+        rated.position == game.position
+        and rated.outcome == game.outcome.value
+        and (rated.side_a, rated.side_b) == (game.sides[0], game.sides[1])
+    )
 
 
 def sheet_position(*, match_id: int) -> str | None:

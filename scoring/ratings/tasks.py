@@ -27,4 +27,4 @@ def ratings_refresh_task(match_id: int | None) -> int:
     since = services.START
     if match_id is not None:
         since = services.sheet_position(match_id=match_id) or services.START
-    return services.ratings_refresh(since=since)
+    return services.ratings_refresh(since=since, sheet=match_id)

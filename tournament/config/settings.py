@@ -326,6 +326,10 @@ EXPORT_STALE_SECONDS = env.int("EXPORT_STALE_SECONDS", default=15)
 # BACKUPS_KEPT automatic ones of each tournament are kept.
 BACKUP_DIR = Path(env.str("BACKUP_DIR", default=str(VAR_DIR / "backups")))
 BACKUP_AUTOMATIC = env.bool("BACKUP_AUTOMATIC", default=True)
+# Players' ratings (docs/ratings.md): refreshed by the worker when a sheet is confirmed
+# or reopened, and rebuilt after a merge, a split, a restore or an import. Off, they
+# change only by `manage.py ratings_rebuild`.
+RATINGS_AUTOMATIC = env.bool("RATINGS_AUTOMATIC", default=True)
 BACKUPS_KEPT = env.int("BACKUPS_KEPT", default=50)  # automatic, per tournament
 # A backup file taken in (docs/backups.md, "Hostile files"): at most this many bytes as
 # uploaded; once inflated, at most BACKUP_IMPORT_MAX_BYTES on the pages (the import, a

@@ -33,6 +33,13 @@ else:
 # production does.
 CONTENT_SECURITY_POLICY_REPORT_ONLY = False
 
+# The ratings' refresh after every confirmation, off but where a test turns it on (its
+# own tests, tests/scoring/ratings/): a refresh reads a dozen tables, and on the
+# PostgreSQL pass the Celery worker would run one for every sheet any test confirms,
+# against the database the next test is emptying (a deadlock with its TRUNCATE), and
+# queue the workbook builds that tests wait for behind them.
+RATINGS_AUTOMATIC = False
+
 # Automatic backups of the test database go to a folder of their own.
 BACKUP_DIR = VAR_DIR / "test-backups" / str(os.getpid())  # noqa: F405
 

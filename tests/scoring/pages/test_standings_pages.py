@@ -192,7 +192,8 @@ def test_pages_cost_the_same_queries_at_any_size(
         )
     assert again.status_code == 304
     team = matches[0].team_a_id
-    with django_assert_num_queries(16):  # 15, and its bidders' figures
+    # 15, its bidders' figures, and its players' people
+    with django_assert_num_queries(17):
         answer = client.get(f"/t/sized-cup/teams/{team}/")
     assert answer.status_code == 200
     # Every deal of the team's matches: 3 rounds, less its bye when it has one (which

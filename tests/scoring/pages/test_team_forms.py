@@ -73,7 +73,7 @@ def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
     # The header lists the team as it plays now: who came in, whom he replaced and
     # from which round; not the player who left (issue 41's walk).
     header = said.split('<p class="meta">', 1)[1].split("</p>")[0]
-    assert "Ravi Menon <small>(" in header and leaving in header
+    assert "Ravi Menon</a> <small>(" in header and leaving in header
     assert header.count(leaving) == 1 and from_round in header
     made = Substitution.objects.get(team=team)
     assert (made.player_in, made.from_round, made.reason) == (

@@ -11,10 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from scoring.ratings.services import ratings_rebuild
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tests.scoring.excel import table, workbook
-from tests.scoring.ratings.test_people_and_ratings import _admin, _confirm, _league
+from tests.scoring.ratings.test_people_and_ratings import _admin, rated_league
 from tournament.domain.types import Role
 from tournament.models import Person, Seat
 
@@ -23,13 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def rated():
-    tournament, organizer, matches = _league()
-    tournament.published = True
-    tournament.save(update_fields=["published"])
-    for n, match in enumerate(matches):
-        _confirm(match, organizer, 30 - n % 9, 12 + n % 4)
-    ratings_rebuild()
-    return tournament, organizer, matches
+    return rated_league()
 
 
 def _text(response) -> str:

@@ -4,6 +4,7 @@ through the services and the API as organizers, scorers and administrators use t
 from __future__ import annotations
 
 import random
+import time
 from io import StringIO
 
 import pytest
@@ -141,8 +142,9 @@ def test_a_win_raises_the_winners_and_a_reopened_sheet_is_taken_back():
 
 
 def test_confirming_a_sheet_sends_the_refresh_after_the_commit(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, settings
 ):
+    settings.RATINGS_AUTOMATIC = True
     _, organizer, matches = _league()
     with django_capture_on_commit_callbacks() as callbacks:
         _confirm(matches[0], organizer, 25, 20)
@@ -229,13 +231,19 @@ def test_a_hidden_person_is_left_out_for_the_public_but_counts(api):
     assert again.status_code == 200 and again.json()["hidden"] is False
 
 
-def test_a_season_scores_league_places_for_teams_and_their_players(api):
+def rated_league():
+    """A published league of 8 teams, its 3 rounds confirmed and rated."""
     tournament, organizer, matches = _league()
     tournament.published = True
     tournament.save(update_fields=["published"])
     for n, match in enumerate(matches):
         _confirm(match, organizer, 30 - n % 9, 12 + n % 4)
     ratings_rebuild()
+    return tournament, organizer, matches
+
+
+def test_a_season_scores_league_places_for_teams_and_their_players(api):
+    rated_league()
     client = as_user(api, _admin())
     made = client.post(
         "/api/v1/seasons/",
@@ -301,3 +309,41 @@ def test_a_persons_kallakali_counts_the_matches_he_played(api):
     b = api.get(f"/api/v1/people/{game.side_b[0]}/").json()["statistics"]
     assert (a["kallakali_caught"], a["kallakali_suffered"]) == (1, 0)
     assert (b["kallakali_caught"], b["kallakali_suffered"]) == (0, 1)
+
+
+def test_a_rounds_refreshes_queued_behind_the_first_one_find_nothing_to_do():
+    _, organizer, matches = _league()
+    first_round = sorted((m for m in matches if m.round == 1), key=lambda m: m.table)
+    for match in first_round:  # confirmed faster than the worker rates them
+        _confirm(match, organizer, 24, 22)
+    rated = [ratings_refresh_task.apply(args=[m.pk]).get() for m in first_round]
+    assert rated == [len(first_round), 0, 0, 0]  # the first reached every one
+    kept = _stored()
+    ratings_rebuild()
+    assert _stored() == kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_rates_a_sheet_confirmed_through_the_api(
+    api, settings, celery_worker_running
+):
+    """The whole path: a captain's confirmation through the API, the task sent after
+    the commit, the worker's refresh (eager in the embedded default, a real worker
+    on Redis in the PostgreSQL pass), exactly what a rebuild stores."""
+    settings.RATINGS_AUTOMATIC = True
+    _, organizer, matches = _league()
+    match = matches[0]
+    play_quickly(match.pk, organizer, 26, 19, deals=match.deals_scheduled)
+    version = Match.objects.get(pk=match.pk).version
+    answer = as_user(api, organizer).post(
+        f"/api/v1/matches/{match.pk}/confirm/", {"version": version}, "json"
+    )
+    assert answer.status_code == 200, answer.json()
+    deadline = time.monotonic() + 30
+    while not RatedGame.objects.filter(match=match.pk).exists():
+        assert time.monotonic() < deadline, "the worker never rated the sheet"
+        time.sleep(0.2)
+    kept = _stored()
+    assert len(kept[0]) == 6  # both teams' three players
+    ratings_rebuild()
+    assert _stored() == kept
