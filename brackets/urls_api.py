@@ -20,5 +20,11 @@ urlpatterns = [
         seasons_apis.SeasonStandingsApi.as_view(),
         name="season-standings",
     ),
+    path("seasons/<slug:slug>/", seasons_apis.SeasonDetailApi.as_view(), name="season"),
+    path(
+        "seasons/<slug:slug>/standings.xlsx",
+        seasons_apis.SeasonWorkbookApi.as_view(),
+        name="season-workbook",
+    ),
     path("ratings/", seasons_apis.RatingListApi.as_view(), name="rating-list"),
 ]

@@ -108,7 +108,10 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/people/{id}/split/"): "person_split",
     ("GET", "/api/v1/seasons/"): "season_list",
     ("POST", "/api/v1/seasons/"): "season_create",
+    ("GET", "/api/v1/seasons/{slug}/"): "season_get",
+    ("PATCH", "/api/v1/seasons/{slug}/"): "season_update",
     ("GET", "/api/v1/seasons/{slug}/standings/"): "season_standings_get",
+    ("GET", "/api/v1/seasons/{slug}/standings.xlsx"): "season_workbook_download",
     ("GET", "/api/v1/ratings/"): "rating_list",
 }
 

@@ -53,6 +53,7 @@ from .models import (
     site_time_zone,
 )
 from .persons.services import seats_sync
+from .persons.signals import ratings_stale
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
@@ -272,6 +273,9 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
         tournament.name = clean_name(tournament.name)
     tournament.full_clean()
     tournament.save()
+    if {"published", "starts_on"} & changed.keys():
+        # Ratings count published tournaments' sheets, placed by their first day.
+        ratings_stale.send(sender=Tournament)
     return tournament
 
 

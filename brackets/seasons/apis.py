@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from scoring.ratings.apis import SiteAdministratorsOnly
 from scoring.ratings.selectors import rating_list
-from tournament.apis_common import ReadOnlyOrAuthenticated
+from tournament.apis_common import XLSX, ReadOnlyOrAuthenticated, xlsx_response
 
 from ..domain.seasons import SeasonRow
 from ..models import Season
@@ -101,6 +101,41 @@ class SeasonListApi(GenericAPIView):
         data.is_valid(raise_exception=True)
         season = services.season_create(user=request.user, **data.validated_data)
         return Response(season_data(season), status=status.HTTP_201_CREATED)
+
+
+class SeasonDetailApi(APIView):
+    """One season; PATCH changes its name, its tournaments or its table (site
+    administrators): its standings follow at once."""
+
+    permission_classes = [SeasonAdministrators]
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=120, required=False)
+        tournaments = serializers.ListField(
+            child=serializers.SlugField(max_length=60),
+            min_length=1,
+            max_length=200,
+            required=False,
+            help_text="The tournaments' slugs.",
+        )
+        points = serializers.DictField(
+            child=serializers.IntegerField(min_value=0, max_value=100_000),
+            required=False,
+            help_text="{place: points}: from this place on, these points.",
+        )
+        validate_points = SeasonListApi.InputSerializer.validate_points
+
+    @extend_schema(responses=SeasonOutput)
+    def get(self, request, slug: str):
+        return Response(season_data(_season(slug), request.user))
+
+    @extend_schema(request=InputSerializer, responses=SeasonOutput)
+    def patch(self, request, slug: str):
+        season = _season(slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.season_update(season=season, **data.validated_data)
+        return Response(season_data(_season(slug), request.user))
 
 
 class SeasonRowOutput(serializers.Serializer):
@@ -216,4 +251,18 @@ class RatingListApi(APIView):
                     for row in rows
                 ]
             }
+        )
+
+
+class SeasonWorkbookApi(APIView):
+    """The season's standings as a workbook (.xlsx): a Teams and a Players sheet."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(responses={(200, XLSX): OpenApiResponse(bytes)})
+    def get(self, request, slug: str):
+        season = _season(slug)
+        return xlsx_response(
+            selectors.season_workbook(season=season, user=request.user),
+            f"season-{season.slug}.xlsx",
         )

@@ -154,3 +154,51 @@ def season_standings_get(*, season: Season, user) -> SeasonStandings:
         cities={pk: p.city for pk, p in shown.items()},
         team_cities=team_cities,
     )
+
+
+def season_workbook(*, season: Season, user) -> bytes:
+    """The season's standings as a workbook: a Teams and a Players sheet, each row its
+    rank, name, city, points per tournament (in the order played) and total."""
+    from django.utils import timezone
+
+    from scoring.excel import workbook
+
+    found = season_standings_get(season=season, user=user)
+    columns = (
+        workbook.Column("Rank", 6, "int"),
+        workbook.Column("Name", 28),
+        workbook.Column("City", 18),
+        *(workbook.Column(t.name, 12, "int") for t in found.tournaments),
+        workbook.Column("Total", 8, "int"),
+    )
+
+    def rows(standing: list[SeasonRow], cities: dict[int, str]):
+        for row in standing:
+            yield [
+                row.rank,
+                row.name,
+                cities.get(row.key, ""),
+                *(row.points.get(t.slug) for t in found.tournaments),
+                row.total,
+            ]
+
+    slugs = ", ".join(t.slug for t in found.tournaments)
+    return workbook.tournament_workbook_build(
+        title=season.name,
+        exported_at=timezone.localtime().replace(tzinfo=None),
+        time_zone=timezone.get_current_timezone_name(),
+        sheets=[
+            workbook.TableSheet(
+                "Teams",
+                columns,
+                rows(found.teams, found.team_cities),
+                note=f"Points by final place in {slugs}.",
+            ),
+            workbook.TableSheet(
+                "Players",
+                columns,
+                rows(found.players, found.cities),
+                note="A player scores his team's points where he played a rated match.",
+            ),
+        ],
+    )

@@ -65,13 +65,7 @@ def seasons_page(request: HttpRequest) -> HttpResponse:
     administer = may_administer_people(request.user)
     form = None
     if administer:
-        form = SeasonForm(request.POST if request.method == "POST" else None)
-        form.fields["tournaments"].choices = [
-            (t.slug, t.name)
-            for t in tournament_list_visible(user=request.user).exclude(
-                status=TournamentStatus.REGISTRATION
-            )
-        ]
+        form = _season_form(request, request.POST if request.method == "POST" else None)
     if request.method == "POST":
         if form is None:
             raise PermissionDenied(
@@ -105,11 +99,62 @@ def _make(request, form: SeasonForm) -> str | None:
     return gettext("The season %(name)s is made.") % {"name": season.name}
 
 
+def _season_form(request: HttpRequest, data=None, initial=None) -> SeasonForm:
+    form = SeasonForm(data, initial=initial)
+    form.fields["tournaments"].choices = [
+        (t.slug, t.name)
+        for t in tournament_list_visible(user=request.user).exclude(
+            status=TournamentStatus.REGISTRATION
+        )
+    ]
+    return form
+
+
+def _change(season, form: SeasonForm) -> str | None:
+    if not form.is_valid():
+        return None
+    try:
+        services.season_update(season=season, **form.cleaned_data)
+    except RuleError as error:
+        form_errors(form, error)
+        return None
+    return gettext("The season %(name)s is changed.") % {
+        "name": form.cleaned_data["name"]
+    }
+
+
+@require_http_methods(["GET", "POST"])
 def season_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """A season's standings of players and of teams, points per tournament."""
+    """A season's standings of players and of teams, points per tournament; a site
+    administrator changes its name, tournaments or table here."""
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     season = selectors.season_get(slug=slug)
     if season is None:
         raise Http404("No such season")
+    form = None
+    if may_administer_people(request.user):
+        table = ", ".join(
+            f"{place}: {points}" for place, points in season.points.items()
+        )
+        form = _season_form(
+            request,
+            request.POST if request.method == "POST" else None,
+            initial={
+                "name": season.name,
+                "tournaments": [t.slug for t in season.tournaments.all()],
+                "points": table,
+            },
+        )
+    if request.method == "POST":
+        if form is None:
+            raise PermissionDenied(
+                gettext("Only the site's administrators change seasons.")
+            )
+        here = reverse("brackets:season", args=[season.slug])
+        answer = page_action(request, lambda: _change(season, form), here)
+        if answer is not None:
+            return answer
     found = selectors.season_standings_get(season=season, user=request.user)
     return render(
         request,
@@ -117,6 +162,7 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "season": season,
             "found": found,
+            "form": form,
             "players": [
                 (
                     row,

@@ -133,7 +133,9 @@ class PersonDetailOutput(PersonOutput):
     )
     rating_history = RatingStepOutput(many=True)
     changes = PersonChangeOutput(
-        many=True, help_text="Merges and splits, newest first."
+        many=True,
+        help_text="Merges and splits, newest first (site administrators only; empty "
+        "for others).",
     )
 
 
@@ -184,7 +186,11 @@ def person_detail_data(user, person: Person) -> dict[str, Any]:
                 "players": len(c.seats),
                 "at": c.at,
             }
-            for c in selectors.person_changes(person=person)
+            for c in (
+                selectors.person_changes(person=person)
+                if selectors.may_administer_people(user)
+                else ()
+            )
         ],
     }
 

@@ -36,16 +36,22 @@ def may_administer_people(user) -> bool:
 
 
 def may_hide(user, person: Person) -> bool:
-    """A site administrator, or an organizer of a tournament the person plays in."""
+    """A site administrator, or an organizer of every tournament the person plays
+    in: an organizer who registers a namesake in a tournament of his own does not
+    get to hide a player of other people's tournaments."""
     if not user.is_authenticated:
         return False
     if may_administer_people(user):
         return True
-    return Membership.objects.filter(
-        user=user,
-        role="organizer",
-        tournament__teams__seats__person=person,
-    ).exists()
+    played = set(
+        Seat.objects.filter(person=person).values_list("team__tournament", flat=True)
+    )
+    organized = set(
+        Membership.objects.filter(
+            user=user, role="organizer", tournament__in=played
+        ).values_list("tournament", flat=True)
+    )
+    return bool(played) and played <= organized
 
 
 def person_list(*, user, q: str = "", season: Iterable[int] | None = None):

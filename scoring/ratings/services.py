@@ -176,14 +176,16 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     parts = since.split("|")
     first = (parts[0], int(parts[1]) if len(parts) > 1 else 0)
     games: list[_Game] = []
-    for tournament in Tournament.objects.order_by("pk"):
+    # Published tournaments only: a draft's sheets move nobody's public rating
+    # (publishing or unpublishing one rates everything again).
+    for tournament in Tournament.objects.filter(published=True).order_by("pk"):
         if (tournament_day(tournament), tournament.pk) >= first:
             games += _games(tournament, since)
     games.sort(key=lambda g: g.position)
-    if (
-        since != START
-        and RatedGame.objects.filter(match__in=[g.match.pk for g in games]).exists()
-    ):
+    earlier = set(
+        RatedGame.objects.filter(position__lt=since).values_list("match", flat=True)
+    )
+    if since != START and earlier & {g.match.pk for g in games}:
         # A match rated at another place (its tournament's first day moved): the
         # order changed before `since`, so everything is rated again.
         return ratings_refresh(since=START)
@@ -280,7 +282,11 @@ def _settled(sheet: int) -> bool:
     a sheet they hold as it is needs no refresh of its own."""
     rated = RatedGame.objects.filter(match=sheet).first()
     match = Match.objects.filter(pk=sheet).select_related("tournament").first()
-    if match is None or match.status != MatchStatus.CONFIRMED:
+    if (
+        match is None
+        or match.status != MatchStatus.CONFIRMED
+        or not match.tournament.published
+    ):
         return rated is None
     if rated is None:
         return False

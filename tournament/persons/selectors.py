@@ -16,7 +16,8 @@ class TeamPeople:
         self._people: dict[int, dict[str, int]] = defaultdict(dict)
         self._seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
         for team, key, name, person in (
-            Seat.objects.filter(team__in=list(teams))
+            # A hidden person's page is not shown to the public: no link to it.
+            Seat.objects.filter(team__in=list(teams), person__hidden=False)
             .order_by("team", "pk")
             .values_list("team", "key", "name", "person")
         ):

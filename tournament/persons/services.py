@@ -74,10 +74,12 @@ def seats_sync(
     chosen: dict[SeatOf, int] = {}
     preferred = {prefer[s.team, s.key] for s in new if (s.team, s.key) in prefer}
     if preferred:
-        kept = dict(Person.objects.filter(pk__in=preferred).values_list("pk", "key"))
+        # The person this very name of this team had (a merge of two spellings, a
+        # split of namesakes, kept), while that person still exists.
+        kept = set(Person.objects.filter(pk__in=preferred).values_list("pk", flat=True))
         for seat in new:
             pk = prefer.get((seat.team, seat.key))
-            if pk is not None and kept.get(pk) == seat.key and pk not in taken:
+            if pk is not None and pk in kept and pk not in taken:
                 chosen[seat] = pk
                 taken.add(pk)
     rest = [s for s in new if s not in chosen]
@@ -179,6 +181,7 @@ def person_merge(*, person: Person, other: int, user) -> Person:
         seats=_seat_record(seats),
         by=account(user),
     )
+    PersonChange.objects.filter(person=merged).update(person=person)
     merged.delete()
     ratings_stale.send(sender=Person)
     return person

@@ -140,6 +140,24 @@ def test_ratings_sort_and_filter_and_a_season_page_adds_points(rated):
     names = re.findall(r'<th scope="row"><a href="/people/\d+/">([^<]+)</a>', by_name)
     assert names == sorted(names, key=str.casefold) and len(names) == 24
     assert Client().get("/ratings/", {"season": "nope"}).status_code == 404
+    book = workbook(Client().get("/api/v1/seasons/season-one/standings.xlsx").content)
+    teams, players = table(book, "Teams"), table(book, "Players")
+    assert len(teams) == 8 and len(players) == 24
+    assert [r["Total"] for r in teams] == sorted(
+        (r["Total"] for r in teams), reverse=True
+    )
+    assert teams[0]["Total"] == 10 and teams[0][tournament.name] == 10
+    changed = client.post(
+        "/seasons/season-one/",
+        {"name": "Season One", "tournaments": [tournament.slug], "points": "1: 30"},
+        follow=True,
+    )
+    assert "The season Season One is changed." in _text(changed)
+    again = table(
+        workbook(Client().get("/api/v1/seasons/season-one/standings.xlsx").content),
+        "Teams",
+    )
+    assert {r["Total"] for r in again} == {30}  # one step: every place scores 30
     bad = client.post("/seasons/", {"name": "Two", "points": "first: 10"})
     assert bad.status_code == 400
     assert "Write each pair as place: points" in _text(bad)

@@ -25,6 +25,7 @@ from tests.factories import (
 from tests.scoring.league import drawn_league, play_quickly
 from tournament.domain.types import Role
 from tournament.models import Person, PersonChange, Seat
+from tournament.persons.services import person_merge, person_split
 from tournament.site.services import site_role_grant
 
 pytestmark = pytest.mark.django_db
@@ -77,8 +78,10 @@ def test_registering_through_the_api_and_a_substitute_find_their_people(api):
     assert Seat.objects.filter(team=team).count() == 3
 
 
-def _league(teams: int = 8):
-    tournament = TournamentFactory(slug="rated-cup", league_rounds=3)
+def _league(teams: int = 8, published: bool = True):
+    tournament = TournamentFactory(
+        slug="rated-cup", league_rounds=3, published=published
+    )
     organizer = member(tournament, Role.ORGANIZER)
     matches = drawn_league(tournament, organizer, sections=2, per_section=teams // 2)
     return tournament, organizer, matches
@@ -347,3 +350,67 @@ def test_the_worker_rates_a_sheet_confirmed_through_the_api(
     assert len(kept[0]) == 6  # both teams' three players
     ratings_rebuild()
     assert _stored() == kept
+
+
+def test_a_drafts_sheets_rate_nobody_until_it_is_published(api):
+    _, organizer, matches = _league(published=False)
+    _confirm(matches[0], organizer, 30, 10)
+    assert ratings_rebuild() == 0 and not PersonRating.objects.exists()
+    answer = as_user(api, organizer).patch(
+        "/api/v1/tournaments/rated-cup/", {"published": True}, "json"
+    )
+    assert answer.status_code == 200
+    assert ratings_rebuild() == 1 and PersonRating.objects.count() == 6
+
+
+def test_an_organizer_of_one_of_his_tournaments_does_not_hide_a_player(api):
+    theirs = TeamFactory(
+        section=SectionFactory(
+            tournament=TournamentFactory(slug="big", published=True)
+        ),
+        captain_name="Anil Varghese",
+    )
+    mine = TournamentFactory(slug="mine", published=True)
+    TeamFactory(section=SectionFactory(tournament=mine), captain_name="Anil Varghese")
+    person = _person(theirs, "Anil Varghese")
+    assert Seat.objects.filter(person=person).count() == 2  # the namesake is him
+    answer = as_user(api, member(mine, Role.ORGANIZER)).patch(
+        f"/api/v1/people/{person.pk}/", {"hidden": True}, "json"
+    )
+    assert answer.status_code == 403
+    assert not Person.objects.get(pk=person.pk).hidden
+
+
+def test_a_restore_keeps_the_people_a_site_administrator_made():
+    from tournament.backups.services import backup_content, backup_restore, backup_take
+
+    tournament = TournamentFactory(slug="kept", published=True)
+    section = SectionFactory(tournament=tournament)
+    one = TeamFactory(section=section, captain_name="K. Joseph")
+    two = TeamFactory(section=section, captain_name="Biju George")
+    earlier = TournamentFactory(slug="before")
+    TeamFactory(
+        section=SectionFactory(tournament=earlier), captain_name="Kurian Joseph"
+    )
+    TeamFactory(section=SectionFactory(tournament=earlier), captain_name="Biju George")
+    admin = _admin()
+    # Two spellings merged into one person ...
+    merged = person_merge(
+        person=Seat.objects.get(team__tournament=earlier, name="Kurian Joseph").person,
+        other=_person(one, "K. Joseph").pk,
+        user=admin,
+    )
+    # ... and two namesakes told apart: this Biju George is not the earlier one.
+    biju = _person(two, "Biju George")
+    assert Seat.objects.filter(person=biju).count() == 2
+    namesake = person_split(
+        person=biju,
+        players=[Seat.objects.get(team=two, name="Biju George").pk],
+        user=admin,
+    )
+    content = backup_content(backup_take(tournament=tournament, reason="test"))
+    backup_restore(tournament=tournament, content=content, trusted=True)
+    # Found by name and city, they would be the other spelling's new person and the
+    # older Biju George: the restore keeps what the administrator decided.
+    assert _person(one, "K. Joseph").pk == merged.pk
+    assert _person(two, "Biju George").pk == namesake.pk != biju.pk

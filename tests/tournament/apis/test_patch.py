@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from brackets.models import Season
 from tests.conftest import as_user
-from tests.factories import TournamentFactory, member
+from tests.factories import TournamentFactory, UserFactory, member
 from tournament.domain.types import Role
+from tournament.models import Tournament
+from tournament.site.services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +48,12 @@ VALUES = {
     },
     # An organizer of a tournament the person plays in hides them (docs/ratings.md).
     "person_update": {"hidden": True},
+    # A site administrator changes a season (docs/ratings.md).
+    "season_update": {
+        "name": "Season Two",
+        "tournaments": ["spring-open", "empty-cup"],
+        "points": {"1": 20, "2": 10},
+    },
 }
 # What a field decides beside itself: a rule set brings its number of deals (API.md);
 # a section set by hand is the organizer's placement.
@@ -100,13 +109,30 @@ def world(db, sections, team, organizer, api):
     return {"sections": sections, "team": team}
 
 
+@pytest.fixture
+def season_admin(api, world):
+    """A season of the spring open, and a site administrator's login (a season's
+    PATCH is theirs)."""
+    Tournament.objects.filter(slug__in=["spring-open", "empty-cup"]).update(
+        status="league"
+    )
+    season = Season.objects.create(
+        name="Season One", slug="season-one", points={"1": 5}
+    )
+    season.tournaments.set(Tournament.objects.filter(slug="spring-open"))
+    admin = UserFactory(username="season-admin")
+    site_role_grant(user=admin, role="administrator")
+    as_user(api, admin)
+
+
 def _address(path: str, name: str, world) -> str:
     ids = {
         "section_update": world["sections"]["tri"].pk,
         "person_update": world["team"].seats.first().person_id,
     }
+    slugs = {"tournament_update": "empty-cup", "season_update": "season-one"}
     return path.format(
-        slug="empty-cup" if name == "tournament_update" else "spring-open",
+        slug=slugs.get(name, "spring-open"),
         id=ids.get(name, world["team"].pk),
     )
 
@@ -115,7 +141,11 @@ def _address(path: str, name: str, world) -> str:
     ("name", "field"),
     [(name, field) for name, fields in VALUES.items() for field in fields],
 )
-def test_a_patch_changes_exactly_the_field_it_was_sent(api, schema, world, name, field):
+def test_a_patch_changes_exactly_the_field_it_was_sent(
+    api, schema, world, name, field, request
+):
+    if name == "season_update":
+        request.getfixturevalue("season_admin")
     path, _ = patch_bodies(schema)[name]
     url = _address(path, name, world)
     value = VALUES[name][field]
