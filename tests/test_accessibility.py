@@ -420,12 +420,22 @@ class Catalogue:
 def _data() -> set[str]:
     """What people typed: English on a Malayalam page, rightly."""
     from scoring.models import Dispute, Penalty
-    from tournament.models import Backup, Invitation, Section, Tournament
+    from tournament.models import (
+        Backup,
+        Invitation,
+        Person,
+        Seat,
+        Section,
+        Tournament,
+    )
 
     names: set[str] = set()
     names |= set(Team.objects.values_list("name", flat=True))
     names |= set(Team.objects.values_list("captain_name", flat=True))
     names |= set(Player.objects.values_list("name", flat=True))
+    names |= set(Person.objects.values_list("name", flat=True))
+    names |= set(Person.objects.values_list("city", flat=True))
+    names |= set(Seat.objects.values_list("name", flat=True))
     names |= set(Tournament.objects.values_list("name", flat=True))
     names |= set(Section.objects.values_list("name", flat=True))
     names |= set(Penalty.objects.values_list("note", flat=True))

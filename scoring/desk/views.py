@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament.cache import cached
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
+from tournament.models import Player
 from tournament.persons.selectors import TeamPeople
 from tournament.version import VERSION
 from tournament.views import htmx_request, page_action, visible_tournament
@@ -182,6 +183,20 @@ def screen_part(tournament, view: int) -> str:  # type: ignore[no-untyped-def]
 # ----------------------------------------------------------------------------------
 
 
+def _players_people(teams: list) -> dict[int, list[tuple[str, int | None]]]:
+    """Each team's registered players, with the person each is (two queries)."""
+    found = TeamPeople([t.pk for t in teams])
+    city = {t.pk: t.captain_city for t in teams}
+    players: dict[int, list[tuple[str, int | None]]] = {t.pk: [] for t in teams}
+    for team, name in (
+        Player.objects.filter(team__in=list(city))
+        .order_by("team", "position")
+        .values_list("team", "name")
+    ):
+        players[team].append((name, found.of(team, name, city[team])))
+    return players
+
+
 @require_GET
 def where_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A team's current match and its next one, found by the team's or a player's
@@ -190,8 +205,7 @@ def where_page(request: HttpRequest, slug: str) -> HttpResponse:
     form = WhereForm(request.GET or None)
     query = form.cleaned_data["q"] if form.is_valid() else ""
     found = where_do_i_play(tournament=tournament, query=query)
-    teams = TeamPeople([w.team.pk for w in found])
-    people = {w.team.pk: teams.seats(w.team.pk) for w in found}
+    people = _players_people([w.team for w in found])
     context = {
         "tournament": tournament,
         "roles": roles,
