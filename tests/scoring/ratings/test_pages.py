@@ -180,3 +180,14 @@ def test_the_workbook_gives_each_players_rating_before_and_after(rated):
     assert [r["Rating after"] for r in rated_rows] == sorted(
         (r["Rating after"] for r in rated_rows), reverse=True
     )
+
+
+def test_a_season_page_is_titled_by_its_name_for_an_administrator_too(rated):
+    tournament, _, _ = rated
+    client = Client()
+    client.force_login(_admin())
+    client.post("/seasons/", {"name": "Season One", "tournaments": [tournament.slug]})
+    page = client.get("/seasons/season-one/").content.decode()
+    title = page.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert "<form" not in title and "Season One" in title
+    assert page.count('id="change-season-heading"') == 1
