@@ -69,6 +69,15 @@ def final_places(
     return places
 
 
+def round_exit(matches: int, byes: int) -> int | None:
+    """How many teams went further than a knockout round's losers: its winners and
+    its byes (the `lost_among` of `final_places`: a quarter-final's losers 4, the
+    first round of 24 qualifiers' 16). None for the semi-finals and later, whose
+    losers finish on the podium."""
+    further = matches + byes
+    return further if further >= 4 else None
+
+
 def points_table(raw: Mapping[int, int] | None) -> dict[int, int]:
     """A season's table as given (None: the default), checked: places from 1, points
     never more for a worse place. ValueError says what is wrong."""

@@ -109,21 +109,8 @@ class SeasonDetailApi(APIView):
 
     permission_classes = [SeasonAdministrators]
 
-    class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=120, required=False)
-        tournaments = serializers.ListField(
-            child=serializers.SlugField(max_length=60),
-            min_length=1,
-            max_length=200,
-            required=False,
-            help_text="The tournaments' slugs.",
-        )
-        points = serializers.DictField(
-            child=serializers.IntegerField(min_value=0, max_value=100_000),
-            required=False,
-            help_text="{place: points}: from this place on, these points.",
-        )
-        validate_points = SeasonListApi.InputSerializer.validate_points
+    class InputSerializer(SeasonListApi.InputSerializer):
+        slug = None  # a season keeps its address
 
     @extend_schema(responses=SeasonOutput)
     def get(self, request, slug: str):
@@ -132,7 +119,7 @@ class SeasonDetailApi(APIView):
     @extend_schema(request=InputSerializer, responses=SeasonOutput)
     def patch(self, request, slug: str):
         season = _season(slug)
-        data = self.InputSerializer(data=request.data)
+        data = self.InputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         services.season_update(season=season, **data.validated_data)
         return Response(season_data(_season(slug), request.user))

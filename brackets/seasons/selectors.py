@@ -20,8 +20,14 @@ from tournament.domain.persons import person_key
 from tournament.models import Seat, Team, Tournament
 from tournament.selectors import tournament_list_visible
 
-from ..domain.progression import Kind
-from ..domain.seasons import SeasonRow, best_places, final_places, season_standings
+from ..domain.progression import Kind, Podium
+from ..domain.seasons import (
+    SeasonRow,
+    best_places,
+    final_places,
+    round_exit,
+    season_standings,
+)
 from ..models import Season
 from ..selectors import bracket_get
 
@@ -53,22 +59,17 @@ def tournament_places(*, tournament: Tournament) -> dict[int, int]:
         return league
     lost_among: dict[int, int] = {}
     for planned in view.rounds:
+        further = round_exit(len(planned.matches), len(planned.byes))
         for shown in planned.matches:
             match = shown.match
-            if match.kind != Kind.MAIN or not match.winner:
-                continue
-            # The semi-finals' losers are the podium's; an earlier round's losers
-            # share the place after every team that went further (its winners
-            # and its byes).
-            further = len(planned.matches) + len(planned.byes)
-            if further < 4:
+            if further is None or match.kind != Kind.MAIN or not match.winner:
                 continue
             loser = shown.team(Side(match.winner).other.value)
             if loser is not None:
                 lost_among[loser.pk] = further
     podium = view.podium
     return final_places(
-        type(podium)(
+        Podium(
             *(
                 t.pk if t is not None else None
                 for t in (

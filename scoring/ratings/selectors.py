@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from tournament.domain.persons import person_key
-from tournament.models import Membership, Person, PersonChange, Seat, Team, Tournament
+from tournament.models import Membership, Person, PersonChange, Seat, Tournament
 from tournament.selectors import tournament_list_visible
 from tournament.site.selectors import is_site_administrator
 
@@ -112,6 +112,7 @@ class Played:
     team_name: str
     name: str
     key: str
+    city: str  # the team's captain's: what the seat's key is made with
 
 
 def person_seats(*, user, person: Person) -> list[Played]:
@@ -123,7 +124,15 @@ def person_seats(*, user, person: Person) -> list[Played]:
         .order_by("-team__tournament__starts_on", "-team__tournament__pk", "pk")
     )
     return [
-        Played(s.pk, s.team.tournament, s.team_id, s.team.name, s.name, s.key)
+        Played(
+            s.pk,
+            s.team.tournament,
+            s.team_id,
+            s.team.name,
+            s.name,
+            s.key,
+            s.team.captain_city,
+        )
         for s in seats
     ]
 
@@ -138,7 +147,7 @@ def person_statistics(*, seats: list[Played]) -> stats.Figures:
     for mine in by_tournament.values():
         tournament = mine[0].tournament
         keys = {(s.team, s.key) for s in mine}
-        cities = _cities({s.team for s in mine})
+        cities = {s.team: s.city for s in mine}
         for tally in tallies_list(tournament=tournament, teams={s.team for s in mine}):
             if (
                 tally.bidder
@@ -150,10 +159,6 @@ def person_statistics(*, seats: list[Played]) -> stats.Figures:
             ):
                 total = total.plus(tally)
     return stats.figures_of(total)
-
-
-def _cities(teams: set[int]) -> dict[int, str]:
-    return dict(Team.objects.filter(pk__in=teams).values_list("pk", "captain_city"))
 
 
 @dataclass(frozen=True)

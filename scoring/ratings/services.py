@@ -183,7 +183,9 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
             games += _games(tournament, since)
     games.sort(key=lambda g: g.position)
     earlier = set(
-        RatedGame.objects.filter(position__lt=since).values_list("match", flat=True)
+        RatedGame.objects.filter(
+            position__lt=since, tournament__in={g.match.tournament_id for g in games}
+        ).values_list("match", flat=True)
     )
     if since != START and earlier & {g.match.pk for g in games}:
         # A match rated at another place (its tournament's first day moved): the

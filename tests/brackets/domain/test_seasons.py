@@ -11,6 +11,7 @@ from brackets.domain.seasons import (
     final_places,
     place_points,
     points_table,
+    round_exit,
     season_standings,
 )
 
@@ -111,3 +112,11 @@ def test_a_player_scores_his_teams_place_the_best_if_he_played_for_two():
     places = {10: 1, 20: 9, 30: 40}
     played = [(1, 10), (2, 20), (3, 20), (3, 30), (1, 10)]
     assert best_places(played, places) == {1: 1, 2: 9, 3: 9}
+
+
+def test_a_rounds_losers_finish_behind_its_winners_and_byes():
+    assert round_exit(8, 8) == 16  # 24 qualifiers: the first round's losers are 17th
+    assert round_exit(8, 0) == 8  # the round of 16's: 9th
+    assert round_exit(4, 0) == 4  # the quarter-finals': 5th
+    assert round_exit(2, 0) is None  # the semi-finals': the podium's
+    assert round_exit(1, 0) is None
