@@ -52,6 +52,30 @@ def _bench(
     return done
 
 
+def _failure(out: str, err: str, folder) -> str:
+    """What a failed run says first: each failed benchmark's own lines and error
+    (the summary's table comes after them and would push them out of a tail),
+    then the tails of its output."""
+    failed = [line for line in out.splitlines() if "FAILED" in line]
+    sections = []
+    for line in failed:
+        name = line.split("FAILED: ", 1)[-1].split(":", 1)[0].strip()
+        start = out.find(f"== {name}\n")
+        if start >= 0:
+            end = out.find("\n== ", start + 1)
+            sections.append(out[start : end if end > 0 else None][-4000:])
+    errors = [
+        f"{name}: {bench['error']}"
+        for saved in folder.glob("*.json")
+        for name, bench in json.loads(saved.read_text(encoding="utf-8"))[
+            "benches"
+        ].items()
+        if not bench["ok"]
+    ]
+    tails = ["--- stdout ---", out[-2000:], "--- stderr ---", err[-2000:]]
+    return "\n".join([*failed, *errors, *sections, *tails])
+
+
 @pytest.mark.parametrize("order", ["forward", "backward"])
 def test_every_benchmark_runs_tiny_in_one_process(tmp_path, order):
     names = list(runner.BENCHES)
@@ -59,7 +83,7 @@ def test_every_benchmark_runs_tiny_in_one_process(tmp_path, order):
         names.reverse()
     done = _bench(tmp_path, "--tiny", *names, redis_db=REDIS_DB[order])
     out = done.stdout
-    assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
+    assert done.returncode == 0, _failure(out, done.stderr, tmp_path)
     assert "FAILED" not in out
     # Each ran, in the order asked.
     starts = [out.index(f"== {name}\n") for name in names]
