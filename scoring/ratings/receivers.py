@@ -12,7 +12,11 @@ from ..domain.rules import MatchStatus
 from ..signals import sheet_locked, sheet_reopening
 from .tasks import ratings_refresh_task
 
-MISSED = "the ratings are brought up to date by the next refresh or ratings_rebuild"
+# What the log says when a task could not be sent (Redis down): a sheet's refresh
+# is found missing by the worker's beat (ratings_catch_up_check) or reached back to
+# by the next refresh; a rebuild after a merge, a split or a restore is not.
+MISSED = "a worker's beat catches the ratings up, once a worker and Redis are back"
+MISSED_REBUILD = "run `manage.py ratings_rebuild` once Redis is back"
 
 
 @receiver(sheet_locked, dispatch_uid="ratings-sheet-locked")
@@ -30,7 +34,7 @@ def on_sheet_reopening(sender, *, match, **kwargs):
 @receiver(ratings_stale, dispatch_uid="ratings-stale")
 def on_ratings_stale(sender, **kwargs):
     if settings.RATINGS_AUTOMATIC:
-        task_send_on_commit(ratings_refresh_task, None, missed=MISSED)
+        task_send_on_commit(ratings_refresh_task, None, missed=MISSED_REBUILD)
 
 
 def catch_up(sender, *, using, **kwargs):

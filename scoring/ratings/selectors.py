@@ -24,7 +24,7 @@ from ..domain import ratings as rating
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
 from ..statistics.selectors import tallies_list
-from .models import PersonRating, RatedGame, RatingStep
+from .models import PersonRating, RatingStep
 
 
 def _seen_tournaments(user) -> QuerySet[Tournament]:
@@ -251,10 +251,6 @@ def rating_list(*, user, tournaments: Iterable[int] | None = None) -> list[Ratin
             rank = ranked[-1].rank
         ranked.append(RatingRow(rank, person, rating_of(person.rating)))
     return ranked
-
-
-def rated_games(*, tournament: Tournament) -> QuerySet[RatedGame]:
-    return RatedGame.objects.filter(tournament=tournament).order_by("position")
 
 
 def person_changes(*, person: Person) -> QuerySet[PersonChange]:

@@ -8,6 +8,13 @@ or reopened (from that sheet's place); a merge, a split or a restore runs it fro
 start, as `manage.py ratings_rebuild` does. Rating a list in two parts gives exactly
 what rating it whole gives (scoring/domain/ratings.py), so a refresh from any place
 stores what a rebuild would, to the last bit.
+
+Every confirmed match of a published tournament is taken (a `RatedGame`), rated or
+not: one whose sides have no players to rate (a team registered without its players,
+a person on both sides) is taken with empty sides. So a refresh that never ran (Redis
+down when it was sent, a worker killed holding it) leaves a trace two quick queries
+find, `ratings_behind`: every refresh reaches back to it, and the worker's beat sends
+`ratings_catch_up` when one is there and nothing else is coming.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 
 from tournament.domain.persons import person_key
 from tournament.domain.roster import roster_at, roster_played
@@ -56,8 +63,12 @@ def match_position(match: Match, day: str) -> str:
 class _Game:
     position: str
     match: Match
-    sides: tuple[list[int], list[int]]
+    sides: tuple[list[int], list[int]]  # both empty: taken, not rated
     outcome: rating.Outcome
+
+    @property
+    def rates(self) -> bool:
+        return bool(self.sides[0])
 
 
 def _outcome(match: Match) -> rating.Outcome:
@@ -82,8 +93,9 @@ def _people_of(
 def _games(tournament: Tournament, since: str, only: int | None = None) -> list[_Game]:
     """The tournament's confirmed matches from `since` on (or the one sheet `only`),
     each with its two sides' people (the rosters of its round, after substitutions)
-    and its outcome. A forfeited sheet is never confirmed (it is forfeited), so it
-    never rates."""
+    and its outcome; a match with a side of nobody, or a person on both sides, has
+    both sides empty (taken, not rated). A forfeited sheet is never confirmed (it is
+    forfeited), so it never rates."""
     day = tournament_day(tournament)
     confirmed = Match.objects.filter(
         tournament=tournament, status=MatchStatus.CONFIRMED
@@ -142,8 +154,9 @@ def _games(tournament: Tournament, since: str, only: int | None = None) -> list[
             sides.append(
                 sorted({people[team, person_key(n, cities[team])] for n in names})
             )
-        if sides[0] and sides[1] and not set(sides[0]) & set(sides[1]):
-            games.append(_Game(place, m, (sides[0], sides[1]), _outcome(m)))
+        if not (sides[0] and sides[1]) or set(sides[0]) & set(sides[1]):
+            sides = [[], []]
+        games.append(_Game(place, m, (sides[0], sides[1]), _outcome(m)))
     return games
 
 
@@ -162,10 +175,15 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     whose confirmation or reopening asked for it), nothing is done when the stored
     ratings already hold that sheet as it is: a refresh that ran meanwhile read it
     (a round's confirmations, queued faster than the worker rates them, are rated by
-    the first refresh that reaches back far enough)."""
+    the first refresh that reaches back far enough). It reaches back to where the
+    stored ratings are behind the sheets (`ratings_behind`), if that is earlier."""
     _serialize()
-    if sheet is not None and _settled(sheet):
+    # From the start (a rebuild) nothing can be behind it: not looked for.
+    behind = ratings_behind() if since != START or sheet is not None else None
+    if sheet is not None and behind is None and _settled(sheet):
         return 0
+    if behind is not None:
+        since = min(since, behind)
     taken_back = RatedGame.objects.filter(position__gte=since)
     touched: set[int] = set()
     for a, b in taken_back.values_list("side_a", "side_b"):
@@ -198,6 +216,7 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
         (
             rating.RatedMatch(g.match.pk, g.sides[0], g.sides[1], g.outcome)
             for g in games
+            if g.rates
         ),
         start,
     )
@@ -232,7 +251,7 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
         batch_size=2000,
     )
     _now_store(touched, rated.people)
-    return len(games)
+    return sum(g.rates for g in games)
 
 
 def _before(since: str, people: set[int]) -> dict[int, rating.Rating]:
@@ -269,6 +288,38 @@ def _now_store(people: set[int], now: dict[int, rating.Rating]) -> None:
         ),
         batch_size=2000,
     )
+
+
+def ratings_behind() -> str | None:
+    """The first place from which the stored ratings are not what the sheets say,
+    as far as two quick questions tell, or None: a confirmed match of a published
+    tournament that no refresh took (its refresh lost), or a match taken that is no
+    longer confirmed or published, or gone (a reopening's refresh lost). A sheet
+    changed and confirmed again is found by its own refresh (`_settled`)."""
+    live = Match.objects.filter(
+        status=MatchStatus.CONFIRMED, tournament__published=True
+    )
+    first = RatedGame.objects.exclude(match__in=live.values("pk")).aggregate(
+        first=Min("position")
+    )["first"]
+    untaken = (
+        live.exclude(pk__in=RatedGame.objects.values("match"))
+        .select_related("tournament")
+        .only("tournament", "stage", "round", "table")
+    )
+    places = [match_position(m, tournament_day(m.tournament)) for m in untaken]
+    return min([p for p in [first, *places] if p is not None], default=None)
+
+
+@transaction.atomic
+def ratings_catch_up() -> int:
+    """A refresh from where the stored ratings are behind the sheets, if they are
+    (the worker's beat asks, docs/ratings.md): how many matches it rated."""
+    _serialize()
+    behind = ratings_behind()
+    if behind is None:
+        return 0
+    return ratings_refresh(since=behind)
 
 
 def ratings_rebuild() -> int:

@@ -10,7 +10,10 @@ A worker beats from a thread of its main process: when it is ready, then every
 - sends again the workbook jobs that nobody works on any more, their worker killed
   or their task lost with Redis's queue (scoring/excel/services.py,
   export_orphans_resend), so that such a job is built within seconds of a worker
-  being alive, not after the broker's visibility timeout.
+  being alive, not after the broker's visibility timeout;
+- and, every few beats, looks whether the stored ratings are behind the sheets
+  because a sheet's refresh was lost, and sends a catch-up if so
+  (scoring/ratings/tasks.py, ratings_catch_up_check).
 
 A beat that fails (the cache or the database down) says so in one warning line when
 it starts failing and one when it works again, not a traceback every few seconds.
@@ -68,12 +71,28 @@ def _resend_orphans() -> None:
         connection.close()  # this thread's own; a forked pool child never shares it
 
 
+def _catch_up_ratings() -> None:
+    from django.db import connection
+
+    from scoring.ratings.tasks import ratings_catch_up_check
+
+    try:
+        _attempt("look whether the ratings are behind", ratings_catch_up_check)
+    finally:
+        connection.close()
+
+
 def _beat() -> None:
+    from scoring.ratings.tasks import CATCH_UP_BEATS
     from tournament.health import WORKER_BEAT_SECONDS
 
+    beats = 0
     while True:
         _mark_seen()
         _resend_orphans()
+        beats += 1
+        if beats % CATCH_UP_BEATS == 0:
+            _catch_up_ratings()
         if _stopping.wait(WORKER_BEAT_SECONDS):
             return
 

@@ -11,8 +11,19 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import Match, PersonRating, RatedGame, RatingStep
-from scoring.ratings.services import ratings_rebuild, ratings_refresh, sheet_position
-from scoring.ratings.tasks import ratings_refresh_task
+from scoring.ratings import tasks as ratings_tasks
+from scoring.ratings.services import (
+    ratings_behind,
+    ratings_catch_up,
+    ratings_rebuild,
+    ratings_refresh,
+    sheet_position,
+)
+from scoring.ratings.tasks import (
+    ratings_catch_up_check,
+    ratings_catch_up_task,
+    ratings_refresh_task,
+)
 from scoring.sheets import services as sheets_services
 from tests.conftest import as_user
 from tests.factories import (
@@ -24,7 +35,7 @@ from tests.factories import (
 )
 from tests.scoring.league import drawn_league, play_quickly
 from tournament.domain.types import Role
-from tournament.models import Person, PersonChange, Seat
+from tournament.models import Person, PersonChange, Player, Seat
 from tournament.persons.services import person_merge, person_split
 from tournament.site.services import site_role_grant
 
@@ -324,6 +335,78 @@ def test_a_rounds_refreshes_queued_behind_the_first_one_find_nothing_to_do():
     kept = _stored()
     ratings_rebuild()
     assert _stored() == kept
+
+
+def test_a_lost_refresh_is_reached_back_to_by_the_next_sheets():
+    """Redis down when a sheet was confirmed, or a worker killed holding its refresh:
+    the next sheet's refresh, from a later place, rates it too."""
+    _, organizer, matches = _league()
+    early = min(matches, key=lambda m: (m.round, m.table))
+    late = max(matches, key=lambda m: (m.round, m.table))
+    _confirm(early, organizer, 30, 10)  # its refresh lost: none runs
+    assert ratings_behind() == sheet_position(match_id=early.pk)
+    _confirm(late, organizer, 12, 30)
+    assert ratings_refresh_task.apply(args=[late.pk]).get() == 2
+    assert ratings_behind() is None
+    kept = _stored()
+    assert RatedGame.objects.count() == 2
+    # Six players in each (a team may play both).
+    assert sum(m for *_, m in kept[0]) == 12
+    ratings_rebuild()
+    assert _stored() == kept
+
+
+def test_a_lost_reopening_is_found_and_a_catch_up_takes_the_sheet_back():
+    _, organizer, matches = _league()
+    first = matches[0]
+    _confirm(first, organizer, 30, 10)
+    ratings_refresh_task.apply(args=[first.pk])
+    sheets_services.score_sheet_reopen(
+        match_id=first.pk, user=organizer, reason="a deal was entered twice"
+    )  # its refresh lost
+    assert ratings_behind() == RatedGame.objects.get(match=first.pk).position
+    assert ratings_catch_up() == 0  # nothing left to rate
+    assert ratings_behind() is None
+    assert not RatedGame.objects.exists() and not PersonRating.objects.exists()
+    assert ratings_catch_up() == 0
+
+
+def test_a_match_with_nobody_to_rate_is_taken_and_the_ratings_are_not_behind():
+    _, organizer, matches = _league()
+    match, other = sorted(matches, key=lambda m: (m.round, m.table))[:2]
+    Player.objects.filter(team=match.team_a_id).delete()  # registered without players
+    _confirm(match, organizer, 30, 10)
+    _confirm(other, organizer, 30, 10)
+    assert ratings_refresh(since=sheet_position(match_id=other.pk)) == 1
+    game = RatedGame.objects.get(match=match.pk)
+    assert (game.side_a, game.side_b) == ([], [])  # taken, not rated
+    assert ratings_behind() is None
+    assert RatingStep.objects.filter(game=game).count() == 0
+    assert PersonRating.objects.count() == 6  # the other match's players only
+    assert ratings_refresh_task.apply(args=[match.pk]).get() == 0  # settled
+
+
+def test_the_workers_beat_sends_a_catch_up_when_a_refresh_stays_lost(
+    settings, monkeypatch
+):
+    _, organizer, matches = _league()
+    _confirm(matches[0], organizer, 30, 10)  # RATINGS_AUTOMATIC off: none sent
+    assert ratings_catch_up_check() is False  # off: the beat does not look
+    settings.RATINGS_AUTOMATIC = True
+    sent = []
+
+    class Recorded:
+        @staticmethod
+        def delay():
+            sent.append(ratings_catch_up_task.apply())  # run here, as a worker would
+
+    monkeypatch.setattr(ratings_tasks, "ratings_catch_up_task", Recorded)
+    # The first look finds it behind (its refresh may only be queued); the next,
+    # still behind from the same place, sends the catch-up.
+    assert ratings_catch_up_check() is False and not sent
+    assert ratings_catch_up_check() is True and len(sent) == 1
+    assert RatedGame.objects.filter(match=matches[0].pk).exists()
+    assert ratings_catch_up_check() is False and len(sent) == 1
 
 
 @pytest.mark.django_db(transaction=True)
