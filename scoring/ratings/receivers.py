@@ -39,15 +39,16 @@ def on_ratings_stale(sender, **kwargs):
 
 def catch_up(sender, *, using, **kwargs):
     """After `migrate`: the people and ratings of what was played before they were
-    kept (an upgraded site), found once from the current tables. Two quick queries
-    when there is nothing to do."""
+    kept (an upgraded site), found once from the current tables, and a catch-up if
+    the ratings are behind the sheets. Four quick queries when there is nothing to
+    do."""
     from django.db import transaction
 
     from tournament.models import Player, Tournament
     from tournament.persons.services import seats_sync
 
     from ..models import Match, RatedGame
-    from .services import ratings_rebuild
+    from .services import ratings_behind, ratings_catch_up, ratings_rebuild
 
     with transaction.atomic(using=using):
         unseated = (
@@ -63,3 +64,8 @@ def catch_up(sender, *, using, **kwargs):
             and Match.objects.using(using).filter(status=MatchStatus.CONFIRMED).exists()
         ):
             ratings_rebuild()
+        elif ratings_behind() is not None:
+            # Behind the sheets (a refresh lost before an upgrade, or matches with
+            # nobody to rate that an earlier version did not take): caught up here,
+            # once, rather than by the first sheet confirmed after the upgrade.
+            ratings_catch_up()

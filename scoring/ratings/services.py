@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Min, Q
+from django.db.models import Exists, Min, OuterRef, Q
 
 from tournament.domain.persons import person_key
 from tournament.domain.roster import roster_at, roster_played
@@ -180,9 +180,12 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     _serialize()
     # From the start (a rebuild) nothing can be behind it: not looked for.
     behind = ratings_behind() if since != START or sheet is not None else None
-    if sheet is not None and behind is None and _settled(sheet):
-        return 0
-    if behind is not None:
+    if sheet is not None and _settled(sheet):
+        # Its own place needs nothing: only what is behind, if anything is.
+        if behind is None:
+            return 0
+        since = behind
+    elif behind is not None:
         since = min(since, behind)
     taken_back = RatedGame.objects.filter(position__gte=since)
     touched: set[int] = set()
@@ -299,11 +302,12 @@ def ratings_behind() -> str | None:
     live = Match.objects.filter(
         status=MatchStatus.CONFIRMED, tournament__published=True
     )
-    first = RatedGame.objects.exclude(match__in=live.values("pk")).aggregate(
-        first=Min("position")
-    )["first"]
+    # Anti-joins (NOT EXISTS), which stay quick however many matches a site has.
+    first = RatedGame.objects.filter(
+        ~Exists(live.filter(pk=OuterRef("match")))
+    ).aggregate(first=Min("position"))["first"]
     untaken = (
-        live.exclude(pk__in=RatedGame.objects.values("match"))
+        live.filter(~Exists(RatedGame.objects.filter(match=OuterRef("pk"))))
         .select_related("tournament")
         .only("tournament", "stage", "round", "table")
     )

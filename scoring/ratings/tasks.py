@@ -2,8 +2,11 @@
 catch-up from where the stored ratings are behind the sheets, which the worker's
 beat sends when a refresh was lost (tournament/config/celery.py)."""
 
+import logging
+
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, InterfaceError, OperationalError
 
 from . import services
@@ -26,11 +29,14 @@ RETRIED = {
 @shared_task(name="scoring.ratings_refresh", **RETRIED)
 def ratings_refresh_task(match_id: int | None) -> int:
     """Refresh the ratings from the place of sheet `match_id` on (from the start when
-    None or when the sheet is gone). A refresh is whole or nothing, so a retry after
-    a lost database starts clean."""
-    since = services.START
-    if match_id is not None:
-        since = services.sheet_position(match_id=match_id) or services.START
+    None). A sheet gone since (its tournament restored or deleted) leaves its rated
+    match behind, if it was rated: a catch-up finds it. A refresh is whole or
+    nothing, so a retry after a lost database starts clean."""
+    if match_id is None:
+        return services.ratings_refresh(since=services.START)
+    since = services.sheet_position(match_id=match_id)
+    if since is None:
+        return services.ratings_catch_up()
     return services.ratings_refresh(since=since, sheet=match_id)
 
 
@@ -41,20 +47,36 @@ def ratings_catch_up_task() -> int:
     return services.ratings_catch_up()
 
 
-_behind_last: list[str | None] = [None]  # what the beat's last look found
+CATCH_UP_BEATS = 6  # the beat is every 5 s: a look every 30 s
+# A catch-up for a place is sent once in this long by all the site's workers (the
+# shared cache holds it): a refresh that runs long, or a catch-up queued behind
+# workbooks, is not sent again at every look.
+CATCH_UP_HOLD_SECONDS = 300
+
+_behind_last: list[str | None] = [None]  # what this worker's last look found
+log = logging.getLogger(__name__)
 
 
 def ratings_catch_up_check() -> bool:
     """The worker's beat, every `CATCH_UP_BEATS`: a catch-up sent when the stored
     ratings have been behind the sheets from the same place at two looks running (a
-    refresh queued behind others is not lost; one missing since the last look is).
-    Nothing when the ratings do not follow the sheets (RATINGS_AUTOMATIC off)."""
+    refresh only queued, found at one look, is usually done by the next), once per
+    `CATCH_UP_HOLD_SECONDS` for that place across the site. A place still behind
+    after that is said in the log (the catch-up failed: its error is in the worker's
+    log; `manage.py ratings_rebuild` tries again). Nothing when the ratings do not
+    follow the sheets (RATINGS_AUTOMATIC off)."""
     behind = services.ratings_behind() if settings.RATINGS_AUTOMATIC else None
     lost = behind is not None and behind == _behind_last[0]
     _behind_last[0] = behind
-    if lost:
-        ratings_catch_up_task.delay()
-    return lost
-
-
-CATCH_UP_BEATS = 6  # the beat is every 5 s: a look every 30 s
+    if not lost:
+        return False
+    if not cache.add(f"ratings:catch-up:{behind}", 1, CATCH_UP_HOLD_SECONDS):
+        return False
+    if not cache.add(f"ratings:caught-up:{behind}", 1, CATCH_UP_HOLD_SECONDS * 12):
+        log.error(
+            "the ratings are still behind the sheets from %s after a catch-up; "
+            "sending another (see the worker's log for why the last one failed)",
+            behind,
+        )
+    ratings_catch_up_task.delay()
+    return True
