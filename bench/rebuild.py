@@ -14,7 +14,10 @@ so every person plays twenty tournaments). It then measures:
 - its baseline: `rate()` alone on the same matches (the pure module's time, with no
   reading and no writing);
 - and checks that a refresh from the middle of the order stores exactly what the
-  rebuild stored, to the last bit.
+  rebuild stored, to the last bit;
+- and prints what the look for a lost refresh costs on such a site
+  (`ratings_behind`: the worker's beat asks it every 30 s, every refresh once; the
+  median of 5), and what a sheet's refresh costs when it has nothing to do.
 
 Usage: python -m bench rebuild [--teams 500] [--tournaments 20]
        [--vendors sqlite,postgresql]
@@ -27,7 +30,7 @@ import json
 import sys
 import time
 
-from bench.core import BenchFailed, Figure, Session, run_module
+from bench.core import BenchFailed, Figure, Session, median_ms, run_module
 
 TINY = ["--teams", "32", "--tournaments", "3"]
 
@@ -81,7 +84,11 @@ def _child(tournaments: int) -> dict:
 
     from scoring.domain.ratings import Outcome, RatedMatch, rate
     from scoring.models import RatedGame
-    from scoring.ratings.services import ratings_rebuild, ratings_refresh
+    from scoring.ratings.services import (
+        ratings_behind,
+        ratings_rebuild,
+        ratings_refresh,
+    )
     from tournament.models import Person, Tournament
 
     _site(tournaments)
@@ -101,6 +108,11 @@ def _child(tournaments: int) -> dict:
         ratings_refresh(since=middle)
         if _stored() != whole:
             raise BenchFailed("a refresh from the middle stored other figures")
+        if ratings_behind() is not None:
+            raise BenchFailed("the ratings are behind the sheets after a rebuild")
+        look_ms = median_ms(ratings_behind, 5)
+        last = games[-1][0]
+        idle_ms = median_ms(lambda: ratings_refresh(since=games[-1][4], sheet=last), 5)
         transaction.set_rollback(True)
     # A match taken with empty sides (nobody to rate) is not rated.
     matches = [RatedMatch(m, a, b, Outcome(o)) for m, a, b, o, _ in games if a]
@@ -114,6 +126,8 @@ def _child(tournaments: int) -> dict:
         "steps": len(whole[1]),
         "rebuild_ms": rebuild_s * 1000,
         "pure_ms": pure_s * 1000,
+        "look_ms": look_ms,
+        "idle_ms": idle_ms,
     }
 
 
@@ -142,6 +156,10 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
             f"    rating the same matches, pure: {r['pure_ms'] / 1000:.1f} s; "
             f"ratings_rebuild (read, rate, store): {r['rebuild_ms'] / 1000:.1f} s "
             f"({r['rebuild_ms'] / r['pure_ms']:.1f}x)"
+        )
+        print(
+            f"    the look for a lost refresh (ratings_behind): {r['look_ms']:.1f} ms; "
+            f"a sheet's refresh with nothing to do: {r['idle_ms']:.1f} ms"
         )
         figures.append(
             Figure(

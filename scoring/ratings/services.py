@@ -13,7 +13,8 @@ Every confirmed match of a published tournament is taken (a `RatedGame`), rated 
 not: one whose sides have no players to rate (a team registered without its players,
 a person on both sides) is taken with empty sides. So a refresh that never ran (Redis
 down when it was sent, a worker killed holding it) leaves a trace two quick queries
-find, `ratings_behind`: every refresh reaches back to it, and the worker's beat sends
+find, `ratings_behind`: a sheet's refresh reaches back to it in the sheet's own
+tournament, and the worker's beat looks over the whole site and sends
 `ratings_catch_up` when one is there and nothing else is coming.
 """
 
@@ -176,10 +177,16 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     ratings already hold that sheet as it is: a refresh that ran meanwhile read it
     (a round's confirmations, queued faster than the worker rates them, are rated by
     the first refresh that reaches back far enough). It reaches back to where the
-    stored ratings are behind the sheets (`ratings_behind`), if that is earlier."""
+    stored ratings are behind the sheets in the sheet's tournament (`ratings_behind`:
+    a look over one tournament costs milliseconds, over a site of twenty a few
+    hundred; the worker's beat looks over the site), if that is earlier."""
     _serialize()
-    # From the start (a rebuild) nothing can be behind it: not looked for.
-    behind = ratings_behind() if since != START or sheet is not None else None
+    behind = None
+    if sheet is not None:
+        scope = Match.objects.filter(pk=sheet).values_list("tournament", flat=True)
+        tournament = scope.first()
+        if tournament is not None:  # a gone sheet's task catches up instead
+            behind = ratings_behind(tournament=tournament)
     if sheet is not None and _settled(sheet):
         # Its own place needs nothing: only what is behind, if anything is.
         if behind is None:
@@ -293,19 +300,24 @@ def _now_store(people: set[int], now: dict[int, rating.Rating]) -> None:
     )
 
 
-def ratings_behind() -> str | None:
+def ratings_behind(tournament: int | None = None) -> str | None:
     """The first place from which the stored ratings are not what the sheets say,
-    as far as two quick questions tell, or None: a confirmed match of a published
-    tournament that no refresh took (its refresh lost), or a match taken that is no
-    longer confirmed or published, or gone (a reopening's refresh lost). A sheet
-    changed and confirmed again is found by its own refresh (`_settled`)."""
+    as far as two questions tell (over one tournament, or the whole site), or None:
+    a confirmed match of a published tournament that no refresh took (its refresh
+    lost), or a match taken that is no longer confirmed or published, or gone (a
+    reopening's refresh lost). A sheet changed and confirmed again is found by its
+    own refresh (`_settled`)."""
     live = Match.objects.filter(
         status=MatchStatus.CONFIRMED, tournament__published=True
     )
-    # Anti-joins (NOT EXISTS), which stay quick however many matches a site has.
-    first = RatedGame.objects.filter(
-        ~Exists(live.filter(pk=OuterRef("match")))
-    ).aggregate(first=Min("position"))["first"]
+    taken = RatedGame.objects.all()
+    if tournament is not None:
+        live = live.filter(tournament=tournament)
+        taken = taken.filter(tournament=tournament)
+    # Anti-joins (NOT EXISTS).
+    first = taken.filter(~Exists(live.filter(pk=OuterRef("match")))).aggregate(
+        first=Min("position")
+    )["first"]
     untaken = (
         live.filter(~Exists(RatedGame.objects.filter(match=OuterRef("pk"))))
         .select_related("tournament")

@@ -379,7 +379,7 @@ def test_a_match_with_nobody_to_rate_is_taken_and_the_ratings_are_not_behind():
     Player.objects.filter(team=match.team_a_id).delete()  # registered without players
     _confirm(match, organizer, 30, 10)
     _confirm(other, organizer, 30, 10)
-    assert ratings_refresh(since=sheet_position(match_id=other.pk)) == 1
+    assert ratings_refresh_task.apply(args=[other.pk]).get() == 1
     game = RatedGame.objects.get(match=match.pk)
     assert (game.side_a, game.side_b) == ([], [])  # taken, not rated
     assert ratings_behind() is None
