@@ -1,5 +1,6 @@
 """Tournaments, sections, teams, players and people's roles (people across
-tournaments: persons/models.py, imported at the end).
+tournaments: persons/models.py; the site's roles, invitations and password resets:
+site/models.py; both imported at the end).
 
 Every rule SQL can hold is a named constraint; the rules it cannot (a team's section
 belongs to the team's tournament, a state listed by one section only) are kept by the
@@ -11,7 +12,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
-from django.utils.translation import gettext_lazy
 
 from .domain.rulesets import RuleSetCode
 from .domain.sections import Placement
@@ -719,86 +719,8 @@ class LanguagePreference(models.Model):
         return f"{self.user} reads {self.language}"
 
 
-class SiteRole(models.TextChoices):
-    """A person's standing on the site, beside the roles they hold in tournaments
-    (docs/people.md): a creator may create tournaments; an administrator may also
-    invite creators and administrators, and uses the Django admin. A superuser is an
-    administrator. Kept as Django permissions (`tournament.add_tournament`,
-    `tournament.administer_site`), so that a grant made in the Django admin counts
-    the same as one made by invitation."""
-
-    CREATOR = "creator", gettext_lazy("Tournament creator")
-    ADMINISTRATOR = "administrator", gettext_lazy("Site administrator")
-
-
-class SiteInvitation(OneTimeLink):
-    """A one-time link that makes whoever opens it a tournament creator or a site
-    administrator (docs/people.md). As a tournament's invitations: only a digest of
-    its key is kept, it works once, and it can be withdrawn until it is accepted."""
-
-    role = models.CharField(max_length=20, choices=SiteRole.choices)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        permissions = [
-            (
-                "administer_site",
-                "Administers the site: invites tournament creators and administrators",
-            )
-        ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["key_digest"], name="site_invitation_key_once"
-            ),
-            models.CheckConstraint(
-                condition=Q(role__in=SiteRole.values),
-                name="site_invitation_role_known",
-            ),
-            models.CheckConstraint(
-                condition=Q(accepted_at__isnull=True) | Q(withdrawn_at__isnull=True),
-                name="site_invitation_accepted_or_withdrawn_not_both",
-            ),
-            models.CheckConstraint(
-                condition=Q(key_digest__regex=r"^[0-9a-f]{64}$"),
-                name="site_invitation_key_digest_sha256",
-            ),
-            models.CheckConstraint(
-                condition=Q(expires_at__gt=F("created_at")),
-                name="site_invitation_expires_after_made",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.role} invitation to the site"
-
-
-class PasswordResetRequest(models.Model):
-    """One request for a password reset mail, counted to throttle them per address
-    and per client (tournament/security.py, docs/security.md). In the database, as
-    django-axes keeps failed logins, so that every web worker counts the same ones.
-    The address is kept as a digest: the count needs no more."""
-
-    at = models.DateTimeField(db_index=True)
-    address_digest = models.CharField(max_length=64)
-    client = models.CharField(max_length=45, blank=True)
-    sent = models.BooleanField(help_text="False when the throttle refused it.")
-
-    class Meta:
-        indexes = [
-            models.Index(
-                fields=["address_digest", "at"], name="password_reset_address"
-            ),
-            models.Index(fields=["client", "at"], name="password_reset_client"),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(address_digest__regex=r"^[0-9a-f]{64}$"),
-                name="password_reset_address_digest_sha256",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"password reset request at {self.at:%Y-%m-%d %H:%M}"
-
-
+# The site's own records (roles on the site, its invitations, password resets) are in
+# site/models.py; people across tournaments in persons/models.py: imported here so
+# that Django finds them and `tournament.models` names every model of the app.
 from .persons.models import Person, PersonChange, Seat  # noqa: E402, F401
+from .site.models import PasswordResetRequest, SiteInvitation, SiteRole  # noqa: E402, F401
