@@ -18,6 +18,10 @@
   const LINK_KEY = root.dataset.linkKey;
   const SCORE_URL = root.dataset.scoreUrl;
   const SAVED = "fiftysix-saved-" + MATCH;
+  // The newest version of this sheet the server has answered this browser with: a
+  // page that loads older than it (reloaded while an earlier page's send was under
+  // way, which the new page's copy of the sheet was read before) reads the sheet again.
+  const KNOWN = "fiftysix-version-" + MATCH;
   const PAGE_CACHE = "fiftysix-pages";
   const RETRY_MS = 15000;
   const DEAL_FIELDS = ["number", "declarer", "value", "trump", "level", "taken"];
@@ -364,7 +368,10 @@
           result = await send(entry, sheet.version);
         }
         if (result.ok) {
-          if (result.version !== null) after[entry.base] = result.version;
+          if (result.version !== null) {
+            after[entry.base] = result.version;
+            known(result.version);
+          }
           await drop(entry.id);
           sent += 1;
           saved();
@@ -418,6 +425,25 @@
 
   function saved() {
     localStorage.setItem(SAVED, String(Date.now()));
+  }
+
+  function pageVersion() {
+    const app = document.getElementById("score-app");
+    return app ? Number(app.dataset.version) || 0 : 0;
+  }
+
+  function known(version) {
+    if (version > Number(localStorage.getItem(KNOWN) || 0)) localStorage.setItem(KNOWN, String(version));
+  }
+
+  // What the server answered last is what the page shows now: kept exactly, so that a
+  // sheet whose versions went back (a restored backup) is not read again forever.
+  function shown() {
+    localStorage.setItem(KNOWN, String(pageVersion()));
+  }
+
+  async function freshen() {
+    if (navigator.onLine && Number(localStorage.getItem(KNOWN) || 0) > pageVersion()) await reloadSheet();
   }
 
   function say(text, bad) {
@@ -652,6 +678,7 @@
   });
   document.body.addEventListener("htmx:afterSwap", (event) => {
     if (!event.detail.target || event.detail.target.id !== "score-app") return;
+    if (navigator.onLine) shown();
     prepareForm();
     // After a deal's save the keyboard stays in the form: at the next deal's first
     // field, or at the first field the server refused; and the answer beside the
@@ -678,7 +705,7 @@
     if (fromForm) announce(document.querySelector("#save-state .said"));
   });
   document.body.addEventListener("htmx:afterSettle", () => prepareForm());
-  window.addEventListener("online", () => { show(); flush(); });
+  window.addEventListener("online", () => { show(); flush().then(freshen); });
   window.addEventListener("offline", () => show());
   setInterval(() => { if (root.dataset.waiting !== "0") flush(); }, RETRY_MS);
 
@@ -689,5 +716,9 @@
       .catch(() => {}); // without it the page still queues; it just cannot reopen offline
   }
   root.dataset.waiting = "0";
-  show().then(prepareForm).then(flush);
+  // The form's next number first, then the queue: what the scorer sees at once is
+  // the page ready for the next deal. A page older than what this browser was last
+  // answered (a copy kept offline, or read before an earlier page's send) is read
+  // again when online.
+  prepareForm().then(show).then(flush).then(freshen);
 })();

@@ -112,11 +112,26 @@ def test_a_deal_refused_twice_waits_with_a_message_and_is_sent_after_a_reload(
         else:
             route.continue_()
 
+    def no_preview(route):
+        route.abort()
+
+    asked: set = set()  # the award's previews not answered yet
+    page.on("request", lambda r: asked.add(r) if "/preview/" in r.url else None)
+    page.on("requestfinished", lambda r: asked.discard(r))
+    page.on("requestfailed", lambda r: asked.discard(r))
     page.route(address, no_renewal)
     fill_deal(page, "A", 40, "clubs", "none", 44)
-    # The award's previews are answered before the cookie goes: a preview answered
-    # without a cookie would hand the page a fresh one, the renewal this test blocks.
-    page.wait_for_load_state("networkidle")
+    # Any answer hands the page a cookie again, a fresh one to a request sent without:
+    # the renewal this test blocks. So from here the award's previews go unanswered
+    # (the tap on Save asks one more as the last field loses the focus), and the
+    # cookie goes once those asked before are answered; the page's queue can then
+    # send nothing before the reload.
+    page.route(f"{address}preview/**", no_preview)
+    for _ in range(100):
+        if not asked:
+            break
+        page.wait_for_timeout(100)
+    assert not asked, "a preview was never answered"
     context.clear_cookies(name="csrftoken")
     page.click("#deal-form button.save")
     alert = page.locator("#score-app .flash.error[role=alert]")
@@ -127,6 +142,7 @@ def test_a_deal_refused_twice_waits_with_a_message_and_is_sent_after_a_reload(
     assert page.locator("#offline").get_attribute("data-waiting") == "1"
 
     page.unroute(address)
+    page.unroute(f"{address}preview/**")
     page.reload()
     page.locator("#deal-1").wait_for()
     _until(lambda: page.locator("#offline").get_attribute("data-waiting") == "0")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.models import Deal, SheetChange
 from scoring.sheets import services
@@ -147,7 +148,7 @@ def test_deals_entered_offline_are_sent_once_and_in_order(browser, live_server):
     assert reloaded is not None and reloaded.from_service_worker
     page.locator("#queue li").nth(4).wait_for()
     assert "5 entries waiting to send" in page.inner_text("#net-status")
-    assert page.input_value("#id_number") == "6"
+    expect(page.locator("#id_number")).to_have_value("6")
 
     context.set_offline(False)
     page.locator("#deal-5").wait_for(timeout=20000)
@@ -166,6 +167,59 @@ def test_deals_entered_offline_are_sent_once_and_in_order(browser, live_server):
     assert match.changes.filter(action="deal_add").count() == 5
     match.refresh_from_db()
     assert (match.total_a, match.total_b) == (12, 8)
+
+
+def test_a_page_older_than_a_send_already_answered_reads_the_sheet_again(
+    browser, live_server
+):
+    """Reloaded while the page before it was sending: the new page's copy of the sheet
+    was read before that send's deal reached the sheet, and the queue it finds is
+    empty. The version that send was answered with says so, and the sheet is read
+    again, so that the scorer does not start deal 1 over."""
+    tournament, organizer, _, (match, _) = _tournament(deals=6)
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block"
+    )
+    page = context.new_page()
+    address = f"{live_server.url}/l/{_key(tournament, 1)}/"
+    page.goto(address)
+    before = page.content()  # the sheet at version 1, as the new page would read it
+    assert page.locator("#deal-1").count() == 0
+
+    services.score_sheet_deal_record(
+        match_id=match.pk,
+        user=organizer,
+        version=None,
+        number=1,
+        declarer="A",
+        value=30,
+        trump="spades",
+        level="none",
+        taken=34,
+    )
+    match.refresh_from_db()
+    # What the page before left: the version its send was answered with.
+    page.evaluate(
+        f"localStorage.setItem('fiftysix-version-{match.pk}', '{match.version}')"
+    )
+    served = []
+
+    def old_copy(route):
+        if route.request.resource_type == "document" and not served:
+            served.append(route.request.url)
+            route.fulfill(body=before, content_type="text/html; charset=utf-8")
+        else:
+            route.continue_()
+
+    page.route(address, old_copy)
+    page.reload()
+    assert served
+    page.locator("#deal-1").wait_for()
+    expect(page.locator("#id_number")).to_have_value("2")
+    assert page.evaluate(f"localStorage.getItem('fiftysix-version-{match.pk}')") == str(
+        match.version
+    )
+    context.close()
 
 
 def test_a_change_from_another_device_is_shown_and_nothing_is_lost(
