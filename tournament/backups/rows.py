@@ -25,11 +25,12 @@ from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from ..bulk import rows_insert
 from ..domain.errors import filled, gettext_noop
 from .archive import BackupRefused
 
@@ -221,35 +222,12 @@ def insert_raw(rows: Rows) -> None:
 
 
 def write(model: type[Model], fields: list[Field], prepared: list[tuple]) -> None:
-    """Prepared rows of `model` into its table: COPY on PostgreSQL, one INSERT
-    statement run for every row inside SQLite's module (executemany) elsewhere."""
+    """Prepared rows of `model` into its table, every field's column (ids and all):
+    the database's bulk path (tournament/bulk.py), COPY on PostgreSQL. COPY keeps
+    every constraint: checks and unique indexes at once, references at the
+    transaction's check (services._check_constraints)."""
     if not prepared:
         return
     if fields != list(model._meta.local_concrete_fields):
         raise AssertionError(f"{model.__name__}: inherited fields")
-    ops = connection.ops
-    table = ops.quote_name(model._meta.db_table)
-    names = ", ".join(ops.quote_name(f.column) for f in fields)
-    if connection.vendor == "postgresql":
-        _copy(table, names, prepared)
-        return
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    insert = f"INSERT INTO {table} ({names}) VALUES {one}"  # noqa: S608 - our names
-    with connection.cursor() as cursor:
-        cursor.executemany(insert, prepared)
-
-
-def _copy(table: str, names: str, prepared: list[tuple]) -> None:
-    """PostgreSQL's bulk load: COPY, each value sent as psycopg adapts it (Django's
-    cursor would write every value into the statement's text for the server to
-    parse again). COPY keeps every constraint: checks and unique indexes at once,
-    references at the transaction's check (services._check_constraints)."""
-    wrapper = transaction.get_connection()
-    wrapper.ensure_connection()
-    with (
-        wrapper.wrap_database_errors,
-        wrapper.connection.cursor() as cursor,
-        cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
-    ):
-        for record in prepared:
-            copy.write_row(record)
+    rows_insert(model, [f.column for f in fields], prepared)
