@@ -41,8 +41,11 @@ TEAMS = [
 
 
 def test_tournament_day_from_the_team_list_to_the_standings(
-    browser, live_server, steps, tmp_path
+    browser, live_server, steps, tmp_path, settings
 ):
+    # The spectator's standings change by themselves, within a poll: a short one on a
+    # slow machine.
+    settings.STANDINGS_POLL_SECONDS = 2
     tournament = TournamentFactory(
         slug="day-cup", name="Day Cup", published=True, league_rounds=1
     )

@@ -33,10 +33,20 @@ def _until(check, seconds: float = 15.0):
         time.sleep(0.2)
 
 
+def _phone(browser):
+    """A phone without the service worker: these tests are about the cookie, and the
+    worker's copy of the page is fetched at its own moment, answered with the cookie
+    the request carried (Django sends the token back with every page), which could put
+    a cleared cookie back under the test."""
+    return browser.new_context(viewport=PHONE, service_workers="block")
+
+
 def _speak(page, language: str) -> None:
     if language != "en":
         page.click(f"form.languages button[value={language}]")
         page.wait_for_selector(f"html[lang={language}]")
+        # The page in its language, with its scripts run (htmx takes the forms).
+        page.wait_for_load_state("load")
 
 
 def _log_in_beside(context, live_server, user) -> None:
@@ -57,7 +67,7 @@ def test_a_table_saves_its_deal_after_a_sign_in_in_another_tab(
     browser, live_server, language
 ):
     tournament, organizer, _, matches = tables_in_play("csrf-tab", tables=1, deals=4)
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     page = context.new_page()
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     _speak(page, language)
@@ -78,7 +88,7 @@ def test_a_table_saves_its_deal_once_after_the_cookies_are_cleared(
     browser, live_server
 ):
     tournament, _, _, matches = tables_in_play("csrf-gone", tables=1, deals=4)
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     page = context.new_page()
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     context.clear_cookies(name="csrftoken")
@@ -99,7 +109,7 @@ def test_a_deal_refused_twice_waits_with_a_message_and_is_sent_after_a_reload(
     tournament, _, _, matches = tables_in_play("csrf-held", tables=1, deals=4)
     match = matches[0]
     scorer = member(tournament, Role.SCORER, "csrf-scorer")
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     _log_in_beside(context, live_server, scorer)
     page = context.new_page()
     address = f"{live_server.url}/matches/{match.pk}/score/"
@@ -158,7 +168,7 @@ def test_a_delete_confirmed_once_is_done_after_the_cookies_are_cleared(
     """Any htmx write (here a deal's delete, behind its confirmation) is sent again
     once with a fresh cookie, without asking the scorer a second time."""
     tournament, _, _, matches = tables_in_play("csrf-delete", tables=1, deals=4)
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     page = context.new_page()
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     fill_deal(page, "A", 40, "clubs", "none", 44)
@@ -200,7 +210,7 @@ def test_a_server_error_under_a_save_is_said_and_the_deal_waits(
     """A 503 (the database down) is like being offline: the deal waits in the queue
     under its key, the page says so, and it is sent when the server is back."""
     tournament, _, _, matches = tables_in_play("csrf-503", tables=1, deals=4)
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     page = context.new_page()
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     _speak(page, language)
@@ -235,7 +245,7 @@ def test_a_deal_kept_after_a_503_is_sent_again_when_retry_after_says(
     come back: a 503 with Retry-After: 1 (the database restarting) is tried again a
     second later, by itself, and the deal is saved once (docs/reliability.md)."""
     tournament, _, _, matches = tables_in_play("retry-after", tables=1, deals=4)
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     page = context.new_page()
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     refused: list[str] = []
@@ -263,7 +273,7 @@ def test_any_other_refusal_under_a_save_is_said_and_the_form_keeps_the_deal(
     browser, live_server
 ):
     tournament, _, _, matches = tables_in_play("csrf-404", tables=1, deals=4)
-    context = browser.new_context(viewport=PHONE)
+    context = _phone(browser)
     page = context.new_page()
     page.goto(f"{live_server.url}/l/{link_key(tournament, table=1)}/")
     page.route(

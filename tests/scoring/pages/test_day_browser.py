@@ -39,7 +39,7 @@ def test_arrivals_draw_forfeit_and_a_ruling(browser, live_server):
     desk.click("button:has-text('Draw the league')")
     desk.locator(".messages").wait_for()
     desk.click("button:has-text('Release every round')")
-    desk.locator(".messages").wait_for()
+    desk.locator(".messages").get_by_text("Released").wait_for()
     assert Team.objects.get(pk=late.pk).status == "absent"
     drawn = Match.objects.filter(tournament=tournament)
     assert drawn.count() == 9

@@ -89,8 +89,11 @@ def _hall(slug: str) -> list[str]:
     ("width", "height", "language"), [(1280, 720, "en"), (1920, 1080, "ml")]
 )
 def test_the_venue_screen_cuts_no_name_and_shows_every_team(
-    browser, live_server, width, height, language
+    browser, live_server, settings, width, height, language
 ):
+    # Each view is opened by its address and read in several calls: it must not
+    # turn by itself meanwhile.
+    settings.SCREEN_SECONDS = 3600
     slug = f"hall-{width}"
     names = _hall(slug)
     context = browser.new_context(viewport={"width": width, "height": height})

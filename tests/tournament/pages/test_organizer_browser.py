@@ -28,7 +28,14 @@ TEAMS = [
 ]
 
 
-def test_a_tournament_run_from_its_pages(browser, live_server, steps, tmp_path):
+def test_a_tournament_run_from_its_pages(
+    browser, live_server, steps, tmp_path, settings
+):
+    # The desk changes by itself, within a poll: a short one, so that a poll answered
+    # just before a sheet's save does not leave a slow machine waiting most of the
+    # test's timeout; the venue screen does not turn while it is read.
+    settings.DESK_POLL_SECONDS = 2
+    settings.SCREEN_SECONDS = 3600
     maker = UserFactory(username="maker")
     maker.user_permissions.add(Permission.objects.get(codename="add_tournament"))
 
