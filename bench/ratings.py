@@ -20,7 +20,7 @@ fifth) and a coin. Figures:
   random order's is 0.5.
 
 Pure Python, no database: the rebuild from stored sheets is timed by
-`manage.py ratings_rebuild` once people are stored.
+`python -m bench rebuild`.
 
 Usage: python -m bench ratings [--teams 120] [--tournaments 6] [--seed 56]
 """
