@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -25,6 +26,7 @@ from tournament.views import form_errors, page_action
 from . import selectors, services
 from .forms import SeasonForm
 
+PAGE_SIZE = 100  # people a page of the ratings
 SORTS = {
     "rating": lambda row: (row.rank,),
     "name": lambda row: (row.person.name.casefold(), row.person.pk),
@@ -45,11 +47,15 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort") or "rating"
     rows = rating_list(user=request.user, tournaments=tournaments)
     rows.sort(key=SORTS.get(sort, SORTS["rating"]))
+    # A page at a time (the ranks are the whole list's): a federation's site rates
+    # thousands.
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
         "brackets/ratings.html",
         {
-            "rows": rows,
+            "rows": page.object_list,
+            "page": page,
             "seasons": seasons,
             "season": season,
             "sort": sort if sort in SORTS else "rating",

@@ -191,3 +191,40 @@ def test_a_season_page_is_titled_by_its_name_for_an_administrator_too(rated):
     title = page.split("<title>", 1)[1].split("</title>", 1)[0]
     assert "<form" not in title and "Season One" in title
     assert page.count('id="change-season-heading"') == 1
+
+
+def test_the_ratings_come_a_page_at_a_time_keeping_the_order_and_the_ranks(
+    rated, monkeypatch
+):
+    monkeypatch.setattr("brackets.seasons.views.PAGE_SIZE", 10)
+    client = Client()
+    by_rating = _text(client.get("/ratings/"))
+    ranks = [int(r) for r in re.findall(r'<tr><td class="num">(\d+)</td>', by_rating)]
+    assert len(ranks) == 10 and "page 1 of 3" in by_rating
+    later = re.search(r'<a href="\?([^"]+)">Later</a>', by_rating)
+    assert later and later.group(1) == "page=2"
+    third = _text(client.get("/ratings/", {"page": 3}))
+    assert "page 3 of 3" in third and ">Later<" not in third
+    last = [int(r) for r in re.findall(r'<tr><td class="num">(\d+)</td>', third)]
+    assert len(last) == 4 and min(last) >= max(ranks)  # the whole list's ranks
+
+    # The order chosen goes with the page links, in Malayalam too.
+    by_name = _text(
+        client.get("/ratings/", {"sort": "name"}, HTTP_ACCEPT_LANGUAGE="ml")
+    )
+    assert "3-ൽ 1-ാം പേജ്" in by_name
+    assert 'href="?sort=name&amp;page=2">അടുത്തത്</a>' in by_name
+    second = _text(client.get("/ratings/", {"sort": "name", "page": 2}))
+    names = [
+        *re.findall(r'<th scope="row"><a href="/people/\d+/">([^<]+)</a>', by_name),
+        *re.findall(r'<th scope="row"><a href="/people/\d+/">([^<]+)</a>', second),
+    ]
+    assert len(names) == 20 and names == sorted(names, key=str.casefold)
+
+
+def test_the_people_list_keeps_its_search_across_pages(rated, monkeypatch):
+    monkeypatch.setattr("scoring.ratings.views.PAGE_SIZE", 5)
+    found = Person.objects.filter(name__icontains="a").count()
+    assert found > 5
+    page = _text(Client().get("/people/", {"q": "a"}))
+    assert 'href="?q=a&amp;page=2">Later</a>' in page
