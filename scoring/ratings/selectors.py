@@ -23,7 +23,7 @@ from tournament.site.selectors import is_site_administrator
 from ..domain import ratings as rating
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
-from ..statistics.selectors import tallies_list
+from ..statistics.selectors import teams_tallies_list
 from .models import PersonRating, RatingStep
 
 
@@ -139,25 +139,17 @@ def person_seats(*, user, person: Person) -> list[Played]:
 
 def person_statistics(*, seats: list[Played]) -> stats.Figures:
     """What the person bid, over every seat given: the contracts they won the
-    auction of, as a tournament's player row sums them (one query a tournament)."""
+    auction of, as a tournament's player row sums them (one query, however many
+    tournaments)."""
     total = stats.Tally(0)
-    by_tournament: dict[int, list[Played]] = defaultdict(list)
-    for seat in seats:
-        by_tournament[seat.tournament.pk].append(seat)
-    for mine in by_tournament.values():
-        tournament = mine[0].tournament
-        keys = {(s.team, s.key) for s in mine}
-        cities = {s.team: s.city for s in mine}
-        for tally in tallies_list(tournament=tournament, teams={s.team for s in mine}):
-            if (
-                tally.bidder
-                and (
-                    tally.team,
-                    person_key(tally.bidder, cities[tally.team]),
-                )
-                in keys
-            ):
-                total = total.plus(tally)
+    keys = {(s.team, s.key) for s in seats}
+    cities = {s.team: s.city for s in seats}
+    for tally in teams_tallies_list(teams=sorted(cities)):
+        if (
+            tally.bidder
+            and (tally.team, person_key(tally.bidder, cities[tally.team])) in keys
+        ):
+            total = total.plus(tally)
     return stats.figures_of(total)
 
 

@@ -79,6 +79,13 @@ _COUNTED_SQL = f"""m.tournament_id = %(t)s AND m.status IN ({_STATUSES})
     WHERE r.tournament_id = %(t)s AND r.released_at IS NULL))"""  # noqa: S608
 
 
+# The same, for sheets of any tournament: each match's own rounds not released.
+_COUNTED_ANYWHERE_SQL = f"""m.status IN ({_STATUSES})
+  AND NOT (m.stage = %(league)s AND m.round IN (
+    SELECT r.number FROM {LeagueRound._meta.db_table} r
+    WHERE r.tournament_id = m.tournament_id AND r.released_at IS NULL))"""  # noqa: S608
+
+
 def _counted_params(tournament: Tournament) -> dict:
     return {"t": tournament.pk, "league": Stage.LEAGUE.value}
 
@@ -113,6 +120,28 @@ def tallies_list(
             f"OR (t.side = 'B' AND m.team_b_id IN {among}))"
         )
     sql = _TALLIES_SQL.replace("{counted}", _COUNTED_SQL).replace("{team}", mine)
+    return [
+        stats.tally_of(team, bidder, counts)
+        for team, bidder, *counts in _rows(sql, params)
+    ]
+
+
+def teams_tallies_list(*, teams: Iterable[int]) -> list[stats.Tally]:
+    """Each bidder's contracts for `teams`, whichever tournaments they are in (a
+    team is one tournament's), summed in one GROUP BY: a person's figures over every
+    tournament he played, in one query however many."""
+    params: dict = {"league": Stage.LEAGUE.value}
+    wanted = list(teams)
+    if not wanted:
+        return []
+    among = _among(params, wanted)
+    mine = (
+        f"AND ((t.side = 'A' AND m.team_a_id IN {among}) "
+        f"OR (t.side = 'B' AND m.team_b_id IN {among}))"
+    )
+    sql = _TALLIES_SQL.replace("{counted}", _COUNTED_ANYWHERE_SQL).replace(
+        "{team}", mine
+    )
     return [
         stats.tally_of(team, bidder, counts)
         for team, bidder, *counts in _rows(sql, params)

@@ -11,6 +11,9 @@ from types import SimpleNamespace
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection
+from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
 
 from scoring.domain import ratings as rating
 from scoring.models import Match, PersonRating, RatedGame, RatingStep
@@ -534,3 +537,59 @@ def test_a_restore_keeps_the_people_a_site_administrator_made():
     # older Biju George: the restore keeps what the administrator decided.
     assert _person(one, "K. Joseph").pk == merged.pk
     assert _person(two, "Biju George").pk == namesake.pk != biju.pk
+
+
+def test_a_persons_figures_as_bidder_add_up_his_tournaments_in_one_query(api):
+    """Team names repeat in the two leagues, and with them the second player of each
+    team: one person across both tournaments. His figures are every contract he won
+    the auction of there (not his captain's), read in one query however many
+    tournaments he played."""
+    first, organizer, _ = _league()
+    second = TournamentFactory(slug="rated-cup-2", league_rounds=3, published=True)
+    other = member(second, Role.ORGANIZER)
+    drawn_league(second, other, sections=2, per_section=4)
+    team, bidder = "Region 1 team 1", "Region 1 team 1 two"
+    (person,) = {
+        Seat.objects.get(team__tournament=t, name=bidder).person_id
+        for t in (first, second)
+    }
+    played = [  # (tournament, its organizer, the captain bid?, taken): made from 30
+        (first, organizer, False, 34),
+        (first, organizer, False, 20),
+        (second, other, False, 40),
+        (second, other, True, 40),
+    ]
+    for number, (tournament, user, captain, taken) in enumerate(played, start=1):
+        match = (
+            Match.objects.filter(tournament=tournament)
+            .filter(Q(team_a__name=team) | Q(team_b__name=team))
+            .order_by("round", "table")
+            .first()
+        )
+        side = "A" if match.team_a.name == team else "B"
+        sheets_services.score_sheet_deal_record(
+            match_id=match.pk,
+            user=user,
+            version=None,
+            number=number if tournament == first else number - 2,
+            declarer=side,
+            value=30,
+            trump="spades",
+            level="none",
+            taken=taken,
+            bidder=match.team(side).captain_name if captain else bidder,
+        )
+    with CaptureQueriesContext(connection) as two:
+        figures = api.get(f"/api/v1/people/{person}/").json()["statistics"]
+    assert (figures["declared"], figures["made"], figures["defeated"]) == (3, 2, 1)
+    captain = Seat.objects.get(
+        team__tournament=second,
+        team__name=team,
+        name=Match.objects.filter(tournament=second, team_a__name=team)
+        .first()
+        .team_a.captain_name,
+    ).person_id
+    with CaptureQueriesContext(connection) as one:
+        mine = api.get(f"/api/v1/people/{captain}/").json()["statistics"]
+    assert (mine["declared"], mine["made"]) == (1, 1)
+    assert len(two) == len(one)  # two tournaments cost what one does
