@@ -773,4 +773,9 @@ class ExportJob(models.Model):
         return (100 * self.progress // self.total) if self.total else 0
 
 
-from .ratings.models import PersonRating, RatedGame, RatingStep  # noqa: E402, F401
+from .ratings.models import (  # noqa: E402, F401
+    PersonRating,
+    RatedGame,
+    RatingStep,
+    RebuildWanted,
+)

@@ -99,3 +99,19 @@ class PersonRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.person_id}: {self.display}"
+
+
+class RebuildWanted(models.Model):
+    """Every rating is to be computed again: written in the transaction of what asked
+    (a merge, a split, a restore, an import, a tournament published or its first day
+    moved), removed by the rebuild that read the sheets after it. So a rebuild whose
+    task was never sent (Redis down) or never finished (a worker killed) leaves a row
+    that the ratings' look finds (`ratings_behind`) and the worker's beat acts on."""
+
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "scoring"
+
+    def __str__(self) -> str:
+        return f"rebuild wanted since {self.at:%Y-%m-%d %H:%M:%S}"

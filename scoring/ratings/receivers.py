@@ -10,13 +10,17 @@ from tournament.queue import task_send_on_commit
 
 from ..domain.rules import MatchStatus
 from ..signals import sheet_locked, sheet_reopening
+from .models import RebuildWanted
 from .tasks import ratings_refresh_task
 
-# What the log says when a task could not be sent (Redis down): a sheet's refresh
-# is found missing by the worker's beat (ratings_catch_up_check) or reached back to
-# by the next refresh; a rebuild after a merge, a split or a restore is not.
+# What the log says when a task could not be sent (Redis down): the worker's beat
+# finds what is missing (ratings_catch_up_check), a sheet's refresh or a rebuild
+# after a merge, a split or a restore (kept as a RebuildWanted), and the next sheet's
+# refresh reaches back to it.
 MISSED = "a worker's beat catches the ratings up, once a worker and Redis are back"
-MISSED_REBUILD = "run `manage.py ratings_rebuild` once Redis is back"
+MISSED_REBUILD = (
+    "a worker's beat rebuilds the ratings, once a worker and Redis are back"
+)
 
 
 @receiver(sheet_locked, dispatch_uid="ratings-sheet-locked")
@@ -34,6 +38,9 @@ def on_sheet_reopening(sender, *, match, **kwargs):
 @receiver(ratings_stale, dispatch_uid="ratings-stale")
 def on_ratings_stale(sender, **kwargs):
     if settings.RATINGS_AUTOMATIC:
+        # Kept in the transaction of what asked, so that a rebuild whose task is lost
+        # is still found (ratings_behind) and done by the worker's beat.
+        RebuildWanted.objects.create()
         task_send_on_commit(ratings_refresh_task, None, missed=MISSED_REBUILD)
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Exists, Min, OuterRef, Q
+from django.db.models import Exists, Max, Min, OuterRef, Q
 
 from tournament.bulk import rows_insert
 from tournament.domain.persons import person_key
@@ -37,7 +37,7 @@ from tournament.selectors import rosters_get
 from ..domain import ratings as rating
 from ..domain.rules import MatchStatus, Stage
 from ..models import Match
-from .models import PersonRating, RatedGame, RatingStep
+from .models import PersonRating, RatedGame, RatingStep, RebuildWanted
 
 START = ""  # before every place: a refresh from the start is a rebuild
 _LOCK = 5656_0044  # PostgreSQL's advisory lock of the ratings' writes
@@ -200,6 +200,13 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
         since = behind
     elif behind is not None:
         since = min(since, behind)
+    # A rebuild removes the wishes for one that it reads the sheets after; one
+    # written meanwhile (its transaction not committed yet) stays for the next.
+    wanted = (
+        RebuildWanted.objects.aggregate(last=Max("pk"))["last"]
+        if since == START
+        else None
+    )
     taken_back = RatedGame.objects.filter(position__gte=since)
     touched: set[int] = set()
     for a, b in taken_back.values_list("side_a", "side_b"):
@@ -276,6 +283,8 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
         ),
     )
     _now_store(touched, rated.people)
+    if wanted is not None:
+        RebuildWanted.objects.filter(pk__lte=wanted).delete()
     return sum(g.rates for g in games)
 
 
@@ -321,7 +330,11 @@ def ratings_behind(tournament: int | None = None) -> str | None:
     a confirmed match of a published tournament that no refresh took (its refresh
     lost), or a match taken that is no longer confirmed or published, or gone (a
     reopening's refresh lost). A sheet changed and confirmed again is found by its
-    own refresh (`_settled`)."""
+    own refresh (`_settled`). A rebuild asked for and not done yet (its task lost)
+    puts everything behind: START, over one tournament as over the site (a merge
+    changes every tournament the person played)."""
+    if RebuildWanted.objects.exists():
+        return START
     live = Match.objects.filter(
         status=MatchStatus.CONFIRMED, tournament__published=True
     )

@@ -106,6 +106,7 @@ LEFT_OUT = {
     "scoring.ratedgame": "the site's ratings, computed again from the sheets",
     "scoring.ratingstep": "the site's ratings, computed again from the sheets",
     "scoring.personrating": "the site's ratings, computed again from the sheets",
+    "scoring.rebuildwanted": "the site's ratings: a rebuild not done yet",
     "brackets.season": "the site's seasons, across tournaments",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",

@@ -16,9 +16,11 @@ from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
 from scoring.domain import ratings as rating
-from scoring.models import Match, PersonRating, RatedGame, RatingStep
+from scoring.models import Match, PersonRating, RatedGame, RatingStep, RebuildWanted
+from scoring.ratings import receivers as ratings_receivers
 from scoring.ratings import tasks as ratings_tasks
 from scoring.ratings.services import (
+    START,
     ratings_behind,
     ratings_catch_up,
     ratings_rebuild,
@@ -43,6 +45,7 @@ from tests.scoring.league import drawn_league, play_quickly
 from tournament.domain.types import Role
 from tournament.models import Person, PersonChange, Player, Seat
 from tournament.persons.services import person_merge, person_split
+from tournament.services import tournament_update
 from tournament.site.services import site_role_grant
 
 pytestmark = pytest.mark.django_db
@@ -428,6 +431,58 @@ def test_the_workers_beat_sends_a_catch_up_when_a_refresh_stays_lost(
     assert ratings_catch_up_task.apply().get() == 1  # as a worker runs it
     assert RatedGame.objects.filter(match=matches[0].pk).exists()
     assert ratings_catch_up_check() is False and len(sent) == 2
+
+
+def test_a_rebuild_whose_task_was_lost_is_found_and_done_by_the_beat(
+    settings, monkeypatch
+):
+    """Redis down when a tournament was unpublished: the rebuild it asked for is never
+    sent. The wish is kept in the unpublishing's transaction, so the ratings are
+    behind from the start, over its tournament as over the site: the beat's second
+    look sends a catch-up, which rebuilds and clears the wish; the next sheet's
+    refresh would have done it too."""
+    cache.clear()
+    tournament, organizer, matches = _league()
+    _confirm(matches[0], organizer, 30, 10)
+    ratings_rebuild()
+    assert ratings_behind() is None and RatedGame.objects.exists()
+    settings.RATINGS_AUTOMATIC = True
+    lost = []
+    monkeypatch.setattr(
+        ratings_receivers, "task_send_on_commit", lambda *a, **k: lost.append(a)
+    )
+    tournament_update(tournament=tournament, published=False)
+    assert len(lost) == 1  # the rebuild's task, never sent
+    assert RebuildWanted.objects.count() == 1
+    assert ratings_behind() == START
+    assert ratings_behind(tournament=tournament.pk) == START
+    sent = []
+    monkeypatch.setattr(
+        ratings_tasks,
+        "ratings_catch_up_task",
+        SimpleNamespace(delay=lambda: sent.append(ratings_catch_up_task.apply())),
+    )
+    assert ratings_catch_up_check() is False  # the first look: maybe only queued
+    assert ratings_catch_up_check() is True and len(sent) == 1
+    # The unpublished tournament's match no longer rates; nothing is behind.
+    assert not RatedGame.objects.exists() and not PersonRating.objects.exists()
+    assert not RebuildWanted.objects.exists()
+    assert ratings_behind() is None
+    assert ratings_catch_up_check() is False and len(sent) == 1
+
+
+def test_the_next_sheets_refresh_does_a_rebuild_still_wanted():
+    _, organizer, matches = _league()
+    first, second = sorted(matches, key=lambda m: (m.round, m.table))[:2]
+    _confirm(first, organizer, 30, 10)
+    RebuildWanted.objects.create()
+    assert ratings_refresh(since="~") == 0  # from after every match: no rebuild
+    assert RebuildWanted.objects.exists()
+    _confirm(second, organizer, 30, 10)
+    # From the start, not from its own place: both matches.
+    assert ratings_refresh_task.apply(args=[second.pk]).get() == 2
+    assert not RebuildWanted.objects.exists()
+    assert ratings_behind() is None
 
 
 def test_a_settled_sheets_refresh_takes_only_what_is_behind():
