@@ -290,6 +290,8 @@ class Session:
         self.tiny = tiny
         self.prefix = f"{PG_PREFIX}{os.getpid()}_"
         self.folder = Path(tempfile.mkdtemp(prefix="fiftysix-bench-"))
+        # The collected static files of this run's children (bench/settings.py).
+        os.environ["BENCH_STATIC_ROOT"] = str(self.folder / "static")
         self.redis_url = REDIS_URL
         self._templates: dict[tuple, Database] = {}
         self._static = False

@@ -76,7 +76,7 @@ def ratings_catch_up_check() -> bool:
         log.error(
             "the ratings are still behind the sheets from %s after a catch-up; "
             "sending another (see the worker's log for why the last one failed)",
-            behind,
+            behind or "the start (a rebuild)",
         )
     ratings_catch_up_task.delay()
     return True
