@@ -5,8 +5,9 @@ elsewhere one INSERT statement run for every row inside SQLite's module
 every row into the statement's text: for a rebuild's 240,000 rating steps that was
 most of its time.
 
-The values go as they are: the caller gives each column the value the database
-stores (a JSON column a JSON text, a foreign key its id). Every constraint holds as
+The values go as they are: the caller gives each column the value as its field
+prepares it for the database (`get_db_prep_save`: a JSON column's, a foreign key its
+id). Every constraint holds as
 for any insert: checks and unique indexes at once, references at the transaction's
 check. Columns left out take their database default: an id its identity.
 """

@@ -42,8 +42,14 @@ from .models import PersonRating, RatedGame, RatingStep, RebuildWanted
 START = ""  # before every place: a refresh from the start is a rebuild
 _LOCK = 5656_0044  # PostgreSQL's advisory lock of the ratings' writes
 _GAME_COLUMNS = (
-    *("tournament_id", "match", "position", "stage", "round", "outcome"),
-    *("side_a", "side_b"),
+    "tournament_id",
+    "match",
+    "position",
+    "stage",
+    "round",
+    "outcome",
+    "side_a",
+    "side_b",
 )
 _STEP_COLUMNS = ("game_id", "person_id", "position", "mu", "sigma", "matches")
 

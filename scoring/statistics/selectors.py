@@ -73,17 +73,20 @@ FROM {MatchTally._meta.db_table} t JOIN {Match._meta.db_table} m ON m.id = t.mat
 WHERE {{counted}} {{team}}
 GROUP BY 1, 2
 """  # noqa: S608 - our own tables and constants; values are parameters
-_COUNTED_SQL = f"""m.tournament_id = %(t)s AND m.status IN ({_STATUSES})
-  AND NOT (m.stage = %(league)s AND m.round IN (
-    SELECT r.number FROM {LeagueRound._meta.db_table} r
-    WHERE r.tournament_id = %(t)s AND r.released_at IS NULL))"""  # noqa: S608
 
 
-# The same, for sheets of any tournament: each match's own rounds not released.
-_COUNTED_ANYWHERE_SQL = f"""m.status IN ({_STATUSES})
+def _counted_sql(tournament: str) -> str:
+    """The sheets the statistics count, of the tournament `tournament` names (a
+    parameter, or `m.tournament_id`: each match's own): played, and not in a league
+    round still unreleased."""
+    return f"""m.status IN ({_STATUSES})
   AND NOT (m.stage = %(league)s AND m.round IN (
     SELECT r.number FROM {LeagueRound._meta.db_table} r
-    WHERE r.tournament_id = m.tournament_id AND r.released_at IS NULL))"""  # noqa: S608
+    WHERE r.tournament_id = {tournament} AND r.released_at IS NULL))"""  # noqa: S608
+
+
+_COUNTED_SQL = "m.tournament_id = %(t)s AND " + _counted_sql("%(t)s")
+_COUNTED_ANYWHERE_SQL = _counted_sql("m.tournament_id")
 
 
 def _counted_params(tournament: Tournament) -> dict:
@@ -110,38 +113,30 @@ def tallies_list(
 ) -> list[stats.Tally]:
     """Every declaring team's and bidder's contracts (or one team's, or some
     teams'), summed in one GROUP BY over the sheets' stored tallies."""
-    params = _counted_params(tournament)
     wanted = [team] if team is not None else list(teams)
-    mine = ""
-    if wanted:
-        among = _among(params, wanted)
-        mine = (
-            f"AND ((t.side = 'A' AND m.team_a_id IN {among}) "
-            f"OR (t.side = 'B' AND m.team_b_id IN {among}))"
-        )
-    sql = _TALLIES_SQL.replace("{counted}", _COUNTED_SQL).replace("{team}", mine)
-    return [
-        stats.tally_of(team, bidder, counts)
-        for team, bidder, *counts in _rows(sql, params)
-    ]
+    return _tallies(_COUNTED_SQL, _counted_params(tournament), wanted)
 
 
 def teams_tallies_list(*, teams: Iterable[int]) -> list[stats.Tally]:
     """Each bidder's contracts for `teams`, whichever tournaments they are in (a
     team is one tournament's), summed in one GROUP BY: a person's figures over every
     tournament he played, in one query however many."""
-    params: dict = {"league": Stage.LEAGUE.value}
     wanted = list(teams)
     if not wanted:
         return []
-    among = _among(params, wanted)
-    mine = (
-        f"AND ((t.side = 'A' AND m.team_a_id IN {among}) "
-        f"OR (t.side = 'B' AND m.team_b_id IN {among}))"
-    )
-    sql = _TALLIES_SQL.replace("{counted}", _COUNTED_ANYWHERE_SQL).replace(
-        "{team}", mine
-    )
+    return _tallies(_COUNTED_ANYWHERE_SQL, {"league": Stage.LEAGUE.value}, wanted)
+
+
+def _tallies(counted: str, params: dict, teams: list[int]) -> list[stats.Tally]:
+    """The tallies of the sheets `counted` selects, of `teams` only when given."""
+    mine = ""
+    if teams:
+        among = _among(params, teams)
+        mine = (
+            f"AND ((t.side = 'A' AND m.team_a_id IN {among}) "
+            f"OR (t.side = 'B' AND m.team_b_id IN {among}))"
+        )
+    sql = _TALLIES_SQL.replace("{counted}", counted).replace("{team}", mine)
     return [
         stats.tally_of(team, bidder, counts)
         for team, bidder, *counts in _rows(sql, params)

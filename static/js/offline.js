@@ -432,8 +432,10 @@
     return app ? Number(app.dataset.version) || 0 : 0;
   }
 
+  const knownVersion = () => Number(localStorage.getItem(KNOWN) || 0);
+
   function known(version) {
-    if (version > Number(localStorage.getItem(KNOWN) || 0)) localStorage.setItem(KNOWN, String(version));
+    if (version > knownVersion()) localStorage.setItem(KNOWN, String(version));
   }
 
   // What the server answered last is what the page shows now: kept exactly, so that a
@@ -443,7 +445,7 @@
   }
 
   async function freshen() {
-    if (navigator.onLine && Number(localStorage.getItem(KNOWN) || 0) > pageVersion()) await reloadSheet();
+    if (navigator.onLine && knownVersion() > pageVersion()) await reloadSheet();
   }
 
   function say(text, bad) {
