@@ -94,7 +94,7 @@ def said(value: str, kind: str) -> str:
     return str(KINDS[kind].get(value, value))
 
 
-# What the offline queue (static/js/offline.js) says, by its English words; the page
+# What the offline queue (static/js/score/*.js) says, by its English words; the page
 # hands them over translated ({% offline_words %}) and the script fills in the
 # {names}. A sentence the script says must be here (tests/test_language.py).
 OFFLINE_WORDS = (
@@ -178,6 +178,16 @@ OFFLINE_WORDS = (
         "Not saved: the server refused it (error {status}). Reload the page "
         "and try again."
     ),
+    # A refused entry corrected in the deal form, or dropped once asked (issue 50).
+    gettext_noop("{deal} (bidder: {bidder})"),
+    gettext_noop("Correct it"),
+    gettext_noop("Cancel the correction"),
+    gettext_noop(
+        "Correcting {entry}: change what was refused, then save it; it goes back "
+        "to its place in the queue."
+    ),
+    gettext_noop("{entry}: corrected, back in its place in the queue."),
+    gettext_noop("Drop {entry}? It will not be sent, and this phone forgets it."),
 )
 
 

@@ -209,11 +209,14 @@ def test_the_checker_finds_unmarked_words():
 
 
 def test_the_offline_queue_says_what_the_page_hands_it():
-    """Each sentence static/js/offline.js says (its t("...") calls) is one the page
-    hands over translated, and the page hands over no sentence the script lost."""
+    """Each sentence the offline queue's scripts (static/js/score/) say (their
+    t("...") calls) is one the page hands over translated, and the page hands over no
+    sentence the scripts lost."""
     from scoring.words import OFFLINE_WORDS
 
-    script = (ROOT / "static" / "js" / "offline.js").read_text(encoding="utf-8")
+    scripts = sorted((ROOT / "static" / "js" / "score").glob("*.js"))
+    assert len(scripts) >= 5
+    script = "\n".join(s.read_text(encoding="utf-8") for s in scripts)
     said = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script))
     assert said == set(OFFLINE_WORDS)
 

@@ -80,7 +80,11 @@ OFFLINE_ASSETS = (
     "js/print.js",
     "js/live.js",
     "js/failed.js",
-    "js/offline.js",
+    "js/score/queue.js",
+    "js/score/store.js",
+    "js/score/send.js",
+    "js/score/form.js",
+    "js/score/page.js",
     "js/auction.js",
     "img/icon.svg",
 )
@@ -378,7 +382,7 @@ def _manifest(tournament: str, table: int, start: str) -> HttpResponse:
 @never_cache
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The score pages' service worker (static/js/offline.js registers it): served
+    """The score pages' service worker (static/js/score/page.js registers it): served
     from the site's root so that it may keep the score pages for offline use, and
     rendered so that it names the static files as collected (with their hashes)."""
     assets = [static(name) for name in OFFLINE_ASSETS]

@@ -48,7 +48,7 @@ def test_a_table_link_page_scores_by_plain_forms(cup, client):
     html = page.content.decode()
     assert 'id="deal-form"' in html and f'action="/l/{key}/sheets/{match.pk}/"' in html
     assert f'href="/l/{key}/manifest.webmanifest"' in html
-    assert 'src="/static/js/offline.js"' in html
+    assert 'src="/static/js/score/page.js"' in html
     assert page["Cache-Control"] == "private, no-cache"
     body = deals_for(7, 0)[0]
     done = client.post(
