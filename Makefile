@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run port-free test venv lock lint format browser proxy test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
+.PHONY: run port-free test venv lock lint js format browser proxy test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
 
 # The locked versions, with their hashes (CONTRIBUTING.md, "The lock"): the venv, the
 # image (deploy/Containerfile) and CI install exactly these; pyproject.toml keeps ranges.
@@ -51,12 +51,23 @@ run: port-free venv
 port-free:
 	@$(PYTHON) .ci/port_free.py $(HOST)
 
-test: venv lint browser proxy test-sqlite test-postgres test-bench test-container
+test: venv lint js browser proxy test-sqlite test-postgres test-bench test-container
 
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The score page's offline queue (static/js/score/) without a browser: its rules and
+# its sending against a fake server, with Node's own test runner (no npm package);
+# Debian's nodejs is installed when it is missing. SEEDS=2000 searches longer.
+js:
+	@command -v node >/dev/null || { \
+	  echo "Installing Debian's nodejs for the offline queue's tests"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y --no-install-recommends nodejs \
+	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends nodejs; }; }
+	node --test tests/js/
 
 format: venv
 	$(BIN)/ruff format .
