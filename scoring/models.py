@@ -35,7 +35,7 @@ from .domain.rules import (
     Trump,
 )
 from .domain.tiebreak import Phase, Toss, decided_by_deals
-from .words import change_summary
+from .words import PENALTY_WORDS, change_summary
 from .words import choices as _choices
 
 SIDES = [s.value for s in Side]
@@ -338,8 +338,10 @@ class Deal(models.Model):
         }
 
     @property
-    def awarded_by_label(self) -> str:
-        return self.awarded_by.replace("_", " ")
+    def awarded_by_label(self) -> object:
+        """The penalty that gave the deal away, in the page's language (a lazy
+        string: it is said when the page is rendered)."""
+        return PENALTY_WORDS.get(self.awarded_by, self.awarded_by)
 
     @property
     def contract(self) -> str:
