@@ -230,10 +230,7 @@ def change_summary(action: str, row: dict, reason: str = "") -> str:
             "deal": row["deal"],
         }
     if "number" in row:
-        return gettext(
-            "%(what)s, deal %(number)s: %(declarer)s %(value)s %(trump)s, took "
-            "%(taken)s"
-        ) % {
+        deal = {
             "what": what,
             "number": row["number"],
             "declarer": row["declarer"],
@@ -241,6 +238,20 @@ def change_summary(action: str, row: dict, reason: str = "") -> str:
             "trump": said(row["trump"], "trump"),
             "taken": row["taken"],
         }
+        # A doubled or redoubled deal says so: a ruling that doubles a deal must not
+        # read like the deal it changed.
+        if row.get("level", Level.NONE) != Level.NONE:
+            return gettext(
+                "%(what)s, deal %(number)s: %(declarer)s %(value)s %(trump)s "
+                "%(level)s, took %(taken)s"
+            ) % {**deal, "level": said(row["level"], "level").lower()}
+        return (
+            gettext(
+                "%(what)s, deal %(number)s: %(declarer)s %(value)s %(trump)s, took "
+                "%(taken)s"
+            )
+            % deal
+        )
     if "side" in row:
         return gettext("%(what)s for %(side)s") % {"what": what, "side": row["side"]}
     if "absent" in row:
