@@ -318,10 +318,14 @@ class _ScoreDesk:
             return gettext("Out of turn by %(side)s: a warning (no points).") % {
                 "side": penalty.offender
             }
-        return gettext("Penalty saved: %(side)s receives %(points)s.") % {
-            "side": penalty.award_to,
-            "points": penalty.points,
-        }
+        # The deal as this page read it, at the version the penalty was entered on
+        # (the service refused any other): what the penalty turned over.
+        before = (
+            next((d for d in self.view.deals if d.number == data["deal"]), None)
+            if data["version"] == self.match.version
+            else None
+        )
+        return penalty_said(penalty, before)
 
     def _toss(self) -> str | None:
         form = self.toss_form
@@ -383,6 +387,35 @@ class _ScoreDesk:
             "answered": self.answered,
             "editable": True,
         }
+
+
+def penalty_said(penalty, before: Deal | None) -> str:
+    """What a saved penalty gives, as the team's total really moves (rules.md §3): a
+    penalty that gives the deal away gives the deal's award with its points, and the
+    other team no longer has the deal's award. `before` is the deal as it was, when
+    known."""
+    deal = penalty.deal
+    words = {"side": penalty.award_to, "points": penalty.points, "award": deal.award}
+    gave_deal = deal.award_to == penalty.award_to and deal.awarded_by == penalty.kind
+    if not gave_deal:
+        return gettext("Penalty saved: %(side)s receives %(points)s.") % words
+    if before is not None and before.award_to != deal.award_to:
+        return gettext(
+            "Penalty saved: %(side)s receives the deal (%(award)s) and %(points)s "
+            "penalty points: %(total)s. %(other)s no longer has the deal's %(lost)s."
+        ) % {
+            **words,
+            "total": deal.award + penalty.points,
+            "other": before.award_to,
+            "lost": before.award,
+        }
+    return (
+        gettext(
+            "Penalty saved: %(side)s has the deal (%(award)s) and receives %(points)s "
+            "penalty points."
+        )
+        % words
+    )
 
 
 # The calls the auction's tap pad adds (static/js/auction.js); numbers join the

@@ -76,7 +76,11 @@ def test_a_scorer_fills_a_whole_18_deal_match_from_the_page(scoring, match):
         **HTMX,
     )
     page = text(answer)
-    assert "Penalty saved: B receives 3" in page
+    # Deal 9 (A 40 clubs, made: A 2) turns over: B receives it defeated (3) and 3.
+    assert (
+        "Penalty saved: B receives the deal (3) and 3 penalty points: 6. A no "
+        "longer has the deal&#x27;s 2." in page
+    )
     stored = Match.objects.get(pk=match.pk)
     # The hand-checked sheet without its three out_of_turn rows: 22 - 31.
     assert (stored.total_a, stored.total_b, stored.status) == (22, 31, "completed")
