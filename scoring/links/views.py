@@ -49,6 +49,7 @@ from ..sheets import day
 from ..sheets import services as sheet_services
 from ..sheets.forms import ConfirmForm, DisputeForm
 from ..sheets.selectors import (
+    confirmations_withdrawn,
     match_get_visible,
     sheet_confirmable,
     sheet_confirmed,
@@ -224,7 +225,13 @@ def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
     disputes: dict[int, list[Dispute]] = {}
     for dispute in Dispute.objects.filter(match__in=matches).order_by("raised_at"):
         disputes.setdefault(dispute.match_id, []).append(dispute)
-    sheets = [_team_sheet(link, match, disputes.get(match.pk, [])) for match in matches]
+    withdrawn = confirmations_withdrawn(matches)
+    sheets = [
+        _team_sheet(
+            link, match, disputes.get(match.pk, []), withdrawn.get(match.pk, {})
+        )
+        for match in matches
+    ]
     playing = next((s for s in reversed(sheets) if not s["match"].final), None)
     context = {
         "link": link,
@@ -251,10 +258,12 @@ def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
     return render(request, "scoring/link_team.html", context)
 
 
-def _team_sheet(link: Link, match: Match, disputes: list[Dispute]) -> dict:
+def _team_sheet(
+    link: Link, match: Match, disputes: list[Dispute], withdrawn: dict[str, int]
+) -> dict:
     """One sheet of a team link's page: the score from the team's side, whether each
-    side confirmed it, and its disputes with their rulings. The match's row says all
-    of it: no sheet is read."""
+    side confirmed it (or a dispute withdrew its confirmation: `withdrawn`), and its
+    disputes with their rulings. The match's row says all of it: no sheet is read."""
     sides = link_side(link, match)
     side = next(iter(sides)) if sides else Side.A
     return {
@@ -268,6 +277,8 @@ def _team_sheet(link: Link, match: Match, disputes: list[Dispute]) -> dict:
         "confirming": match.status in CONFIRMABLE,
         "confirmed": sheet_confirmed(match, side),
         "other_confirmed": sheet_confirmed(match, side.other),
+        "withdrawn": withdrawn.get(side.value),
+        "other_withdrawn": withdrawn.get(side.other.value),
         "disputes": disputes,
     }
 

@@ -162,6 +162,31 @@ def sheet_confirmable(
     return Role.ORGANIZER in roles or any(not sheet_confirmed(match, s) for s in sides)
 
 
+def confirmations_withdrawn(matches) -> dict[int, dict[str, int]]:
+    """For each match, the sides whose captain confirmed it and saw a dispute withdraw
+    that confirmation, with the dispute's number: `{match: {"B": 4}}`. A sheet locked
+    since is left out. One query, and none when no confirmation is behind its
+    sheet."""
+    wanted = Q()
+    for match in matches:
+        if match.status == MatchStatus.CONFIRMED:
+            continue
+        for got in {match.confirmed_a_version, match.confirmed_b_version}:
+            if got is not None and got != match.version:
+                # A dispute withdraws the confirmations of the version it raises the
+                # sheet from: its own change is the next version (sheets/day.py).
+                wanted |= Q(match=match.pk, version=got + 1)
+    if not wanted:
+        return {}
+    found: dict[int, dict[str, int]] = {}
+    for match_id, after in SheetChange.objects.filter(
+        wanted, action="dispute"
+    ).values_list("match", "after"):
+        for side in (after or {}).get("confirmations_withdrawn", []):
+            found.setdefault(match_id, {})[side] = after["dispute"]
+    return found
+
+
 def sheet_read(*, match: Match) -> SheetView:
     """A match's deals and penalties (two queries) and its computed sheet."""
     deals = list(

@@ -56,6 +56,7 @@ from .forms import (
 from .selectors import DEAL_VALUE_FIELDS as DEAL_FIELDS
 from .selectors import (
     captain_sides,
+    confirmations_withdrawn,
     dispute_list,
     match_get_visible,
     sheet_change_list,
@@ -620,12 +621,19 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     if poll and (same := unchanged(request, etag)) is not None:
         return same
     view = sheet_read(match=match)
+    withdrawn = confirmations_withdrawn([match]).get(match.pk, {})
     context = {
         "match": match,
         "view": view,
         "tournament": match.tournament,
         "roles": roles,
         "sides": sides,
+        # The sides whose confirmation a dispute withdrew, with its number; the
+        # viewer's own first, said to him plainly.
+        "withdrawn": withdrawn,
+        "withdrawn_mine": sorted(
+            (side, number) for side, number in withdrawn.items() if side in sides
+        ),
         "can_confirm": view.confirmable_by(roles=roles, sides=sides),
         "can_score": bool(roles & WRITERS) and not match.locked,
         "reopen_form": reopen_form,
