@@ -579,6 +579,25 @@ class TeamMatch:
         return self.sheet is not None and not self.sheet.match.locked
 
 
+def team_matches_shown(*, tournament: Tournament, team: int) -> list[tuple]:
+    """What a team's page shows of its own matches, league and knockout, as one
+    plain query (its live part's ETag, with the standings' fingerprint): a deal, a
+    penalty, a confirmation or a dispute changes a row."""
+    return list(
+        Match.objects.filter(Q(team_a=team) | Q(team_b=team), tournament=tournament)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "version",
+            "status",
+            "updated_at",
+            "open_disputes",
+            "confirmed_a_version",
+            "confirmed_b_version",
+        )
+    )
+
+
 def team_sheets(*, tournament: Tournament, team: int, drafts: bool) -> list[TeamMatch]:
     """A team's rounds in order, each match with every deal and penalty of its sheet
     (five queries, however many matches and deals)."""

@@ -32,6 +32,7 @@ from tournament.version import VERSION
 from tournament.views import (
     form_errors,
     htmx_request,
+    live_etag,
     live_headers,
     unchanged,
     visible_tournament,
@@ -62,6 +63,7 @@ from .selectors import (
     round_list,
     standings_fingerprint,
     standings_get,
+    team_matches_shown,
     team_sheets,
 )
 
@@ -253,6 +255,15 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         except RuleError as error:
             messages.error(request, refusal(error))
         return redirect("scoring:team", slug=slug, pk=pk)
+    # The live part's poll: 304 before anything is read while neither the standings
+    # nor the team's own sheets changed (two plain queries).
+    etag = live_etag(
+        request,
+        standings_fingerprint(tournament=tournament, section=team.section_id),
+        team_matches_shown(tournament=tournament, team=team.pk),
+    )
+    if htmx_request(request) and (same := unchanged(request, etag)) is not None:
+        return same
     rows = team_sheets(tournament=tournament, team=team.pk, drafts=sees_drafts(roles))
     substitutions = list(substitution_list(team=team))
     context = {
@@ -264,6 +275,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             tournament=tournament, section=team.section_id
         ).row_of(team.pk),
         "live": any(r.open for r in rows),
+        "etag": etag,
         "poll": settings.STANDINGS_POLL_SECONDS,
         "substitutions": substitutions,
         "roster": _with_people(team, _roster_now(team.players.all(), substitutions)),
@@ -279,7 +291,7 @@ def team_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "substitute_form": SubstituteForm(prefix="substitute"),
     }
     if htmx_request(request):
-        return render(request, "scoring/_team_live.html", context)
+        return live_headers(render(request, "scoring/_team_live.html", context), etag)
     return render(request, "scoring/team.html", context)
 
 

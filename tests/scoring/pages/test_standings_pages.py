@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Deal, Match, StandingsLot
+from scoring.sheets import services
 from tests.factories import member
 from tests.scoring.league import finish_hand_league, hand_league, sized_league
 from tournament.domain.types import Role
@@ -163,6 +164,39 @@ def test_the_team_page_shows_its_standing_and_every_deal(client, league):
     assert part.count('<tr class="deal') == 5
 
 
+def test_the_team_pages_poll_is_304_until_a_deal_is_saved(client, league):
+    """Issue 50: the team page's live part re-sent its whole 33 KB every 20 s. Its
+    poll carries an ETag (the standings' fingerprint and the team's own sheets),
+    answered 304 while nothing changed, and 200 once a deal of its match is in."""
+    url = f"/t/{league['tournament'].slug}/teams/{league['t1'].pk}/"
+    html = client.get(url).content.decode()
+    etag = re.search(r'id="team-live" data-etag="([^"]+)"', html)[1].replace(
+        "&quot;", '"'
+    )
+    first = client.get(url, **HTMX)
+    assert first.status_code == 200 and first["ETag"] == etag
+    same = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert same.status_code == 304 and same.content == b""
+    # Another team's deal in play moves neither the standings nor t1's sheets.
+    live = Match.objects.get(pk=league["matches"]["live"])
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX).status_code == 304
+    services.score_sheet_deal_record(
+        match_id=live.pk,
+        user=league["organizer"],
+        version=live.version,
+        number=2,
+        declarer="B",
+        value=40,
+        trump="hearts",
+        level="none",
+        taken=44,
+    )
+    moved = client.get(url, HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert moved.status_code == 200 and moved["ETag"] != etag
+    assert moved.content.decode().count('<tr class="deal') == 6
+    assert client.get(url, HTTP_IF_NONE_MATCH=moved["ETag"], **HTMX).status_code == 304
+
+
 def test_a_team_with_every_sheet_confirmed_stops_polling(client, league):
     team = league["t11"]
     html = client.get(f"/t/{league['tournament'].slug}/teams/{team.pk}/").content
@@ -192,10 +226,21 @@ def test_pages_cost_the_same_queries_at_any_size(
         )
     assert again.status_code == 304
     team = matches[0].team_a_id
-    # 15, its bidders' figures, and its players' people
-    with django_assert_num_queries(17):
+    # 15, its bidders' figures, its players' people, and its live part's ETag (the
+    # standings' fingerprint, its own matches)
+    with django_assert_num_queries(19):
         answer = client.get(f"/t/sized-cup/teams/{team}/")
     assert answer.status_code == 200
+    # Its poll with that ETag, nothing changed: the tournament, the team with its
+    # players, and the ETag's two queries.
+    etag = re.search(r'id="team-live" data-etag="([^"]+)"', answer.content.decode())
+    with django_assert_num_queries(5):
+        again = client.get(
+            f"/t/sized-cup/teams/{team}/",
+            HTTP_IF_NONE_MATCH=etag[1].replace("&quot;", '"'),
+            **HTMX,
+        )
+    assert again.status_code == 304
     # Every deal of the team's matches: 3 rounds, less its bye when it has one (which
     # team gets a bye depends on the ids the database gave, not on the test).
     played = Match.objects.filter(Q(team_a_id=team) | Q(team_b_id=team)).count()
