@@ -66,12 +66,18 @@ class Rating:
     @property
     def uncertainty(self) -> int:
         """How far the display may still rise as the deviation shrinks (3 sigma, on
-        the display's scale): shown beside it, "1123 ± 95"."""
+        the display's scale): the API's; the pages say `matches_to_settle`."""
         return round(DISPLAY_SCALE * 3 * self.sigma)
 
     @property
     def provisional(self) -> bool:
         return self.matches < PROVISIONAL_MATCHES
+
+    @property
+    def matches_to_settle(self) -> int:
+        """How many more rated matches until the rating is no longer provisional:
+        what the pages say beside a provisional rating (docs/ratings.md)."""
+        return max(0, PROVISIONAL_MATCHES - self.matches)
 
 
 NEWCOMER = Rating()

@@ -60,6 +60,32 @@ def test_a_persons_page_shows_the_rating_chart_teams_and_matches(rated):
     assert "താൽക്കാലികം" in malayalam
 
 
+@pytest.mark.parametrize(
+    ("language", "settles"),
+    [
+        (
+            "en",
+            'provisional</span> <small class="muted">settled after 7 more rated '
+            "matches",
+        ),
+        ("ml", 'താൽക്കാലികം</span> <small class="muted">ഇനി 7 റേറ്റ് ചെയ്ത മത്സരങ്ങൾ കൂടി'),
+    ],
+)
+def test_a_rating_reads_as_a_player_understands_it(rated, language, settles):
+    """Issue 50: "955 ± 919" meant nothing to a player. The pages show the rating,
+    and while it is provisional how many more rated matches settle it; no ±."""
+    _, _, matches = rated
+    person = Seat.objects.filter(team=matches[0].team_a).first().person
+    client = Client()
+    client.cookies["django_language"] = language
+    for url in (f"/people/{person.pk}/", "/ratings/", "/people/"):
+        page = _text(client.get(url))
+        assert "±" not in page, url
+        assert settles in page, url
+    shown = re.search(r'<span class="rating">(\d+)</span>', page)
+    assert shown is not None
+
+
 def test_the_persons_page_reads_the_same_queries_however_many_matches(
     rated,
 ):
