@@ -19,13 +19,15 @@ from .domain.forfeits import Absent
 from .domain.rules import (
     AWARD_PENALTY,
     AWARDING_KINDS,
-    CONDUCT_MAX,
+    CONDUCT_MOST,
     DEAL_NUMBER_MAX,
     FINAL_STATUSES,
     POINTS_IN_DEAL,
     TRUMP_SYMBOLS,
     VALUE_MAX,
     VALUE_MIN,
+    WARNED_KINDS,
+    Edition,
     Level,
     MatchStatus,
     PenaltyKind,
@@ -40,6 +42,7 @@ from .words import choices as _choices
 
 SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
+WARNED = [k.value for k in sorted(WARNED_KINDS)]
 
 
 STAGE_CHOICES = _choices(Stage)
@@ -94,9 +97,14 @@ class Match(models.Model):
     # What the sheet adds to the statistics beside its contracts (MatchTally), stored
     # by every sheet write with its totals, as one flat list of counts (a backup's
     # lines stay shallow): side A's run piece, side B's (statistics.RunPiece, 10
-    # each), then each side's penalties by kind (PenaltyKind's order, 5 each);
-    # [] for a sheet never written (statistics.sheet_tally).
+    # each), then each side's penalties by kind (PenaltyKind's order: 5 kinds each
+    # before release 0.4, 7 since); [] for a sheet never written
+    # (statistics.sheet_tally, which reads both).
     tally = models.JSONField(default=list, blank=True)
+    # The edition of the penalty rules this sheet is scored by (rules.Edition): a
+    # sheet with penalties from before release 0.4 keeps the first, so an upgrade
+    # never changes a result already on it (docs/rules.md, "Editions").
+    rules_edition = models.PositiveSmallIntegerField(default=Edition.CURRENT)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -126,6 +134,10 @@ class Match(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(version__gte=1), name="scoring_match_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(rules_edition__in=[e.value for e in Edition]),
+                name="scoring_match_rules_edition_known",
             ),
             models.CheckConstraint(
                 condition=Q(winner__in=["", *SIDES]), name="scoring_match_winner_known"
@@ -373,23 +385,21 @@ class Penalty(models.Model):
                 name="scoring_penalty_kind_known",
             ),
             models.CheckConstraint(
-                # rules.md §3: a warning is 0, a later out_of_turn 1; the awarding
-                # kinds 3 besides the deal; conduct 0..2.
-                condition=Q(kind=PenaltyKind.OUT_OF_TURN, warning=True, points=0)
-                | Q(kind=PenaltyKind.OUT_OF_TURN, warning=False, points=1)
+                # rules.md §3: a warning is 0, a later out_of_turn or lead out of
+                # turn 1; a review 1; the awarding kinds 3 besides the deal; conduct
+                # 0 to the most any rule set allows (the rule set's own most is the
+                # service's to hold: it is on the tournament's row).
+                condition=Q(kind__in=WARNED, warning=True, points=0)
+                | Q(kind__in=WARNED, warning=False, points=1)
+                | Q(kind=PenaltyKind.REVIEW, warning=False, points=1)
                 | Q(kind__in=AWARDING, warning=False, points=AWARD_PENALTY)
                 | Q(
                     kind=PenaltyKind.CONDUCT,
                     warning=False,
                     points__gte=0,
-                    points__lte=CONDUCT_MAX,
+                    points__lte=CONDUCT_MOST,
                 ),
                 name="scoring_penalty_points_by_kind",
-            ),
-            models.UniqueConstraint(
-                fields=["deal"],
-                condition=Q(kind__in=AWARDING),
-                name="scoring_penalty_deal_awarded_once",
             ),
         ]
 

@@ -22,6 +22,8 @@ PENALTY_WORDS = {
     PenaltyKind.CARDINAL_RULE: _("Cardinal rule"),
     PenaltyKind.CONSTRAINING_HAND: _("Constraining hand"),
     PenaltyKind.CONDUCT: _("Conduct"),
+    PenaltyKind.LEAD_OUT_OF_TURN: _("Lead out of turn"),
+    PenaltyKind.REVIEW: _("Review"),
 }
 
 WORDS: dict[type[StrEnum], dict[str, object]] = {

@@ -204,9 +204,12 @@ def auction_parse(text: str) -> Auction:
     )
 
 
-def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
+def auction_settle(
+    auction: Auction, *, players: int = PLAYERS, lead_may_pass: bool = True
+) -> Contract:
     """The contract the auction ends on, or a RuleError naming the first call that
-    breaks 000 §3 (or the end that is missing)."""
+    breaks 000 §3 (or the end that is missing). Where the lead player may not pass
+    (`lead_may_pass` False: 001, the classic rule set), his first call is a bid."""
     others = players - 1  # the passes that end an auction
     teams = [auction.lead if s % 2 == 0 else auction.lead.other for s in range(players)]
     value: int | None = None
@@ -220,6 +223,16 @@ def auction_settle(auction: Auction, *, players: int = PLAYERS) -> Contract:
         team = teams[seat]
         over = level is Level.REDOUBLED or passes == others
         if number == 1:
+            if call.kind is CallKind.PASS and not lead_may_pass:
+                raise _refuse(
+                    "lead_must_bid_classic",
+                    gettext_noop(
+                        "call 1 (%(token)s): under the classic rules the lead player "
+                        "bids at least 28; he may not pass (001)."
+                    ),
+                    call=number,
+                    token=str(call),
+                )
             if call.kind is CallKind.PASS:
                 call = Call(CallKind.BID, value=LOWEST, trump=Trump.NO_TRUMP)
             elif call.kind is not CallKind.BID:
@@ -367,10 +380,13 @@ def auction_check(
     trump: Trump,
     level: Level,
     players: int = PLAYERS,
+    lead_may_pass: bool = True,
 ) -> Contract:
     """The auction read and settled, and its contract held to the deal's: the
     declaring team, value, trump and level must be the ones the sheet records."""
-    contract = auction_settle(auction_parse(text), players=players)
+    contract = auction_settle(
+        auction_parse(text), players=players, lead_may_pass=lead_may_pass
+    )
     wanted = (declarer, value, trump, level)
     got = (contract.declarer, contract.value, contract.trump, contract.level)
     if got != wanted:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import TypeVar
 
 from tournament.domain.errors import RuleError, RuleErrors, gettext_noop
@@ -33,7 +33,7 @@ CHECKPOINT_EVERY = 6  # 000 §5.3: the score is announced "after every six deals
 CHECKPOINT_LAST = 6  # "and also, at the end of each of the last six deals"
 START_TABLES = 12  # 003: each team starts with 12 tables
 AWARD_PENALTY = 3  # 000 §3.10, §5.5: the deal and three additional points
-CONDUCT_MAX = 2  # 004: asking the score during bidding, up to 2 points
+CONDUCT_MOST = 5  # the most any rule set allows for conduct (RuleSet.conduct_max)
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -64,17 +64,39 @@ class Level(StrEnum):
 
 
 class PenaltyKind(StrEnum):
-    OUT_OF_TURN = "out_of_turn"
+    # The order is stored: a sheet's tally counts penalties in it (statistics.py), so
+    # a new kind goes last.
+    OUT_OF_TURN = "out_of_turn"  # a bid, double, redouble or discard (000 §3.2)
     CARDINAL_RULE = "cardinal_rule"
     KALLAKALI = "kallakali"
     CONSTRAINING_HAND = "constraining_hand"
     CONDUCT = "conduct"
+    LEAD_OUT_OF_TURN = "lead_out_of_turn"  # 000 §4.2, a warning of its own
+    REVIEW = "review"  # not all eight cards on the table at the review (000 §3.10)
 
 
 # 000 §3.10: these give the deal to the team that did not offend, and 3 points more.
 AWARDING_KINDS = frozenset(
     {PenaltyKind.CARDINAL_RULE, PenaltyKind.KALLAKALI, PenaltyKind.CONSTRAINING_HAND}
 )
+# A team's first of each of these in a match is a warning where the rule set has
+# warnings (000 §3.2 and §4.2, two clauses, a warning each); every later one 1 point.
+WARNED_KINDS = frozenset({PenaltyKind.OUT_OF_TURN, PenaltyKind.LEAD_OUT_OF_TURN})
+# 1 point at once: the incomplete review of the eight tricks (000 §3.10).
+ONE_POINT = 1
+
+
+class Edition(IntEnum):
+    """The edition of these rules a sheet is scored by, kept with the sheet, so that an
+    upgrade never changes a result already on one (docs/rules.md, "Editions").
+
+    FIRST: the sites before release 0.4, where a team's first out_of_turn was a warning
+    under every rule set (gcka included). CURRENT: rules.md §3 as amended, the penalty
+    rules of the tournament's own rule set. Nothing else differs between them."""
+
+    FIRST = 1
+    CURRENT = 2
+
 
 # 000 §1.3, chart: (lowest value, highest value, made, defeated).
 CHART: tuple[tuple[int, int, int, int], ...] = (
@@ -270,7 +292,7 @@ class Penalty:
     deal: int  # the deal number it happened in
     offender: Side
     kind: PenaltyKind
-    points: int | None = None  # only for conduct: set by the organizer, 0..2
+    points: int | None = None  # only for conduct: set by the organizer
 
 
 @dataclass(frozen=True)
@@ -278,31 +300,36 @@ class PenaltyResult:
     key: int
     award_to: Side
     points: int
-    warning: bool  # an out_of_turn that counts as the team's warning (0 points)
+    warning: bool  # the team's first of a warned kind (WARNED_KINDS): 0 points
 
 
-def check_penalty_points(kind: PenaltyKind, points: int | None) -> None:
-    """Only a conduct penalty takes points from the caller, and only 0..2."""
+def check_penalty_points(kind: PenaltyKind, points: int | None, rules: RuleSet) -> None:
+    """Only a conduct penalty takes points from the caller, 0 to the rule set's most
+    (004: up to 2; 000 sets no limit, so 5 under the others)."""
+    most = rules.conduct_max
     if kind is PenaltyKind.CONDUCT:
         if points is None or isinstance(points, bool) or not isinstance(points, int):
             raise RuleError(
                 "conduct_points_missing",
                 gettext_noop(
-                    "a conduct penalty needs its points, 0 to %(most)s, as the "
-                    "organizer sets them (004)."
+                    "a conduct penalty needs its points, 0 to %(most)s under "
+                    "%(rule_set)s, as the organizer sets them."
                 ),
                 field="points",
-                most=CONDUCT_MAX,
+                most=most,
+                rule_set=rules.title,
             )
-        if not 0 <= points <= CONDUCT_MAX:
+        if not 0 <= points <= most:
             raise RuleError(
                 "conduct_points_out_of_range",
                 gettext_noop(
-                    "a conduct penalty is 0 to %(most)s points (004), not %(points)s."
+                    "a conduct penalty is 0 to %(most)s points under %(rule_set)s "
+                    "(rules.md §3), not %(points)s."
                 ),
                 field="points",
                 points=points,
-                most=CONDUCT_MAX,
+                most=most,
+                rule_set=rules.title,
             )
     elif points is not None:
         raise RuleError(
@@ -317,30 +344,51 @@ def check_penalty_points(kind: PenaltyKind, points: int | None) -> None:
 
 
 def score_penalties(
-    penalties: Iterable[Penalty], *, last_deal: int | None
+    penalties: Iterable[Penalty],
+    rules: RuleSet,
+    *,
+    last_deal: int | None,
+    edition: Edition = Edition.CURRENT,
 ) -> list[PenaltyResult]:
     """What each penalty gives and to whom, in deal order (rules.md §3).
 
-    out_of_turn: a team's first in the match is a warning (0 points), every later one
-    1 point; from the match's `last_deal` on there is no warning (000 §4.9). The
-    awarding kinds give 3 points besides the deal itself (see award_deal).
+    out_of_turn and lead_out_of_turn: where the rule set has warnings (not gcka, 004),
+    a team's first of each kind in the match is a warning (0 points), every later one
+    1 point; from the match's `last_deal` on there is no warning (000 §4.9). review:
+    1 point. The awarding kinds give 3 points besides the deal itself (see
+    award_deal). conduct: the organizer's points. A sheet of the FIRST edition warns
+    under every rule set (Edition).
     """
-    warned: set[Side] = set()
+    warns = rules.warnings or edition is Edition.FIRST
+    warned: set[tuple[Side, PenaltyKind]] = set()
     results: list[PenaltyResult] = []
     for p in sorted(penalties, key=lambda p: (p.deal, p.key)):
         warning = False
-        if p.kind is PenaltyKind.OUT_OF_TURN:
+        if p.kind in WARNED_KINDS:
             in_last_deal = last_deal is not None and p.deal >= last_deal
-            warning = p.offender not in warned and not in_last_deal
-            warned.add(p.offender)
-            points = 0 if warning else 1
+            track = (p.offender, p.kind)
+            warning = warns and track not in warned and not in_last_deal
+            warned.add(track)
+            points = 0 if warning else ONE_POINT
+        elif p.kind is PenaltyKind.REVIEW:
+            points = ONE_POINT
         elif p.kind in AWARDING_KINDS:
             points = AWARD_PENALTY
         else:
-            check_penalty_points(p.kind, p.points)
+            check_penalty_points(p.kind, p.points, rules)
             points = p.points or 0
         results.append(PenaltyResult(p.key, p.offender.other, points, warning))
     return results
+
+
+def deal_givers(penalties: Iterable[Penalty]) -> dict[int, Penalty]:
+    """Each deal's awarding penalty that gives it away: the first entered (the lowest
+    key) where two were found in one deal (rules.md §3; each still gives its 3)."""
+    givers: dict[int, Penalty] = {}
+    for p in sorted(penalties, key=lambda p: p.key):
+        if p.kind in AWARDING_KINDS:
+            givers.setdefault(p.deal, p)
+    return givers
 
 
 def announced_after(number: int, deals_scheduled: int | None) -> bool:
@@ -421,8 +469,11 @@ def score_sheet(
     *,
     deals_scheduled: int | None,
     knockout: bool = False,
+    edition: Edition = Edition.CURRENT,
 ) -> Sheet:
     """A match's sheet: every deal scored, penalties applied, totals and winner.
+
+    `edition` is the edition of the penalty rules the sheet is scored by (Edition).
 
     `deals_scheduled` None means the tables format (rules.md §8): totals are the tables
     each side holds, starting from 12, and the match ends when a side has none. In a
@@ -432,17 +483,15 @@ def score_sheet(
     if len(set(numbers)) != len(numbers):
         raise AssertionError(f"a deal number twice on one sheet: {sorted(numbers)}")
     by_number = {d.number: d for d in deals}
-    awarding: dict[int, Penalty] = {}
     for p in penalties:
         if p.deal not in by_number:
             raise AssertionError(
                 f"penalty {p.key} names deal {p.deal}, not on the sheet"
             )
-        if p.kind in AWARDING_KINDS:
-            if p.deal in awarding:
-                raise AssertionError(f"deal {p.deal} is given away twice")
-            awarding[p.deal] = p
-    penalty_results = score_penalties(penalties, last_deal=deals_scheduled)
+    awarding = deal_givers(penalties)
+    penalty_results = score_penalties(
+        penalties, rules, last_deal=deals_scheduled, edition=edition
+    )
     penalty_deal = {p.key: p.deal for p in penalties}
     received_in: dict[int, list[int]] = {}
     for pr in penalty_results:

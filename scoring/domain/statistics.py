@@ -430,15 +430,21 @@ def sheet_tally_read(
     tally: Sequence[int],
 ) -> tuple[RunPiece, RunPiece, dict[str, int], dict[str, int]]:
     """sheet_tally read back: side A's and B's run pieces, and their penalties by
-    kind (only the kinds they incurred)."""
-    w, k = _RUN_WIDTH, len(PENALTY_KINDS)
+    kind (only the kinds they incurred). A tally stored before a kind was added holds
+    the kinds of its day, PenaltyKind's first ones (new kinds go last): its width
+    says how many."""
+    w = _RUN_WIDTH
+    k = (len(tally) - 2 * w) // 2
+    if not 0 < k <= len(PENALTY_KINDS) or len(tally) != 2 * w + 2 * k:
+        raise AssertionError(f"a tally of {len(tally)} counts is of no known width")
+    kinds = PENALTY_KINDS[:k]
     a, b = tally[:w], tally[w : 2 * w]
     pa, pb = tally[2 * w : 2 * w + k], tally[2 * w + k : 2 * w + 2 * k]
     return (
         RunPiece(*a),
         RunPiece(*b),
-        {kind.value: n for kind, n in zip(PENALTY_KINDS, pa, strict=True) if n},
-        {kind.value: n for kind, n in zip(PENALTY_KINDS, pb, strict=True) if n},
+        {kind.value: n for kind, n in zip(kinds, pa, strict=True) if n},
+        {kind.value: n for kind, n in zip(kinds, pb, strict=True) if n},
     )
 
 

@@ -42,12 +42,13 @@ from tournament.domain.errors import (
     filled,
     gettext_noop,
 )
+from tournament.domain.rulesets import RuleSet, ruleset_get
 from tournament.models import Tournament, account
 from tournament.queue import task_send
 from tournament.uploads import xlsx_limits
 
 from ..domain import rules, tiebreak
-from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind
+from ..domain.rules import MatchStatus, PenaltyKind
 from ..models import (
     EXPORT_UNSENT,
     ExportJob,
@@ -421,11 +422,10 @@ PenaltyKey = tuple[int, str, str, int | None, str]
 
 
 def _file_penalties(
-    sheet: paper.FileSheet, numbers: set[int]
+    sheet: paper.FileSheet, numbers: set[int], rule_set: RuleSet
 ) -> tuple[list[tuple[int, PenaltyKey]], list[paper.FileProblem]]:
     found: list[tuple[int, PenaltyKey]] = []
     problems: list[paper.FileProblem] = []
-    awarded: dict[int, int] = {}
     for line in sheet.penalties:
         here: list[paper.FileProblem] = []
 
@@ -475,23 +475,9 @@ def _file_penalties(
                         gettext_noop("points must be a whole number."),
                         field="points",
                     )
-                rules.check_penalty_points(kind, points)  # type: ignore[arg-type]
+                rules.check_penalty_points(kind, points, rule_set)  # type: ignore[arg-type]
             except RuleError as error:
                 here += _problem(sheet, line.row, error, "points")
-            if kind in AWARDING_KINDS and isinstance(deal, int):
-                if deal in awarded:
-                    refuse(
-                        "kind",
-                        filled(
-                            gettext_noop(
-                                "deal %(deal)s is already given away by the penalty on "
-                                "row %(row)s; a deal is given away once."
-                            ),
-                            deal=deal,
-                            row=awarded[deal],
-                        ),
-                    )
-                awarded.setdefault(deal, line.row)
         if here:
             problems += here
             continue
@@ -506,7 +492,9 @@ def _sheet_import(
     """Make one sheet what its file says, through the services of the API."""
     done = SheetImported(match=match, worksheet=sheet.worksheet)
     wanted, problems = _file_deals(sheet, match)
-    wanted_penalties, more = _file_penalties(sheet, set(wanted))
+    wanted_penalties, more = _file_penalties(
+        sheet, set(wanted), ruleset_get(match.tournament.ruleset)
+    )
     problems += more
     toss = (sheet.toss_winner, sheet.first_dealer)
     if any(toss) and not all(v in ("A", "B") for v in toss):

@@ -76,6 +76,8 @@ PENALTY_WORDS = {
     "cardinal_rule": "Cardinal rule",
     "constraining_hand": "Constraining hand",
     "conduct": "Conduct",
+    "lead_out_of_turn": "Lead out of turn",
+    "review": "Review",
 }
 DECIDED_BY_WORDS = {
     "total": "Total",

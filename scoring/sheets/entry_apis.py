@@ -210,7 +210,10 @@ class PenaltyListApi(MatchScopedMixin, APIView):
             error_messages=_choice(PenaltyKind, "kind of penalty"),
         )
         points = serializers.IntegerField(
-            required=False, allow_null=True, help_text="Only for conduct: 0 to 2."
+            required=False,
+            allow_null=True,
+            help_text="Only for conduct: 0 to 2 under gcka, 0 to 5 under the other "
+            "rule sets (RULES.md §3).",
         )
         note = serializers.CharField(max_length=300, required=False, allow_blank=True)
         version = serializers.IntegerField()

@@ -7,6 +7,8 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournament.domain.rulesets import RuleSet
+
 from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from ..domain.forfeits import absent_choices
 from ..domain.rules import TRUMP_SYMBOLS, Level, PenaltyKind, Stage, Trump
@@ -18,13 +20,30 @@ LEVELS = [
     (Level.DOUBLED.value, "×2"),
     (Level.REDOUBLED.value, "×4"),
 ]
-KINDS = [
-    (PenaltyKind.OUT_OF_TURN.value, _("Out of turn (warning, then 1)")),
-    (PenaltyKind.KALLAKALI.value, _("Kallakali caught (deal + 3)")),
-    (PenaltyKind.CARDINAL_RULE.value, _("Cardinal rule (deal + 3)")),
-    (PenaltyKind.CONSTRAINING_HAND.value, _("Constraining hand (deal + 3)")),
-    (PenaltyKind.CONDUCT.value, _("Conduct (0–2, organizer)")),
-]
+
+
+def penalty_kinds(rule_set: RuleSet) -> list[tuple[str, str]]:
+    """The kinds of penalty as the scorer chooses them, each with what it gives under
+    the tournament's rule set (rules.md §3)."""
+    step = _("warning, then 1") if rule_set.warnings else "1"
+    return [
+        (
+            PenaltyKind.OUT_OF_TURN.value,
+            format_lazy(_("Bid, double or discard out of turn ({step})"), step=step),
+        ),
+        (
+            PenaltyKind.LEAD_OUT_OF_TURN.value,
+            format_lazy(_("Lead out of turn ({step})"), step=step),
+        ),
+        (PenaltyKind.REVIEW.value, _("Not all eight cards shown at the review (1)")),
+        (PenaltyKind.KALLAKALI.value, _("Kallakali caught (deal + 3)")),
+        (PenaltyKind.CARDINAL_RULE.value, _("Cardinal rule (deal + 3)")),
+        (PenaltyKind.CONSTRAINING_HAND.value, _("Constraining hand (deal + 3)")),
+        (
+            PenaltyKind.CONDUCT.value,
+            format_lazy(_("Conduct (0–{most}, organizer)"), most=rule_set.conduct_max),
+        ),
+    ]
 
 
 def _number(label, what, **attrs) -> forms.IntegerField:  # type: ignore[no-untyped-def]
@@ -113,7 +132,7 @@ class PenaltyForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages={"required": _("Choose the team that offended.")},
     )
-    kind = forms.ChoiceField(choices=KINDS, label=_("What happened"))
+    kind = forms.ChoiceField(label=_("What happened"))
     points = forms.IntegerField(
         required=False,
         label=_("Points (conduct only)"),
@@ -122,9 +141,18 @@ class PenaltyForm(forms.Form):
     note = forms.CharField(max_length=300, required=False, label=_("Note"))
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, sides: list[tuple[str, str]], deals: list[int], **kw):
+    def __init__(
+        self,
+        *args,
+        sides: list[tuple[str, str]],
+        deals: list[int],
+        rule_set: RuleSet,
+        **kw,
+    ):
         super().__init__(*args, **kw)
         self.fields["offender"].choices = sides
+        self.fields["kind"].choices = penalty_kinds(rule_set)
+        self.fields["points"].widget.attrs["max"] = rule_set.conduct_max
         self.fields["deal"].choices = [(n, str(n)) for n in deals]
         if deals:
             self.fields["deal"].initial = deals[-1]

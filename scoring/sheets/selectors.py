@@ -82,6 +82,7 @@ def sheet_settle(
         values,
         deals_scheduled=match.deals_scheduled,
         knockout=knockout,
+        edition=rules.Edition(match.rules_edition),
     )
     if not knockout or match.deals_scheduled is None:
         return sheet, None  # the tables format has no ties (rules.md §8)

@@ -25,6 +25,7 @@ from tournament.domain.errors import (
     RuleErrors,
     gettext_noop,
 )
+from tournament.domain.rulesets import ruleset_get
 from tournament.domain.types import Role
 from tournament.models import account
 from tournament.queue import task_send_on_commit
@@ -33,7 +34,7 @@ from tournament.tasks import sheet_copy_keep
 
 from ..domain import rules, tiebreak
 from ..domain.auction import auction_check, auction_parse
-from ..domain.rules import AWARDING_KINDS, MatchStatus, PenaltyKind, Side, Stage
+from ..domain.rules import MatchStatus, PenaltyKind, Side, Stage
 from ..models import (
     Deal,
     Match,
@@ -105,6 +106,9 @@ def auction_of(match: Match, deal: rules.Deal, text: str) -> str:
         trump=deal.trump,
         level=deal.level,
         players=2 * match.tournament.players_per_team,
+        # A sheet of the first edition was checked without 001's rule (rules.Edition).
+        lead_may_pass=ruleset_get(match.tournament.ruleset).lead_may_pass
+        or match.rules_edition == rules.Edition.FIRST,
     )
     return str(auction_parse(text))
 
@@ -295,7 +299,7 @@ def score_sheet_penalty_record(
             ),
             field="kind",
         )
-    rules.check_penalty_points(the_kind, points)
+    rules.check_penalty_points(the_kind, points, ruleset_get(match.tournament.ruleset))
     deals, penalties = sheet_rows(match)
     target = next((d for d in deals if d.number == deal), None)
     if target is None:
@@ -307,18 +311,6 @@ def score_sheet_penalty_record(
             ),
             field="deal",
             number=deal,
-        )
-    if the_kind in AWARDING_KINDS and target.awarded_by:
-        raise ConflictError(
-            "deal_already_awarded",
-            gettext_noop(
-                "deal %(deal)s is already awarded to team %(award_to)s by a "
-                "%(awarded_by)s penalty; a deal is given away once."
-            ),
-            field="deal",
-            deal=deal,
-            award_to=target.award_to,
-            awarded_by=target.awarded_by,
         )
     penalty = Penalty(
         deal=target,

@@ -39,8 +39,9 @@ from tournament.words import refusal
 from tournament.zones import local, tournament_zone_activate
 
 from ..domain import rules, tiebreak
-from ..domain.rules import Level, MatchStatus, Side
+from ..domain.rules import Level, MatchStatus, PenaltyKind, Side
 from ..models import Deal, Dispute, Match
+from ..words import PENALTY_WORDS
 from . import day, locking, services, toss
 from .forms import (
     ConfirmForm,
@@ -145,6 +146,7 @@ class _ScoreDesk:
             request.POST if posted == "penalty" else None,
             sides=_sides(match),
             deals=[d.number for d in self.view.deals],
+            rule_set=ruleset_get(match.tournament.ruleset),
             initial={"version": match.version},
             prefix="penalty",
         )
@@ -238,6 +240,7 @@ class _ScoreDesk:
                 data,
                 sides=_sides(self.match),
                 deals=[d.number for d in self.view.deals],
+                rule_set=ruleset_get(self.match.tournament.ruleset),
                 prefix="penalty",
             )
 
@@ -316,8 +319,10 @@ class _ScoreDesk:
             by_organizer=Role.ORGANIZER in self.roles,
         )
         if penalty.warning:
-            return gettext("Out of turn by %(side)s: a warning (no points).") % {
-                "side": penalty.offender
+            # Out of turn, or a lead out of turn: each has its own first warning.
+            return gettext("%(kind)s by %(side)s: a warning (no points).") % {
+                "kind": PENALTY_WORDS[PenaltyKind(penalty.kind)],
+                "side": penalty.offender,
             }
         # The deal as this page read it, at the version the penalty was entered on
         # (the service refused any other): what the penalty turned over.

@@ -51,6 +51,14 @@ class RuleSet:
     equal_totals: EqualTotals
     league_rounds: int = 8
     qualifiers: int = 24
+    # Penalties (rules.md §3): whether a team's first out-of-turn bid and its first
+    # lead out of turn are warnings (000 §3.2, §4.2; 004 has none), and the most a
+    # conduct penalty may be (004's "up to 2 points"; 000 sets no limit, 5 here).
+    warnings: bool = True
+    conduct_max: int = 5
+    # 001: the lead player's first call is a bid; elsewhere his pass is 28 no-trump
+    # (000 §3.1).
+    lead_may_pass: bool = True
 
     @property
     def default_team_size(self) -> int:
@@ -90,6 +98,8 @@ RULESETS: dict[RuleSetCode, RuleSet] = {
             2,
             3,
             EqualTotals.MORE_DEALS_WON,
+            warnings=False,
+            conduct_max=2,
         ),
         RuleSet(
             RuleSetCode.ONLINE,
@@ -112,6 +122,7 @@ RULESETS: dict[RuleSetCode, RuleSet] = {
             2,
             4,
             EqualTotals.TIE,
+            lead_may_pass=False,
         ),
         RuleSet(
             RuleSetCode.TABLES,

@@ -145,6 +145,7 @@ def _oot(key, deal_number, offender):
 def test_out_of_turn_first_is_a_warning_per_team_then_one_point():
     results = score_penalties(
         [_oot(1, 2, "A"), _oot(2, 3, "A"), _oot(3, 3, "B"), _oot(4, 5, "B")],
+        INTERNATIONAL,
         last_deal=18,
     )
     assert [(r.award_to, r.points, r.warning) for r in results] == [
@@ -156,7 +157,9 @@ def test_out_of_turn_first_is_a_warning_per_team_then_one_point():
 
 
 def test_out_of_turn_in_the_last_deal_has_no_warning():
-    results = score_penalties([_oot(1, 18, "A"), _oot(2, 17, "B")], last_deal=18)
+    results = score_penalties(
+        [_oot(1, 18, "A"), _oot(2, 17, "B")], INTERNATIONAL, last_deal=18
+    )
     by_key = {r.key: r for r in results}
     assert (by_key[1].points, by_key[1].warning) == (1, False)
     assert (by_key[2].points, by_key[2].warning) == (0, True)
@@ -164,33 +167,41 @@ def test_out_of_turn_in_the_last_deal_has_no_warning():
 
 def test_out_of_turn_order_is_by_deal_not_by_entry():
     # Entered late for deal 3, the offence in deal 3 is the warning, not deal 7's.
-    results = score_penalties([_oot(1, 7, "A"), _oot(2, 3, "A")], last_deal=18)
+    results = score_penalties(
+        [_oot(1, 7, "A"), _oot(2, 3, "A")], INTERNATIONAL, last_deal=18
+    )
     assert {r.key: r.points for r in results} == {2: 0, 1: 1}
 
 
-@pytest.mark.parametrize("points", [0, 1, 2])
-def test_conduct_gives_what_the_organizer_sets(points):
+@pytest.mark.parametrize(
+    ("rules", "points"),
+    [(GCKA, p) for p in range(3)] + [(INTERNATIONAL, p) for p in range(6)],
+)
+def test_conduct_gives_what_the_organizer_sets(rules, points):
     (result,) = score_penalties(
-        [Penalty(1, 4, Side.B, PenaltyKind.CONDUCT, points)], last_deal=7
+        [Penalty(1, 4, Side.B, PenaltyKind.CONDUCT, points)], rules, last_deal=7
     )
     assert (result.award_to, result.points) == ("A", points)
 
 
 @pytest.mark.parametrize(
-    ("kind", "points", "code"),
+    ("rules", "kind", "points", "code"),
     [
-        ("conduct", None, "conduct_points_missing"),
-        ("conduct", 3, "conduct_points_out_of_range"),
-        ("conduct", -1, "conduct_points_out_of_range"),
-        ("kallakali", 1, "points_fixed"),
-        ("out_of_turn", 0, "points_fixed"),
+        (GCKA, "conduct", None, "conduct_points_missing"),
+        (GCKA, "conduct", 3, "conduct_points_out_of_range"),
+        (INTERNATIONAL, "conduct", 6, "conduct_points_out_of_range"),
+        (CLASSIC, "conduct", -1, "conduct_points_out_of_range"),
+        (INTERNATIONAL, "kallakali", 1, "points_fixed"),
+        (INTERNATIONAL, "out_of_turn", 0, "points_fixed"),
+        (GCKA, "review", 1, "points_fixed"),
+        (GCKA, "lead_out_of_turn", 1, "points_fixed"),
     ],
 )
-def test_penalty_points_are_checked(kind, points, code):
+def test_penalty_points_are_checked(rules, kind, points, code):
     from scoring.domain.rules import check_penalty_points
 
     with pytest.raises(RuleError) as caught:
-        check_penalty_points(PenaltyKind(kind), points)
+        check_penalty_points(PenaltyKind(kind), points, rules)
     assert (caught.value.code, caught.value.field) == (code, "points")
 
 
@@ -361,15 +372,14 @@ def sheets(draw):
         d = draw(deals_strategy)
         deals.append(Deal(n, d.declarer, d.value, d.trump, d.level, d.taken))
     penalties = []
-    awarded: set[int] = set()
     for key in range(draw(st.integers(0, 6)) if numbers else 0):
         n = draw(st.sampled_from(numbers))
         kind = draw(st.sampled_from(list(PenaltyKind)))
-        if kind in AWARDING_KINDS:
-            if n in awarded:
-                continue
-            awarded.add(n)
-        points = draw(st.integers(0, 2)) if kind is PenaltyKind.CONDUCT else None
+        points = (
+            draw(st.integers(0, rules.conduct_max))
+            if kind is PenaltyKind.CONDUCT
+            else None
+        )
         penalties.append(Penalty(key, n, draw(sides), kind, points))
     return rules, deals, penalties
 

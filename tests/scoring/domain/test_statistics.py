@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -506,3 +507,16 @@ def test_a_sheets_stored_tally_reads_back_as_its_pieces_and_penalties(deals, mar
             if offender == side:
                 counted[kind] += 1
         assert kinds == dict(counted)
+
+
+def test_a_tally_stored_before_the_new_kinds_reads_back_the_same():
+    """A tally written before release 0.4 counted five kinds a side (PenaltyKind's
+    first five); it reads back as it was, and a tally of no known width is refused."""
+    deals = [(1, "A", True), (2, "B", False)]
+    marks = [("A", "out_of_turn"), ("B", "kallakali"), ("B", "conduct")]
+    now = stats.sheet_tally(deals, marks)
+    w = (len(now) - 2 * 7) // 2  # a run piece's width: two, then 7 kinds a side
+    old = now[: 2 * w + 5] + now[2 * w + 7 : 2 * w + 12]
+    assert stats.sheet_tally_read(old) == stats.sheet_tally_read(now)
+    with pytest.raises(AssertionError):
+        stats.sheet_tally_read(now[:-1])

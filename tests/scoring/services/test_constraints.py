@@ -113,10 +113,7 @@ CASES = {
     "scoring_penalty_offender_known": lambda c: _penalty(c, offender="C"),
     "scoring_penalty_kind_known": lambda c: _penalty(c, kind="rudeness"),
     "scoring_penalty_points_by_kind": lambda c: _penalty(c, points=2),
-    "scoring_penalty_deal_awarded_once": lambda c: [
-        _penalty(c),
-        _penalty(c, kind="cardinal_rule", offender="B"),
-    ],
+    "scoring_match_rules_edition_known": lambda c: _match(c, rules_edition=3),
     "scoring_sheet_change_action_known": lambda c: _change(c, action="erase"),
     "scoring_sheet_change_reason_given": lambda c: _change(c, action="forfeit"),
     "scoring_match_forfeit_whole": lambda c: _match(
@@ -161,7 +158,11 @@ def test_named_constraint_refuses_a_bad_row(ctx, name):
     [
         ("out_of_turn", 0, True),
         ("out_of_turn", 1, False),
+        ("lead_out_of_turn", 0, True),
+        ("lead_out_of_turn", 1, False),
+        ("review", 1, False),
         ("conduct", 2, False),
+        ("conduct", 5, False),
         ("constraining_hand", 3, False),
     ],
 )
@@ -171,7 +172,15 @@ def test_penalty_points_that_the_rules_give_pass(ctx, kind, points, warning):
 
 @pytest.mark.parametrize(
     ("kind", "points", "warning"),
-    [("out_of_turn", 1, True), ("out_of_turn", 2, False), ("conduct", 1, True)],
+    [
+        ("out_of_turn", 1, True),
+        ("out_of_turn", 2, False),
+        ("lead_out_of_turn", 2, False),
+        ("review", 0, False),
+        ("review", 0, True),
+        ("conduct", 1, True),
+        ("conduct", 6, False),
+    ],
 )
 def test_penalty_points_that_the_rules_do_not_give_fail(ctx, kind, points, warning):
     with pytest.raises(IntegrityError), transaction.atomic():
