@@ -21,6 +21,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, DataError, IntegrityError
 from django.db.models import ProtectedError
 from django.http import Http404, HttpResponse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, permissions, status
 from rest_framework.pagination import PageNumberPagination
@@ -34,6 +36,7 @@ from .models import LinkKind, Tournament
 from .selectors import tournament_get_visible, tournament_roles
 from .unavailable import RETRY_AFTER_SECONDS, unreachable
 from .unavailable import answer as database_unavailable
+from .words import refusal
 
 logger = logging.getLogger(__name__)
 ID_MAX = 2**63 - 1  # the largest id PostgreSQL's bigint and SQLite's integer hold
@@ -62,14 +65,43 @@ def _put(body: dict, field: str, message: str) -> None:
     node.setdefault(leaf, []).append(message)
 
 
-def rule_error_body(error: RuleError) -> dict[str, Any]:
-    """The JSON body for a rule error: field-keyed where fields are known."""
+def asks_malayalam(request) -> bool:
+    """Whether the request's Accept-Language puts Malayalam before English (a score
+    page's queue asks in its page's language): its refusals are then said in
+    Malayalam. Everything else the API says, and every `code`, stays English."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "") if request else ""
+    best = {"en": -1.0, "ml": -1.0}
+    for position, part in enumerate(header.split(",")[:20]):
+        tag, _, rest = part.strip().partition(";")
+        quality = 1.0
+        if rest.strip().startswith("q="):
+            try:
+                quality = float(rest.strip()[2:])
+            except ValueError:
+                continue
+        base = tag.strip().lower().split("-")[0]
+        if base in best and quality > 0:
+            # Equal qualities: the earlier one, as the header lists them.
+            best[base] = max(best[base], quality - position * 1e-6)
+    return best["ml"] > best["en"]
+
+
+def rule_error_body(error: RuleError, *, malayalam: bool = False) -> dict[str, Any]:
+    """The JSON body for a rule error: field-keyed where fields are known; its
+    messages in Malayalam when `malayalam` (asks_malayalam), the codes the same."""
+    if malayalam:
+        with translation.override("ml"):
+            return _rule_error_body(error, said=refusal)
+    return _rule_error_body(error, said=lambda e: e.message)
+
+
+def _rule_error_body(error: RuleError, *, said) -> dict[str, Any]:
     errors = error.errors if isinstance(error, RuleErrors) else [error]
     if error.status != 400 and not isinstance(error, RuleErrors):
         # 403 and 409 come in the one error shape whatever field they name (API.md,
         # Conventions): only bad input (400) is keyed by field.
         return {
-            "detail": error.message,
+            "detail": said(error),
             "code": error.code,
             **({"field": error.field} if error.field else {}),
             **_params(error, skip=("detail", "field")),
@@ -77,9 +109,9 @@ def rule_error_body(error: RuleError) -> dict[str, Any]:
     body: dict[str, Any] = {}
     for item in errors:
         if item.field:
-            _put(body, item.field, item.message)
+            _put(body, item.field, said(item))
         else:
-            _put(body, "detail", item.message)
+            _put(body, "detail", said(item))
     if "detail" in body and len(body) == 1:
         # A lone rule error: its code and parameters, so that a client can act on
         # them (a stale sheet version says which version is current).
@@ -140,7 +172,13 @@ REFUSALS: list[tuple[Any, str, int, str]] = [
 
 def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
     if isinstance(exc, RuleError):
-        return Response(rule_error_body(exc), status=exc.status)
+        malayalam = asks_malayalam(context.get("request"))
+        response = Response(
+            rule_error_body(exc, malayalam=malayalam), status=exc.status
+        )
+        response["Content-Language"] = "ml" if malayalam else "en"
+        patch_vary_headers(response, ["Accept-Language"])
+        return response
     if isinstance(exc, DjangoValidationError):
         detail = (
             exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}

@@ -1,8 +1,10 @@
 """The pages' language (docs/glossary.md): English or Malayalam. A signed-in person's
 own choice first (kept with their account and put in their session when they sign
 in), then the switcher's cookie, then the browser's Accept-Language; English when
-none says. The API answers in English always, with its stable codes (API.md), so a
-client's Accept-Language never changes what it reads."""
+none says. The API answers in English, with its stable codes (API.md); only its
+refusals of the rules are said in Malayalam when a request's Accept-Language puts
+Malayalam first (a score page's queue asks in its page's language:
+apis_common.asks_malayalam), their codes and fields the same."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """A score sheet filled through the API, as a scorer's script or the page would."""
 
+import re
+
 import pytest
 
 from scoring.models import Deal, Match, Penalty, SheetChange
@@ -188,28 +190,39 @@ def test_conduct_penalties_are_set_by_an_organizer(api, match, scorer, organizer
     assert response.json()["field"] == "kind"
     assert "organizer" in response.json()["detail"]
     as_user(api, organizer)
-    response = api.post(url(match, "penalties/"), {**body, "points": 3})
+    # 000 sets no limit on conduct: 0 to 5 under international (004's 2 is gcka's).
+    response = api.post(url(match, "penalties/"), {**body, "points": 6})
     assert response.status_code == 400
-    assert "0 to 2" in response.json()["points"][0]
-    response = api.post(url(match, "penalties/"), body)
+    assert "0 to 5" in response.json()["points"][0]
+    response = api.post(url(match, "penalties/"), {**body, "points": 5})
     assert response.status_code == 201
-    assert (response.json()["award_to"], response.json()["points"]) == ("A", 2)
+    assert (response.json()["award_to"], response.json()["points"]) == ("A", 5)
 
 
-def test_a_deal_is_given_away_once(api, match, scorer):
+def test_two_awarding_offences_in_one_deal_are_each_penalized(api, match, scorer):
+    """rules.md §3: both teams revoke in deal 1 (40 clubs by A, made). The deal goes
+    to the team that did not offend first; each offence gives the other team 3."""
     as_user(api, scorer)
     post_deal(api, match, 1, 1)
-    api.post(
+    first = api.post(
         url(match, "penalties/"),
-        {"deal": 1, "offender": "A", "kind": "cardinal_rule", "version": 2},
+        {"deal": 1, "offender": "B", "kind": "cardinal_rule", "version": 2},
     )
-    response = api.post(
+    assert first.status_code == 201
+    second = api.post(
         url(match, "penalties/"),
-        {"deal": 1, "offender": "B", "kind": "kallakali", "version": 3},
+        {"deal": 1, "offender": "A", "kind": "kallakali", "version": 3},
     )
-    assert response.status_code == 409
-    assert response.json()["field"] == "deal"
-    assert "given away once" in response.json()["detail"]
+    assert second.status_code == 201, second.json()
+    assert (second.json()["award_to"], second.json()["points"]) == ("B", 3)
+    now = sheet(api, match)
+    (deal,) = now["deals"]
+    assert (deal["award_to"], deal["award"], deal["awarded_by"]) == (
+        "A",
+        2,
+        "cardinal_rule",
+    )
+    assert (now["total_a"], now["total_b"]) == (2 + 3, 3)
 
 
 def test_every_change_is_in_the_history(api, match, scorer, organizer):
@@ -272,3 +285,47 @@ def test_the_plain_match_summary_is_the_serializers(api, match, scorer):
         MatchSummary(Match.objects.get(pk=match.pk)).data
     )
     same()
+
+
+MALAYALAM = re.compile("[\u0d00-\u0d7f]")
+
+
+@pytest.mark.parametrize(
+    ("accept", "malayalam"),
+    [("ml", True), ("ml-IN,en;q=0.8", True), ("en,ml;q=0.5", False), ("", False)],
+)
+def test_a_refusal_is_said_in_the_language_the_request_asks(
+    api, match, scorer, accept, malayalam
+):
+    """The score page's queue sends in its page's language: a refusal of the rules
+    comes back in Malayalam when Accept-Language puts it first; its code, field and
+    parameters are the same in both languages, and the rest of the API is English."""
+    as_user(api, scorer)
+    post_deal(api, match, 1, 1)
+    headers = {"HTTP_ACCEPT_LANGUAGE": accept} if accept else {}
+    stale = api.post(
+        url(match, "deals/"), {**deal_body(2), "version": 1}, "json", **headers
+    )
+    assert stale.status_code == 409
+    body = stale.json()
+    assert (body["code"], body["version"], body["current_version"]) == (
+        "stale_version",
+        1,
+        2,
+    )
+    assert bool(MALAYALAM.search(body["detail"])) is malayalam, body["detail"]
+    assert stale["Content-Language"] == ("ml" if malayalam else "en")
+    assert "Accept-Language" in stale["Vary"]
+    wrong = api.post(
+        url(match, "deals/"),
+        {**deal_body(2), "bidder": "Nobody Here", "version": 2},
+        "json",
+        **headers,
+    )
+    assert wrong.status_code == 400
+    (said,) = wrong.json()["bidder"]
+    assert "Nobody Here" in said
+    assert bool(MALAYALAM.search(said)) is malayalam, said
+    # What the API reads back is English whatever the request asks.
+    read = api.get(url(match, ""), **headers).json()
+    assert read["status"] == "in_progress"
