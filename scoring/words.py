@@ -154,6 +154,8 @@ OFFLINE_WORDS = (
     gettext_noop("nothing saved from this device yet"),
     gettext_noop("nothing waiting to send"),
     gettext_noop("out of turn"),
+    gettext_noop("lead out of turn"),
+    gettext_noop("incomplete review"),
     gettext_noop("redoubled"),
     gettext_noop("{count} entries waiting to send"),
     gettext_noop("{declarer} bid {value} {trump} {level}, took {taken}"),

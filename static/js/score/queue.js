@@ -125,6 +125,7 @@
       const kinds = {
         out_of_turn: t("out of turn"), cardinal_rule: t("cardinal rule"), kallakali: t("kallakali"),
         constraining_hand: t("constraining hand"), conduct: t("conduct"),
+        lead_out_of_turn: t("lead out of turn"), review: t("incomplete review"),
       };
       return t("Penalty in deal {deal}: {kind} by {offender}", { deal: b.deal, kind: kinds[b.kind] || b.kind, offender: b.offender });
     }
