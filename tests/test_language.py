@@ -299,9 +299,12 @@ def test_every_refusal_a_page_shows_has_marked_words():
     assert not _unmarked_refusals(), _unmarked_refusals()
 
 
-def test_a_refusal_is_said_in_the_pages_language_and_the_api_stays_english(
+def test_a_refusal_is_said_in_the_pages_language_and_the_api_as_asked(
     client, api, tournament, organizer
 ):
+    """A page says a refusal in its language; the API in English, unless the
+    request's Accept-Language puts Malayalam first (a score page's queue does):
+    then its sentence is Malayalam and its code the same (docs/api.md, Errors)."""
     from tests.scoring.apis.test_draw import DRAW, make_field
 
     make_field(tournament, (5,))  # one section: nobody could play anybody
@@ -317,7 +320,12 @@ def test_a_refusal_is_said_in_the_pages_language_and_the_api_stays_english(
         DRAW.format(tournament.slug), {}, format="json", HTTP_ACCEPT_LANGUAGE="ml"
     )
     assert answer.json()["code"] == "one_section"
-    assert answer.json()["detail"].startswith("all 5 teams are in section S0;")
+    assert answer.json()["detail"].startswith("എല്ലാ 5 ടീമുകളും സെക്ഷൻ S0-ൽ ആണ്")
+    for english in ("", "en", "en-US,en;q=0.9,ml;q=0.8"):
+        headers = {"HTTP_ACCEPT_LANGUAGE": english} if english else {}
+        answer = api.post(DRAW.format(tournament.slug), {}, format="json", **headers)
+        assert answer.json()["code"] == "one_section"
+        assert answer.json()["detail"].startswith("all 5 teams are in section S0;")
 
 
 def test_a_refusal_says_its_phrases_in_the_pages_language_too():
