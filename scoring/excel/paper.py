@@ -134,8 +134,12 @@ class PrintedPenalty:
     deal: int
     offender: str
     kind: str
-    points: int | None
+    points: int | None  # what the .xlsx sheet writes and reads back: conduct's only
     note: str
+    # What the rules worked out (Penalty.points) and whether it was a warning: the
+    # printed page shows them; the .xlsx sheet's points column stays as imported.
+    given: int | None = None
+    warning: bool = False
 
 
 @dataclass(frozen=True)

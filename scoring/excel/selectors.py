@@ -584,6 +584,8 @@ def sheet_printed(view: SheetView) -> paper.PrintedSheet:
             kind=p.kind,
             points=p.points if p.kind == rules.PenaltyKind.CONDUCT else None,
             note=p.note,
+            given=p.points,
+            warning=p.warning,
         )
         for p in view.penalties
     ]

@@ -9,10 +9,13 @@ import time
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from scoring.models import Match
+from scoring.models import Deal, Match, Penalty
+from scoring.sheets import services as sheets_services
 from tests.brackets.knockout import final_league
 from tests.factories import TeamFactory, member
+from tests.scoring.league import play_quickly, tables_in_play
 from tournament.domain.types import Role
 from tournament.models import Link, LinkKind
 
@@ -184,3 +187,76 @@ def test_a_workbook_asked_for_on_a_malayalam_page_is_built_in_english(
     )
     assert "Standings" in workbook.sheetnames
     assert not re.search("[\u0d00-\u0d7f]", words + " ".join(workbook.sheetnames))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_printed_sheet_shows_each_penalty_s_points_the_award_and_the_bidder(
+    language,
+):
+    """Issue 50: the printed sheet left every penalty's points empty but conduct's,
+    did not say which deal a penalty gave away, had no bidder, and showed the sheet's
+    version ("(v24)"), which a player cannot read."""
+    _, organizer, _, matches = tables_in_play(
+        f"print-words-{language}", tables=1, deals=6
+    )
+    match = matches[0]
+    play_quickly(match.pk, organizer, 12, 9, deals=6)
+    for deal, kind, points in (
+        (2, "out_of_turn", None),  # the first out of turn: a warning
+        (3, "out_of_turn", None),  # the second: worked out to points
+        (4, "conduct", 2),
+        (5, "kallakali", None),  # gives the deal to the other team
+    ):
+        sheets_services.score_sheet_penalty_record(
+            match_id=match.pk,
+            user=organizer,
+            version=None,
+            deal=deal,
+            offender="A",
+            kind=kind,
+            points=points,
+            note="",
+            by_organizer=True,
+        )
+    Deal.objects.filter(match=match, number=1).update(bidder="Ravi Menon")
+    client = _client(organizer)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("scoring:match-print", args=[match.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+
+    with translation.override(language):
+        bidder = str(translation.gettext("Bidder"))
+        warning = translation.pgettext(
+            "a penalty's points on the printed sheet", "warning"
+        )
+        kallakali = translation.gettext("Kallakali")
+        given = translation.gettext("given to %(side)s (%(penalty)s)") % {
+            "side": "B",
+            "penalty": kallakali,
+        }
+    if language == "ml":
+        assert (bidder, warning) == ("വിളിച്ചയാൾ", "താക്കീത്")
+        assert "Kallakali" not in given
+    assert f"<th>{bidder}</th>" in html
+    assert "<td>Ravi Menon</td>" in html
+    assert given in html
+    assert "(v" not in html
+
+    penalties = re.search(r'<table class="paper-penalties">.*?</table>', html, re.S)
+    rows = re.findall(
+        r"<tr><td>(\d+)</td><td>A</td><td>[^<]*</td><td>([^<]*)</td>",
+        penalties.group(0),
+    )
+    worked = {
+        p.deal.number: p.points
+        for p in Penalty.objects.filter(deal__match=match).select_related("deal")
+    }
+    assert worked[3] > 0 and worked[5] > 0
+    assert rows == [
+        ("2", warning),
+        ("3", str(worked[3])),
+        ("4", "2"),
+        ("5", str(worked[5])),
+    ]
