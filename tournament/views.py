@@ -21,6 +21,7 @@ from .domain.errors import RuleError, RuleErrors, gettext_noop
 from .domain.rulesets import RULESETS, RuleSetCode
 from .domain.setup import fixed_settings
 from .domain.types import Role
+from .etags import etag_sent
 from .forms import (
     STATE_CHOICES,
     CheckInForm,
@@ -65,8 +66,7 @@ def live_etag(request: HttpRequest, *shown: object) -> str:
 
 def unchanged(request: HttpRequest, etag: str) -> HttpResponse | None:
     """304 when the poll's If-None-Match is `etag`: nothing it shows has changed."""
-    sent = request.headers.get("If-None-Match", "")
-    if etag not in (tag.strip() for tag in sent.split(",")):
+    if not etag_sent(request, etag):  # weakly: a compressed answer's ETag is W/"…"
         return None
     return live_headers(HttpResponse(status=304), etag)
 

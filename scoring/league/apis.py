@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from django.utils.http import parse_etags
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
@@ -26,6 +25,7 @@ from tournament.apis_common import (
     if_none_match,
 )
 from tournament.domain.types import Role, RoundStage
+from tournament.etags import etag_sent
 from tournament.models import Substitution
 from tournament.selectors import substitution_list, team_list
 
@@ -448,7 +448,7 @@ class StandingsApi(TournamentScopedMixin, APIView):
         # worker answers alike.
         etag = standings_fingerprint(tournament=self.tournament, section=section)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        if etag_sent(request, etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         return Response(
             standings_data(standings_get(tournament=self.tournament, section=section)),

@@ -6,7 +6,6 @@ import json
 from typing import Any, NamedTuple
 
 from django.http import HttpResponse
-from django.utils.http import parse_etags
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -19,6 +18,7 @@ from tournament.apis_common import (
     if_none_match,
 )
 from tournament.cache import Recent, cached
+from tournament.etags import etag_sent
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
@@ -355,7 +355,7 @@ class StatisticsApi(TournamentScopedMixin, APIView):
     def get(self, request, slug):
         etag = statistics_fingerprint(tournament=self.tournament)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        if etag_sent(request, etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
 
         def answer() -> bytes:

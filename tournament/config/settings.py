@@ -93,6 +93,16 @@ MIDDLEWARE = [
     # Last: it turns a locked-out login into its answer (docs/security.md).
     "axes.middleware.AxesMiddleware",
 ]
+# The embedded default (no DATABASE_URL: `make run`, runserver and whitenoise) has no
+# proxy in front to compress, so Django does, outside whitenoise so that the static
+# files are compressed too. Production compresses in Caddy (deploy/Caddyfile). BREACH
+# and the weak ETags it makes: docs/decisions.md, "Compression".
+EMBEDDED = not env.str("DATABASE_URL", default="")
+if EMBEDDED:
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware"),
+        "django.middleware.gzip.GZipMiddleware",
+    )
 
 ROOT_URLCONF = "tournament.config.urls"
 WSGI_APPLICATION = "tournament.config.wsgi.application"
@@ -114,7 +124,7 @@ TEMPLATES = [
 ]
 
 # Database: DATABASE_URL (postgres://user:pass@host:5432/name), else SQLite in var/.
-if env.str("DATABASE_URL", default=""):
+if not EMBEDDED:
     DATABASES = {"default": env.db("DATABASE_URL")}
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", 60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
