@@ -5,6 +5,8 @@ tests/conftest.py)."""
 from pathlib import Path
 
 PHONE = {"width": 390, "height": 844}
+# A small phone of issue 50: every page fits it too, in both languages.
+SMALL_PHONE = {"width": 360, "height": 780}
 DESK = {"width": 1280, "height": 900}
 
 

@@ -5,7 +5,8 @@ named and reached by the keyboard, and keeps its first column in view), no `.md`
 named. In English, the pages a visitor and an organizer open, on a phone. In
 Malayalam, a crawl as each person (anonymous, organizer and site administrator,
 scorer, table link, team link) following every link from where they start, one page
-of each kind, on a phone (390x844) and a desk (1366x900); besides, no English AM/PM
+of each kind, on a phone (390x844) and a desk (1366x900); in both, each page's width
+and tables on a small phone (360 px wide) too (issue 50); besides, no English AM/PM
 and no English of the catalogue outside lang="en". The pages are full ones, as on a
 tournament's day: teams with long names, a sheet of 18 deals with its penalties and
 checkpoints, bidders and auctions, a deal entered at the table link and a dispute
@@ -29,7 +30,7 @@ from scoring.domain.rules import Side
 from scoring.sheets import day as sheets_day
 from scoring.sheets import services as sheets_services
 from tests.brackets.knockout import final_league
-from tests.browser import PHONE, shoot
+from tests.browser import PHONE, SMALL_PHONE, shoot
 from tests.factories import member
 from tests.scoring.league import link_key
 from tournament.backups.services import backup_take
@@ -274,7 +275,26 @@ def _check(page, url: str, status: int = 200, language: str = "en") -> list[dict
     assert answer is not None and answer.status == status, (
         f"{url}: {answer and answer.status}"
     )
-    return _looked_at(page, language, PHONE)
+    found = _looked_at(page, language, PHONE)
+    return found + _fits(page, SMALL_PHONE, back=PHONE)
+
+
+def _fits(page, size: dict, back: dict) -> list[dict]:
+    """The page on a smaller screen (`size`), then back on `back`: no wider than the
+    screen, and its wide tables scroll as they should (axe has looked already)."""
+    page.set_viewport_size(size)
+    found = []
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    if width > size["width"]:
+        found.append(
+            _problem(
+                "wider-than-the-screen",
+                f"the page is {width} px wide on a {size['width']} px screen",
+            )
+        )
+    found += [_problem("table-scrolls", what) for what in page.evaluate(SCROLLING)]
+    page.set_viewport_size(back)
+    return found
 
 
 def _looked_at(page, language: str, size: dict, words=None) -> list[dict]:
@@ -591,6 +611,7 @@ def _crawl(
         expected = "en" if path.startswith("/api/") else language
         said = page.locator("html").get_attribute("lang")
         found[name] = _looked_at(page, expected, PHONE, words)
+        found[name] += _fits(page, SMALL_PHONE, back=PHONE)
         looked += 1
         if said != expected:
             found[name].append(_problem("html-lang", f"lang={said}, not {expected}"))

@@ -3,16 +3,20 @@ in English and in Malayalam, in Debian's chromium (issue 41, 9): every tab of th
 tournament shows (they wrap, none hides behind the edge); the desk's tables fit the
 phone, every column's words in view; a team's whole name in the score box; the
 auction is a control that says it opens; and after "Save deal" the keyboard is at the
-next deal's first field and a screen reader hears the answer."""
+next deal's first field and a screen reader hears the answer. On a small phone (360 px)
+and a phone (390 px), in both languages (issue 50): every control of the score page,
+the table link's and the team link's is a thumb's target of 44x44 CSS px, and nothing
+of the score sheet or the standings is hidden (under a column kept in view, or past the
+screen's edge)."""
 
 from __future__ import annotations
 
 import pytest
 
 from scoring.models import Deal, Match
-from tests.browser import PHONE
+from tests.browser import PHONE, SMALL_PHONE, shoot
 from tests.factories import TournamentFactory, member
-from tests.scoring.league import drawn_league
+from tests.scoring.league import drawn_league, link_key, play_quickly, tables_in_play
 from tests.test_accessibility import LONG_NAMES, championship  # noqa: F401
 from tournament.domain.types import Role
 from tournament.models import Team
@@ -95,11 +99,72 @@ LINKS_WIDTH = """() => ({
   playing: [...document.querySelectorAll("table.links .plays-now a")]
     .map((a) => a.textContent.trim()),
 })"""
+# A thumb's target (WCAG 2.5.5): 44x44 CSS px. Every control the page shows (every
+# <details> opened first, so that what folds is measured too), each by the box a tap
+# lands in: a radio or a box inside its label is tapped through the label. No control
+# of these pages is exempt: the inline exception of WCAG 2.5.8 (a link inside a
+# sentence, sized by its line) has no case here, since every link on them stands
+# alone (the way back, a sheet of the team's, a deal's Edit).
+THUMB = 44
+CONTROLS = """(least) => {
+  for (const details of document.querySelectorAll("details")) details.open = true;
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== "hidden";
+  const small = [];
+  const seen = new Set();
+  const controls = "a[href], button, input:not([type=hidden]), select, textarea, "
+    + "summary, label.chip";
+  for (const el of document.querySelectorAll(controls)) {
+    const target = (el.matches("input") && el.closest("label")) || el;
+    if (seen.has(target) || !shown(target)) continue;
+    seen.add(target);
+    const box = target.getBoundingClientRect();
+    if (box.width < least || box.height < least) {
+      const words = (target.getAttribute("aria-label") || target.textContent
+        || target.name || "").replace(/\\s+/g, " ").trim().slice(0, 40);
+      small.push(`${target.tagName.toLowerCase()}.${[...target.classList].join(".")}`
+        + ` "${words}" ${box.width.toFixed(1)}x${box.height.toFixed(1)}`);
+    }
+  }
+  return small;
+}"""
+# What must be seen whole: each cell's words (their own box, not the cell's) inside
+# its scrolling region and the screen, and on top at both ends (no column kept in
+# view lies over them). Each cell is scrolled into the screen's height first.
+HIDDEN = """(cells) => {
+  const hidden = [];
+  for (const cell of document.querySelectorAll(cells)) {
+    if (!cell.textContent.trim()) continue;
+    cell.scrollIntoView({block: "center", inline: "nearest"});
+    const words = document.createRange();
+    words.selectNodeContents(cell);
+    const box = words.getBoundingClientRect();
+    const region = cell.closest(".scroll").getBoundingClientRect();
+    const y = box.top + box.height / 2;
+    const top = (x) => {
+      const hit = document.elementFromPoint(x, y);
+      return hit !== null && (hit === cell || cell.contains(hit));
+    };
+    const inside = box.left >= region.left - 0.5 && box.right <= region.right + 0.5
+      && box.right <= document.documentElement.clientWidth;
+    if (!inside || !top(box.left + 1) || !top(box.right - 1)) {
+      hidden.push(`${cell.textContent.trim()} at ${box.left.toFixed(1)}-`
+        + `${box.right.toFixed(1)} (region ${region.left}-${region.right})`);
+    }
+  }
+  return hidden;
+}"""
+# A table's region holds it whole at this width: nothing to scroll to.
+REGION_WIDTH = """(table) => {
+  const region = document.querySelector(table).closest(".scroll");
+  return region.scrollWidth - region.clientWidth;
+}"""
 FOCUSED = (
     "() => document.activeElement"
     " ? [document.activeElement.id, document.activeElement.value] : null"
 )
 SAVED = {"en": "Deal {n} saved", "ml": "കളി {n} സേവ് ചെയ്തു"}
+CONFIRM = {"en": "Confirm", "ml": "ഉറപ്പിക്കുക"}
 NOT_SAVED = {"en": "Not saved", "ml": "സേവ് ചെയ്തില്ല"}
 
 
@@ -277,3 +342,100 @@ def test_the_links_tab_fits_a_phone_while_every_table_plays(
         assert len(found["buttons"]) == 6 + 12
         assert max(found["buttons"]) <= size["width"], found["buttons"]
         context.close()
+
+
+def _small_controls(page, where: str) -> list[str]:
+    return [f"{where}: {control}" for control in page.evaluate(CONTROLS, THUMB)]
+
+
+def _phone(browser, live_server, language, size):
+    context = browser.new_context(viewport=size)
+    context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_every_control_of_the_score_and_link_pages_is_a_thumbs_target(
+    browser,
+    live_server,
+    championship,  # noqa: F811
+    language,
+):
+    """Issue 50: a penalty's Delete was 47x21 px (and white on white), each deal's
+    Edit 28x31, "Add a penalty" 34 px tall, a team link's Confirm 37. Measured on the
+    scorer's score page (as it opens, and with a deal open to edit), a table link's
+    page and two team links' (one with a sheet to confirm), at 360 and 390 px."""
+    _, scorer, pages, visitor, _ = championship
+    # A team with a finished sheet it has not confirmed: its link offers Confirm.
+    tournament, organizer, teams, matches = tables_in_play(
+        "thumb-cup", tables=1, deals=2
+    )
+    play_quickly(matches[0].pk, organizer, 3, 1, deals=2)
+    confirming = f"/l/{link_key(tournament, team=teams[0])}/"
+    small: list[str] = []
+    for size in (SMALL_PHONE, PHONE):
+        width = size["width"]
+        context, page = _signed_in(browser, live_server, scorer, language, size)
+        for path in (pages["score"], f"{pages['score']}?edit=3"):
+            page.goto(live_server.url + path)
+            small += _small_controls(page, f"{path} at {width}")
+            if path == pages["score"]:
+                shoot(page, f"thumbs-score-{language}-{width}")
+        # The penalty's Delete reads as a link: not white on the white sheet.
+        delete = page.locator("table.sheet tr.penalty button").first
+        assert delete.evaluate("b => getComputedStyle(b).color") != "rgb(255, 255, 255)"
+        context.close()
+        context, page = _phone(browser, live_server, language, size)
+        for kind, path in (
+            ("table-link", visitor["table-link"]),
+            ("team-link", visitor["team-link"]),
+            ("team-link-confirm", confirming),
+        ):
+            page.goto(live_server.url + path)
+            small += _small_controls(page, f"{kind} at {width}")
+            shoot(page, f"thumbs-{kind}-{language}-{width}")
+        assert page.locator("button", has_text=CONFIRM[language]).count() == 1
+        context.close()
+    assert not small, "controls smaller than 44x44 px:\n" + "\n".join(small)
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_nothing_of_the_sheet_or_the_standings_is_hidden_on_a_small_phone(
+    browser,
+    live_server,
+    championship,  # noqa: F811
+    language,
+):
+    """Issue 50: at 360 px the sheet's running total lay under its Edit column, kept
+    in view ("8–19" read "8–1"), and the Malayalam standings had R2–R4 past the
+    screen's edge at 390 px. Each table fits its region whole (nothing to scroll
+    to), and every deal's number, contract and total, and every team's rank, name and
+    R1–R4, is on top and inside the screen."""
+    organizer, _, pages, _, _ = championship
+    hidden: list[str] = []
+    for size in (SMALL_PHONE, PHONE):
+        width = size["width"]
+        context, page = _signed_in(browser, live_server, organizer, language, size)
+        for path, table, cells in (
+            (
+                pages["score"],
+                "table.sheet",
+                "table.sheet tbody tr.deal > td:not(.change),"
+                " table.sheet tfoot th, table.sheet thead th:not(:last-child)",
+            ),
+            (
+                pages["standings"],
+                "table.standings-table",
+                "table.standings-table tr > :not(.wide)",
+            ),
+        ):
+            page.goto(live_server.url + path)
+            wider = page.evaluate(REGION_WIDTH, table)
+            assert wider <= 0, f"{path} at {width}: {table} is {wider} px too wide"
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            hidden += [f"{path} at {width}: {c}" for c in page.evaluate(HIDDEN, cells)]
+            shoot(page, f"fits-{path.strip('/').replace('/', '-')}-{language}-{width}")
+        context.close()
+    assert not hidden, "hidden:\n" + "\n".join(hidden)
