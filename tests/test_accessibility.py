@@ -279,10 +279,9 @@ def _check(page, url: str, status: int = 200, language: str = "en") -> list[dict
     return found + _fits(page, SMALL_PHONE, back=PHONE)
 
 
-def _fits(page, size: dict, back: dict) -> list[dict]:
-    """The page on a smaller screen (`size`), then back on `back`: no wider than the
-    screen, and its wide tables scroll as they should (axe has looked already)."""
-    page.set_viewport_size(size)
+def _width_problems(page, size: dict) -> list[dict]:
+    """A page wider than the screen of `size`, and each table region that does not
+    scroll as it should."""
     found = []
     width = page.evaluate("() => document.documentElement.scrollWidth")
     if width > size["width"]:
@@ -292,7 +291,14 @@ def _fits(page, size: dict, back: dict) -> list[dict]:
                 f"the page is {width} px wide on a {size['width']} px screen",
             )
         )
-    found += [_problem("table-scrolls", what) for what in page.evaluate(SCROLLING)]
+    return found + [_problem("table-scrolls", w) for w in page.evaluate(SCROLLING)]
+
+
+def _fits(page, size: dict, back: dict) -> list[dict]:
+    """The page on a smaller screen (`size`), then back on `back`: no wider than the
+    screen, and its wide tables scroll as they should (axe has looked already)."""
+    page.set_viewport_size(size)
+    found = _width_problems(page, size)
     page.set_viewport_size(back)
     return found
 
@@ -306,15 +312,7 @@ def _looked_at(page, language: str, size: dict, words=None) -> list[dict]:
         page.add_script_tag(path=str(AXE))
     found = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
     # A page fits the screen's width: what is wider scrolls inside its own region.
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    if width > size["width"]:
-        found.append(
-            _problem(
-                "wider-than-the-screen",
-                f"the page is {width} px wide on a {size['width']} px screen",
-            )
-        )
-    found += [_problem("table-scrolls", what) for what in page.evaluate(SCROLLING)]
+    found += _width_problems(page, size)
     text = page.evaluate(TEXT)
     everything = "\n".join(text["all"])
     # A developer's file is no reference for a person at a table.
