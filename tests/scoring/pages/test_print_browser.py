@@ -125,6 +125,19 @@ def test_a_match_sheet_prints_on_one_page_in_english_and_malayalam(
     assert (_pages(pdf), _a4_portrait(pdf)) == (1, True)
 
 
+def test_the_match_page_prints_its_total_row_once(browser, live_server):
+    """Printed from the match page, a sheet's Total row is its last row, not a
+    footer the browser repeats at the foot of every page, mid-match."""
+    tournament, organizer, _, matches = _league("total-cup", tables=2)
+    _played(tournament, organizer, matches)
+    page = log_in(browser, live_server, organizer, viewport=DESK)
+    page.goto(f"{live_server.url}/matches/{matches[0].pk}/")
+    footer = "getComputedStyle(document.querySelector('table.sheet tfoot')).display"
+    assert page.evaluate(footer) == "table-footer-group"  # on the screen
+    page.emulate_media(media="print")
+    assert page.evaluate(footer) == "table-row-group"
+
+
 def test_a_round_prints_one_page_per_table(browser, live_server):
     tournament, organizer, _, matches = _league("round-cup", tables=24)
     _played(tournament, organizer, matches)
