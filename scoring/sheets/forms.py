@@ -22,9 +22,10 @@ LEVELS = [
 ]
 
 
-def penalty_kinds(rule_set: RuleSet) -> list[tuple[str, str]]:
+def penalty_kinds(rule_set: RuleSet, *, organizer: bool) -> list[tuple[str, str]]:
     """The kinds of penalty as the scorer chooses them, each with what it gives under
-    the tournament's rule set (rules.md §3)."""
+    the tournament's rule set (rules.md §3); conduct only for an organizer, who sets
+    its points (a scorer offered it could only be refused)."""
     step = _("warning, then 1") if rule_set.warnings else "1"
     return [
         (
@@ -39,11 +40,18 @@ def penalty_kinds(rule_set: RuleSet) -> list[tuple[str, str]]:
         (PenaltyKind.KALLAKALI.value, _("Kallakali caught (deal + 3)")),
         (PenaltyKind.CARDINAL_RULE.value, _("Cardinal rule (deal + 3)")),
         (PenaltyKind.CONSTRAINING_HAND.value, _("Constraining hand (deal + 3)")),
-        (
-            PenaltyKind.CONDUCT.value,
-            format_lazy(_("Conduct (0–{most}, organizer)"), most=rule_set.conduct_max),
-        ),
-    ]
+    ] + (
+        [
+            (
+                PenaltyKind.CONDUCT.value,
+                format_lazy(
+                    _("Conduct (0–{most}, organizer)"), most=rule_set.conduct_max
+                ),
+            )
+        ]
+        if organizer
+        else []
+    )
 
 
 def _number(label, what, **attrs) -> forms.IntegerField:  # type: ignore[no-untyped-def]
@@ -147,11 +155,12 @@ class PenaltyForm(forms.Form):
         sides: list[tuple[str, str]],
         deals: list[int],
         rule_set: RuleSet,
+        organizer: bool,
         **kw,
     ):
         super().__init__(*args, **kw)
         self.fields["offender"].choices = sides
-        self.fields["kind"].choices = penalty_kinds(rule_set)
+        self.fields["kind"].choices = penalty_kinds(rule_set, organizer=organizer)
         self.fields["points"].widget.attrs["max"] = rule_set.conduct_max
         self.fields["deal"].choices = [(n, str(n)) for n in deals]
         if deals:

@@ -147,6 +147,7 @@ class _ScoreDesk:
             sides=_sides(match),
             deals=[d.number for d in self.view.deals],
             rule_set=ruleset_get(match.tournament.ruleset),
+            organizer=Role.ORGANIZER in roles,
             initial={"version": match.version},
             prefix="penalty",
         )
@@ -241,6 +242,7 @@ class _ScoreDesk:
                 sides=_sides(self.match),
                 deals=[d.number for d in self.view.deals],
                 rule_set=ruleset_get(self.match.tournament.ruleset),
+                organizer=Role.ORGANIZER in self.roles,
                 prefix="penalty",
             )
 

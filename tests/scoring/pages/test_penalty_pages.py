@@ -59,17 +59,22 @@ def _deal(client, match, number):
     ],
 )
 def test_the_kinds_say_what_they_give_under_the_rule_set(
-    scorer, match, ruleset, language, words
+    scorer, organizer, match, ruleset, language, words
 ):
     Tournament.objects.filter(pk=match.tournament_id).update(ruleset=ruleset)
     client = Client()
-    client.force_login(scorer)
+    client.force_login(organizer)
     _deal(client, match, 1)
     page = _page(client, match, language)
-    for value in ("out_of_turn", "lead_out_of_turn", "review", "kallakali"):
+    for value in ("out_of_turn", "lead_out_of_turn", "review", "kallakali", "conduct"):
         assert f'value="{value}"' in page
     for said in words:
         assert said in page, said
+    # A scorer is not offered conduct, whose points only an organizer sets.
+    client.force_login(scorer)
+    page = _page(client, match, language)
+    assert 'value="lead_out_of_turn"' in page
+    assert 'value="conduct"' not in page
 
 
 def test_each_warning_is_its_own_and_gcka_has_none(scorer, match):

@@ -262,7 +262,11 @@ def test_conduct_penalty_by_a_scorer_is_refused_on_the_form(scoring, match):
         },
         **HTMX,
     )
-    assert "set by the organizer" in text(response)
+    # Not offered to a scorer (an organizer sets its points): sent anyway, it is
+    # refused on the form's field, and nothing is saved.
+    page = text(response)
+    assert "Select a valid choice" in page and "conduct" in page
+    assert 'value="conduct"' not in page
     assert Penalty.objects.count() == 0
 
 
