@@ -201,3 +201,14 @@ test("offline, nothing is sent and nothing is lost", async () => {
   await send.flush();
   assert.equal(server.deals.size, 1);
 });
+
+test("a refusal names each field as the page's form names it, else as the API does", () => {
+  const refused = { bidder: ["Paulose Mathew did not play for the declaring team A."], taken: ["too many"] };
+  const label = (field) => ({ bidder: "വിളിച്ചയാൾ" })[field] || "";
+  assert.equal(
+    queue.messageOf(refused, t, label),
+    "വിളിച്ചയാൾ: Paulose Mathew did not play for the declaring team A.; taken: too many",
+  );
+  assert.equal(queue.messageOf({ detail: "stale", code: "stale_version" }, t, label), "stale");
+  assert.equal(queue.messageOf(null, t), "The server refused it.");
+});

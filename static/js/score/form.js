@@ -51,12 +51,16 @@
   }
 
   // The next deal starts from nothing: every field empty, no chip chosen but the
-  // level's "none", the auction folded; the number is the page's to suggest again.
+  // level's "none" and the bidder's "Not recorded", the auction folded; the number
+  // is the page's to suggest again.
   function blank(form) {
     for (const name of TEXTS) if (form.elements[name]) form.elements[name].value = "";
     for (const name of CHIPS) for (const input of radios(form, name)) input.checked = false;
+    // As the server's own next form: level "none", bidder "Not recorded".
     const plain = form.querySelector('input[name="level"][value="none"]');
     if (plain) plain.checked = true;
+    const unrecorded = form.querySelector('input[name="bidder"][value=""]');
+    if (unrecorded) unrecorded.checked = true;
     const auction = form.querySelector("details.auction");
     if (auction) auction.open = false;
     unmark(form);

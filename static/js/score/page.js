@@ -69,8 +69,17 @@
     store,
     transport: score.send.fetchTransport(window.fetch.bind(window)),
     api: root.dataset.api, // /api/v1/matches/<id>/
-    // A refusal comes back in the page's language (the API's detail).
+    // A refusal comes back in the page's language (the API's detail), each field
+    // named by the form's own label or legend, not by the API's name.
     language: document.documentElement.lang,
+    label(field) {
+      const input = document.querySelector(`#score-app [name="${field}"], #score-app [name="penalty-${field}"]`);
+      if (!input) return "";
+      const named = input.closest("fieldset")
+        ? input.closest("fieldset").querySelector("legend")
+        : document.querySelector(`label[for="${input.id}"]`);
+      return named ? named.textContent.trim() : "";
+    },
     headers() {
       const out = {};
       if (LINK_KEY) out.Authorization = "Link " + LINK_KEY;
@@ -304,10 +313,10 @@
     box.prepend(p);
   }
 
-  function button(label, act) {
+  function button(label, act, danger) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "small";
+    b.className = danger ? "small danger" : "small";
     b.textContent = label;
     b.addEventListener("click", act);
     return b;
@@ -346,7 +355,7 @@
     if (entry.kind === "deal") panel.append(button(t("Save mine as the next deal"), choose("next")));
     if (entry.theirs) panel.append(button(t("Replace deal {number} with mine", { number: entry.body.number }), choose("replace")));
     else panel.append(button(t("Enter mine as deal {number}", { number: entry.body.number }), choose("same")));
-    panel.append(button(t("Keep the sheet's, drop mine"), choose("drop")));
+    panel.append(button(t("Keep the sheet's, drop mine"), choose("drop"), true));
     return panel;
   }
 
@@ -354,6 +363,10 @@
     const rows = await store.entries();
     const list = document.getElementById("queue");
     const box = document.getElementById("conflicts");
+    // A refusal below makes a green "kept on this phone" above it untrue: it goes.
+    const app = document.getElementById("score-app");
+    const flash = app && app.querySelector(":scope > .flash:not(.error)");
+    if (flash && rows.some((e) => e.state !== "waiting")) flash.remove();
     list.replaceChildren();
     for (const old of box.querySelectorAll(".conflict")) old.remove();
     for (const entry of rows) {
@@ -369,7 +382,7 @@
         : t("{entry}: waiting to send", { entry: queue.describe(entry, t) });
       if (entry.state === "refused") {
         if (entry.kind !== "penalty" && theForm()) item.append(button(t("Correct it"), () => correctIn(entry)));
-        item.append(button(t("Try again"), () => sender.resolve(entry, "again")), button(t("Drop it"), () => dropAsked(entry)));
+        item.append(button(t("Try again"), () => sender.resolve(entry, "again")), button(t("Drop it"), () => dropAsked(entry), true));
       }
       list.append(item);
     }

@@ -175,12 +175,13 @@
     };
   }
 
-  // The API's refusal in a line: its `detail`, or each field's problems.
-  function messageOf(data, t) {
+  // The API's refusal in a line: its `detail`, or each field's problems, each field
+  // named as the page names it (`label`: the form's own words; else the API's name).
+  function messageOf(data, t, label) {
     if (!data || typeof data !== "object") return t("The server refused it.");
     if (data.detail) return data.detail;
     return Object.entries(data).map(([field, problems]) =>
-      `${field}: ${Array.isArray(problems) ? problems.join(" ") : JSON.stringify(problems)}`).join("; ");
+      `${(label && label(field)) || field}: ${Array.isArray(problems) ? problems.join(" ") : JSON.stringify(problems)}`).join("; ");
   }
 
   return {

@@ -39,7 +39,8 @@
   // options: store {entries, put, drop}; transport; api ("/api/v1/matches/<id>/");
   // language (the page's, sent as Accept-Language so that a refusal comes back in
   // it); headers() (the Link key, the CSRF token of now); online(); renewCsrf()
-  // (a fresh cookie; true when had); newKey(); t (the page's words); and on: {
+  // (a fresh cookie; true when had); newKey(); t (the page's words); label(field)
+  // (a field as the page's form names it, for a refusal); and on: {
   // saved(), known(version), notice(text), alert(text), retryIn(seconds),
   // reload() (the sheet read again and shown), show() }.
   function sender(options) {
@@ -87,7 +88,7 @@
         // the entry waits, and is sent again then, not at the next minute's try.
         return { network: true, after: answer.retryAfter > 0 ? answer.retryAfter : 2 };
       }
-      return { refused: true, message: queue.messageOf(data, t) };
+      return { refused: true, message: queue.messageOf(data, t, options.label) };
     }
 
     // A session's write refused by the CSRF check (the cookie went: cleared, or

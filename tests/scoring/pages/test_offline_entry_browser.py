@@ -46,10 +46,18 @@ def _checked(page, name):
 
 
 def _assert_blank(page):
-    """A new deal's form: nothing chosen but the level's none, nothing typed."""
-    for name in ("declarer", "trump", "bidder"):
+    """A new deal's form, as the server's own: nothing chosen but the level's none
+    and the bidder's "Not recorded", nothing typed."""
+    for name in ("declarer", "trump"):
         assert _checked(page, name).count() == 0, name
     assert _checked(page, "level").get_attribute("value") == "none"
+    bidders = _checked(page, "bidder")
+    assert [bidders.nth(i).get_attribute("value") for i in range(bidders.count())] in (
+        [],
+        [""],
+    )
+    if page.locator("#deal-form input[name=bidder][value='']").count():
+        assert bidders.count() == 1  # "Not recorded", as online
     for field in ("#id_value", "#id_taken", "#id_auction"):
         assert page.input_value(field) == "", field
 
@@ -125,7 +133,7 @@ def test_offline_deals_start_blank_keep_the_typed_number_and_refusals_are_correc
     )
     page.fill("#id_number", "7")
     fill_deal(page, "A", 31, "diamonds", "none", 40)
-    page.wait_for_function("window.previewed > 0")
+    page.wait_for_function("() => window.previewed > 0")
     page.evaluate(
         """() => new Promise((done) => {
             const open = indexedDB.open("fiftysix-queue");
@@ -149,7 +157,9 @@ def test_offline_deals_start_blank_keep_the_typed_number_and_refusals_are_correc
     _bidder(page, b_player)
     page.click("#deal-form button.save")
     page.locator("#deal-3").wait_for()
-    page.wait_for_function("document.getElementById('offline').dataset.waiting === '0'")
+    page.wait_for_function(
+        "() => document.getElementById('offline').dataset.waiting === '0'"
+    )
     deal = Deal.objects.get(match=match, number=3)
     assert (deal.declarer, deal.value, deal.bidder) == ("B", 29, b_player)
     assert page.locator("#deal-form .correcting").count() == 0
@@ -182,7 +192,9 @@ def test_offline_deals_start_blank_keep_the_typed_number_and_refusals_are_correc
     page.once("dialog", lambda d: answer(d, True))
     page.click("#queue li.refused button:nth-of-type(3)")
     page.locator("#deal-5").wait_for()
-    page.wait_for_function("document.getElementById('offline').dataset.waiting === '0'")
+    page.wait_for_function(
+        "() => document.getElementById('offline').dataset.waiting === '0'"
+    )
     assert sorted(
         Deal.objects.filter(match=match).values_list("number", flat=True)
     ) == [1, 2, 3, 5]
@@ -206,7 +218,9 @@ def test_a_cold_load_fetches_the_score_page_once_and_it_reopens_offline(
         ),
     )
     page.goto(f"{live_server.url}{address}")
-    page.wait_for_function("document.getElementById('offline').dataset.kept === 'yes'")
+    page.wait_for_function(
+        "() => document.getElementById('offline').dataset.kept === 'yes'"
+    )
     _ready_offline(page)
     assert fetched == ["GET"]
     context.set_offline(True)
