@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from tournament.logs import tasks_quiet
 
@@ -93,10 +94,16 @@ def test_the_demo_says_little_and_ends_with_the_link_and_the_logins(caplog):
         ["captain", "captain-56"],
     ]
     assert re.fullmatch(
-        r"Table 1's link, no login needed \(open it on a phone\): "
+        r"Table \d+'s link, no login needed \(open it on a phone\): "
         r"http://127\.0\.0\.1:8019/l/[\w-]{20,}/",
         lines[-6],
     )
+    # The link opens a sheet that still takes deals: a new user at a phone can enter
+    # one at once (table 1's sheet of the demo is full, waiting for its captains).
+    path = re.search(r"http://127\.0\.0\.1:8019(/l/\S+/)", lines[-6]).group(1)
+    page = Client().get(path)
+    assert page.status_code == 200
+    assert 'id="deal-form"' in page.content.decode()
     again = StringIO()
     call_command("demo", host="8019", stdout=again)  # a bare port, as runserver's
     assert again.getvalue().splitlines()[-6] == lines[-6]  # the same link again

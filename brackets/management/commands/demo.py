@@ -1,15 +1,19 @@
 """`manage.py demo [--host 127.0.0.1:8000]`: the demo tournaments as `make run` serves
 them, loaded and played part of the way unless they are, with a short account: a line
-per tournament, then what to open, the link of table 1 and the demo logins last, so
+per tournament, then what to open, the link of the first table still playing (table 1
+when none is) and the demo logins last, so
 they are the last thing printed before the server starts (README).
 
 It lives in brackets, the app that sees the other two (docs/architecture.md)."""
 
 from django.core.management.base import BaseCommand
+from django.db.models import Max, Q
 
 from brackets.demo import demo_knockout_play
 from scoring.demo import demo_league_play
+from scoring.domain.rules import MatchStatus, Stage
 from scoring.links.selectors import tables_needed
+from scoring.models import Match
 from tournament.demo import demo_load
 from tournament.links.services import table_links
 from tournament.logs import tasks_quiet
@@ -22,6 +26,27 @@ def site_url(host: str) -> str:
     if host.startswith(("0.0.0.0:", "[::]:")):
         host = "127.0.0.1:" + host.rsplit(":", 1)[1]
     return f"http://{host}"
+
+
+def _table_in_play(league) -> int:
+    """The first table whose sheet of the league's latest round still takes deals, so
+    that the link printed opens a deal's form (a new user found table 1's sheet full,
+    waiting for its captains); table 1 when none does."""
+    latest = Match.objects.filter(tournament=league, stage=Stage.LEAGUE).aggregate(
+        round=Max("round", filter=~Q(status=MatchStatus.SCHEDULED))
+    )["round"]
+    found = (
+        Match.objects.filter(
+            tournament=league,
+            stage=Stage.LEAGUE,
+            round=latest,
+            status__in=[MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS],
+        )
+        .order_by("table")
+        .values_list("table", flat=True)
+        .first()
+    )
+    return found or 1
 
 
 class Command(BaseCommand):
@@ -54,9 +79,10 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"Open {site}/ ; the API docs are at {site}/api/v1/docs/")
         if tables_needed(league):
-            link = table_links(tournament=league, tables={1})[1]
+            table = _table_in_play(league)
+            link = table_links(tournament=league, tables={table})[table]
             self.stdout.write(
-                f"Table 1's link, no login needed (open it on a phone): "
+                f"Table {table}'s link, no login needed (open it on a phone): "
                 f"{site}/l/{link.key}/"
             )
             self.stdout.write(
