@@ -163,8 +163,9 @@ def test_the_pages_take_the_same_queries_at_any_size(
         assert client.get(url(tournament, "matches") + "?round=all").status_code == 200
     # the team page: its rounds (9), every deal and penalty (2), its standing (6:
     # the matches' stored results are one query), its substitutions (1), its
-    # bidders' figures (1), its players' people (1)
-    with django_assert_num_queries(20):
+    # bidders' figures (1), its players' people (1), the ETag its live part polls
+    # with (2: the standings' fingerprint and its own matches' rows)
+    with django_assert_num_queries(22):
         assert (
             client.get(f"/t/{tournament.slug}/teams/{teams[0].pk}/").status_code == 200
         )

@@ -33,9 +33,15 @@ def table_rows(html: str) -> list[str]:
     rows = re.findall(
         r"<tr class=\"([^\"]*)\" data-team=\"\d+\">(.*?)</tr>", body, re.S
     )
+    # As a desk shows it: the line a phone shows under the team's name instead of
+    # the P W T L columns (its twin) is left out.
+    desk = [
+        (css, re.sub(r'<small class="[^"]*phone-only[^"]*">.*?</small>', " ", cells))
+        for css, cells in rows
+    ]
     return [
         f"{css} | " + " ".join(re.sub(r"<[^>]+>", " ", cells).split())
-        for css, cells in rows
+        for css, cells in desk
     ]
 
 

@@ -126,7 +126,9 @@ def test_a_dispute_says_it_withdrew_the_confirmation_and_the_ruling_shows(cup):
     )
     page = client.get(f"/l/{key}/").content.decode()
     assert "<strong>Ruling</strong> by org" in page and "Deal 3 stands." in page
-    assert "You have not confirmed this sheet yet." in page
+    # Not a bare "not confirmed": the captain is told why, and to confirm again.
+    assert f"Your confirmation was withdrawn by dispute {dispute.pk}" in page
+    assert "confirm the sheet again" in page
     assert 'aria-label="Confirm the sheet of table 1, round 1"' in page
     # A dispute raised before any confirmation withdraws nothing and says nothing.
     other = (
@@ -138,7 +140,13 @@ def test_a_dispute_says_it_withdrew_the_confirmation_and_the_ruling_shows(cup):
         )
         .content.decode()
     )
-    assert "is recorded" in other and "withdrew" not in other
+    assert "is recorded" in other
+    assert "It withdrew your confirmation" not in other
+    # What the first dispute did to the other team's confirmation is said, though.
+    assert (
+        f"Dispute {dispute.pk} withdrew the confirmation of {match.team_a.name}"
+        in other
+    )
 
 
 def _lock(match: Match, organizer) -> None:
