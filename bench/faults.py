@@ -10,7 +10,7 @@ nothing else on the machine. Through the proxy it plays round 1 of a 500-team le
 
 - 250 tables, each entering its match's 18 deals at the pace of a round (compressed
   in time). Every third table scores by its table link and behaves as the score
-  page's queue does (static/js/offline.js): each deal waits in order on the phone
+  page's queue does (static/js/score/): each deal waits in order on the phone
   with its Idempotency-Key until the server takes it; a 503, a 5xx, a timeout or no
   answer leaves it waiting until Retry-After has passed; a 409 stale_version reads
   the sheet and sends the deal again unless the sheet has it. The other tables score
@@ -87,7 +87,7 @@ TINY = [
 SLUG = "faults-open"
 LINK_EVERY = 3  # every third table scores by its table link
 RETRY_DEFAULT = 2.0  # seconds a client waits before sending again when told nothing
-RETRY_MOST = 15.0  # the score page's longest wait (static/js/offline.js)
+RETRY_MOST = 15.0  # the score page's longest wait (static/js/score/)
 RECOVERED_WITHIN = 60.0  # a part whose writes have not come back by then: failed
 FIGURE_NAMES = {
     "faults.web": "faults: writes back, after a killed web instance",
@@ -534,7 +534,7 @@ def _table(
                     queue.pop(0)
                 else:
                     record.event(f"{kind}: 409 stale, sent again on the new version")
-                    entry["key"] = str(uuid.uuid4())  # a new request (offline.js)
+                    entry["key"] = str(uuid.uuid4())  # a new request (score/send.js)
                 continue
             if got.status in (0, 408, 429) or got.status >= 500:
                 record.event(f"{kind}: no answer or {got.status}, kept and sent later")

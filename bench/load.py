@@ -15,7 +15,7 @@ A 100-team league is drawn and released. Then, all at once, over HTTP:
   <key>`, docs/links.md) and loses the network for a while now and then (1 deal in
   10 starts an outage of 2 to 6 deals). What it enters meanwhile waits in its queue,
   each deal with its Idempotency-Key, and is sent in order when the network is
-  back, as static/js/offline.js does: with the version after its own sends, and on
+  back, as static/js/score/ does: with the version after its own sends, and on
   a 409 stale_version the sheet is read and the deal sent again unless it is there.
 - 5 referees add out-of-turn penalties to sheets being played, racing the scorers
   (so versions do go stale), with keys and lost answers too.

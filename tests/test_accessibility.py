@@ -321,7 +321,7 @@ def _looked_at(page, language: str, size: dict, words=None) -> list[dict]:
         for name in sorted(set(MD_FILE.findall(everything)))
     ]
     if language != "en":
-        # The status line is written by static/js/offline.js once it has looked at
+        # The status line is written by static/js/score/ once it has looked at
         # the phone's queue.
         page.wait_for_function(
             "() => !document.querySelector('#net-status .saved')"

@@ -232,7 +232,7 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
         ):
             # A session's write without its current CSRF token (DRF's
             # SessionAuthentication): nothing was done; the page's queue fetches a
-            # fresh cookie and sends it again (static/js/offline.js).
+            # fresh cookie and sends it again (static/js/score/).
             response.data["code"] = "csrf_failed"
     return response
 

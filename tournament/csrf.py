@@ -45,7 +45,7 @@ def _wants_data(request: HttpRequest) -> bool:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if _wants_data(request):
-        # The score page's scripts (static/js/csrf.js, offline.js) read the code,
+        # The score page's scripts (static/js/csrf.js, static/js/score/) read the code,
         # fetch a fresh cookie and send the same request again once: nothing was
         # done, so sending it again can double nothing.
         return JsonResponse(

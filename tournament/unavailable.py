@@ -4,7 +4,7 @@ middle of a request. Every request then gets 503 with `Retry-After`, and nothing
 it was saved (a transaction that lost its connection is never committed):
 
 - under /api/, `{"detail", "code": "database_unavailable"}` (API.md, Operations), so
-  that a script, and the score page's queue (static/js/offline.js), sends it again;
+  that a script, and the score page's queue (static/js/score/), sends it again;
 - a page gets templates/503.html, a short page in the visitor's language that says
   to try again in a moment.
 

@@ -376,7 +376,7 @@ class _ScoreDesk:
     def context(self) -> dict:
         return {
             # The sheet's deals as the offline queue compares them with the
-            # server's after a conflict (static/js/offline.js).
+            # server's after a conflict (static/js/score/).
             "deals_json": json.dumps(
                 [[getattr(d, f) for f in DEAL_FIELDS] for d in self.view.deals]
             ),
@@ -439,7 +439,7 @@ def score_response(
 ) -> HttpResponse:
     """A score page's answer to GET and POST: its forms, one action per POST, the
     sheet swapped by htmx or the page again after a plain POST. An Idempotency-Key
-    sent with a POST (the offline queue's, static/js/offline.js) is honoured as the
+    sent with a POST (the offline queue's, static/js/score/) is honoured as the
     API honours it."""
     desk = _ScoreDesk(request, match, roles, at=at)
     htmx = htmx_request(request)
@@ -499,7 +499,7 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def offline_context(match: Match, *, link_key: str) -> dict:
-    """What static/js/offline.js needs to queue this sheet's entries: where the API
+    """What static/js/score/ needs to queue this sheet's entries: where the API
     is, and how it is reached (a link's key, or the session); and the tournament's
     zone, in which it tells "last saved" (named as the pages name it)."""
     return {

@@ -83,7 +83,7 @@ def words(value: object) -> object:
 @register.simple_tag
 def offline_words() -> str:
     """The offline queue's sentences in the page's language, as a JSON script element
-    static/js/offline.js reads (id "offline-words")."""
+    static/js/score/ reads (id "offline-words")."""
     return json_script(_offline_words(), "offline-words")
 
 

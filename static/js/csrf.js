@@ -12,7 +12,7 @@
 //   the page and is sent again ONCE, the same request with the same Idempotency-Key
 //   (a refused request did nothing, so nothing can be doubled);
 // - refused again, it is handed to the page ("fiftysix:csrf-failed" on the element):
-//   the score page keeps the deal in its queue and says so (static/js/offline.js).
+//   the score page keeps the deal in its queue and says so (static/js/score/).
 (() => {
   "use strict";
 

@@ -2,7 +2,7 @@
 // down every page answers 503, tournament/unavailable.py) says so beside the form,
 // in the page's words (the body's data-server-failed), instead of nothing: htmx
 // swaps no error answer. The score page's own forms say more and keep a deal in the
-// queue (offline.js); a part that polls keeps what it shows until its next poll.
+// queue (static/js/score/); a part that polls keeps what it shows until its next poll.
 (() => {
   "use strict";
 

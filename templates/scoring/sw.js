@@ -1,7 +1,7 @@
 // The score pages' service worker (docs/links.md). It keeps the files a score page
 // needs and the score pages themselves, so that a page opened once opens again
 // without a network; the entries made meanwhile wait in the page's own queue
-// (static/js/offline.js). It never answers a write: those go to the server or wait.
+// (static/js/score/). It never answers a write: those go to the server or wait.
 "use strict";
 
 const ASSETS = {{ assets|safe }};
