@@ -17,6 +17,7 @@ import pytest
 
 from brackets.models import Game
 from brackets.services import knockout_seed
+from scoring.models import Deal
 from scoring.sheets import services as sheets_services
 from tests.brackets.knockout import final_league
 from tests.browser import DESK, log_in
@@ -105,6 +106,10 @@ def test_a_match_sheet_prints_on_one_page_in_english_and_malayalam(
 ):
     tournament, organizer, _, matches = _league("print-cup", tables=2)
     _played(tournament, organizer, matches)
+    # A bidder with a long name, as Kerala's are written.
+    Deal.objects.filter(match=matches[0], number=1).update(
+        bidder="Thiruvananthapuram Padmanabhan Pillai"
+    )
     page = log_in(browser, live_server, organizer, viewport=DESK)
     url = f"{live_server.url}/matches/{matches[0].pk}/print/"
     page.goto(url)
@@ -113,6 +118,18 @@ def test_a_match_sheet_prints_on_one_page_in_english_and_malayalam(
     marked = page.locator(".paper-deals tr.checkpoint th").all_inner_texts()
     assert marked == ["6", "12", "13", "14", "15", "16", "17", "18"]
     assert page.locator(".paper-penalties tbody tr").count() == 8
+    # On the screen too, every column is inside the sheet's box: Total B was cut at
+    # a desk once the bidder had a column of its own.
+    inside = page.evaluate(
+        """() => {
+            const sheet = document.querySelector(".paper-sheet");
+            const box = sheet.getBoundingClientRect();
+            const cells = document.querySelectorAll(".paper-deals th, .paper-deals td");
+            const right = (c) => c.getBoundingClientRect().right;
+            return [...cells].every((c) => right(c) <= box.right + 1);
+        }"""
+    )
+    assert inside
     pdf = _pdf(page, "match-18-deals-en")
     assert (_pages(pdf), _a4_portrait(pdf)) == (1, True)
 
