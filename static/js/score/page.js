@@ -381,8 +381,12 @@
         ? t("{entry}: refused by the server: {message}", { entry: queue.describe(entry, t), message: entry.message }) + " "
         : t("{entry}: waiting to send", { entry: queue.describe(entry, t) });
       if (entry.state === "refused") {
-        if (entry.kind !== "penalty" && theForm()) item.append(button(t("Correct it"), () => correctIn(entry)));
-        item.append(button(t("Try again"), () => sender.resolve(entry, "again")), button(t("Drop it"), () => dropAsked(entry), true));
+        // The choices on a line of their own, under the refusal they answer.
+        const actions = document.createElement("div");
+        actions.className = "actions";
+        if (entry.kind !== "penalty" && theForm()) actions.append(button(t("Correct it"), () => correctIn(entry)));
+        actions.append(button(t("Try again"), () => sender.resolve(entry, "again")), button(t("Drop it"), () => dropAsked(entry), true));
+        item.append(actions);
       }
       list.append(item);
     }
