@@ -5,6 +5,7 @@ eagerly."""
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,36 @@ def celery_worker_running(django_db_setup, django_db_blocker):
         ) as worker,
     ):
         yield worker
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_after(request):
+    """After a test with the real worker (the PostgreSQL pass), wait until the tasks it
+    queued have been taken and run: a task still reading when the test's database is
+    flushed deadlocks the flush's TRUNCATE (it did, once, after a workbook's build).
+    Tasks waiting for a later time are not waited for; at most 30 s."""
+    yield
+    if "celery_worker_running" not in request.fixturenames:
+        return
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    from celery.worker import state
+
+    from tournament.config.celery import app
+
+    deadline = time.monotonic() + 30
+    with app.connection_for_read() as connection:
+        channel = connection.default_channel
+        while time.monotonic() < deadline:
+            try:
+                waiting = channel.queue_declare(
+                    queue=settings.CELERY_TASK_DEFAULT_QUEUE, passive=True
+                ).message_count
+            except Exception:  # no such queue yet: nothing waits
+                waiting = 0
+            if not waiting and not state.active_requests:
+                return
+            time.sleep(0.05)
 
 
 @pytest.fixture
