@@ -74,6 +74,10 @@ def _site_language_and_zone():
     timezone.deactivate()
 
 
+# Whether this process's session worker runs (celery_worker_running).
+WORKER = {"started": False}
+
+
 @pytest.fixture(scope="session")
 def celery_worker_running(django_db_setup, django_db_blocker):
     """A Celery worker thread on the real broker (None when tasks run eagerly)."""
@@ -90,19 +94,21 @@ def celery_worker_running(django_db_setup, django_db_blocker):
             app, pool="solo", perform_ping_check=False, shutdown_timeout=30
         ) as worker,
     ):
+        WORKER["started"] = True
         yield worker
+    WORKER["started"] = False
 
 
 @pytest.fixture(autouse=True)
-def _worker_idle_after(request):
+def _worker_idle_after():
     """After a test with the real worker (the PostgreSQL pass), wait until the tasks it
     queued have been taken and run: a task still reading when the test's database is
     flushed deadlocks the flush's TRUNCATE (it did, once, after a workbook's build).
     Tasks waiting for a later time are not waited for; at most 30 s."""
     yield
-    if "celery_worker_running" not in request.fixturenames:
-        return
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    # Every test once the session's worker runs: a test that does not ask for it
+    # still has its tasks run by it (the same queue), as a backup's copies are.
+    if not WORKER["started"] or settings.CELERY_TASK_ALWAYS_EAGER:
         return
     from celery.worker import state
 
