@@ -429,10 +429,8 @@ def sheet_tally(
 def sheet_tally_read(
     tally: Sequence[int],
 ) -> tuple[RunPiece, RunPiece, dict[str, int], dict[str, int]]:
-    """sheet_tally read back: side A's and B's run pieces, and their penalties by
-    kind (only the kinds they incurred). A tally stored before a kind was added holds
-    the kinds of its day, PenaltyKind's first ones (new kinds go last): its width
-    says how many."""
+    """sheet_tally read back: each side's run piece and penalties by kind (those
+    incurred). An older tally holds PenaltyKind's first kinds: its width says which."""
     w = _RUN_WIDTH
     k = (len(tally) - 2 * w) // 2
     if not 0 < k <= len(PENALTY_KINDS) or len(tally) != 2 * w + 2 * k:
