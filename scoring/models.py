@@ -789,5 +789,6 @@ from .ratings.models import (  # noqa: E402, F401
     PersonRating,
     RatedGame,
     RatingStep,
+    RebuildQueue,
     RebuildWanted,
 )

@@ -28,6 +28,21 @@ urlpatterns = [
         name="person-split",
     ),
     path(
+        "people/suggestions/",
+        ratings_apis.NamesakeSuggestionListApi.as_view(),
+        name="namesake-list",
+    ),
+    path(
+        "people/suggestions/<id:pk>/accept/",
+        ratings_apis.NamesakeAcceptApi.as_view(),
+        name="namesake-accept",
+    ),
+    path(
+        "people/suggestions/<id:pk>/dismiss/",
+        ratings_apis.NamesakeDismissApi.as_view(),
+        name="namesake-dismiss",
+    ),
+    path(
         "tournaments/<slug:slug>/links/",
         links_apis.LinkListApi.as_view(),
         name="link-list",

@@ -46,7 +46,7 @@ from .selectors import (
     tournament_list_visible,
     tournament_team_count,
 )
-from .site.selectors import may_create_tournaments
+from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read, team_template_build
 from .uploads import upload_content, xlsx_limits
 
@@ -76,6 +76,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "league_deals",
             "qualifiers",
             "published",
+            "rated",
             "status",
             "venue",
             "starts_on",
@@ -105,6 +106,13 @@ class TournamentInput(serializers.Serializer):
     )
     qualifiers = serializers.IntegerField(min_value=2, max_value=512, required=False)
     published = serializers.BooleanField(default=False)
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="Its confirmed matches count for the site's ratings once "
+        "published (docs/ratings.md): set by a site administrator, or by a trusted "
+        "creator (one given `rate_tournament`) for the tournaments they organize; "
+        "403 `rating_not_trusted` for anyone else.",
+    )
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
@@ -184,10 +192,18 @@ class TournamentDetailApi(TournamentScopedMixin, APIView):
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer)
     def patch(self, request, slug):
-        self.require(ORGANIZER)
+        # A site administrator marks any tournament rated, organizer or not.
+        if not (
+            isinstance(request.data, dict)
+            and set(request.data) == {"rated"}
+            and may_rate_tournament(request.user, self.tournament)
+        ):
+            self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        services.tournament_update(tournament=self.tournament, **data.validated_data)
+        services.tournament_update(
+            tournament=self.tournament, user=request.user, **data.validated_data
+        )
         tournament = tournament_list_visible(user=request.user).get(
             pk=self.tournament.pk
         )

@@ -170,13 +170,29 @@ class TournamentForm(forms.Form):
     published = forms.BooleanField(
         required=False, label=_("Published"), help_text=_("Everyone can see it")
     )
+    rated = forms.BooleanField(
+        required=False,
+        label=_("Rated"),
+        help_text=_(
+            "Its matches count for the site's ratings once published: for a site "
+            "administrator or a trusted creator to mark"
+        ),
+    )
 
     NUMBERS = ("players_per_team", "league_rounds", "league_deals", "qualifiers")
 
     def __init__(
-        self, *args, rulesets=(), fixed: dict | None = None, creating: bool, **kwargs
+        self,
+        *args,
+        rulesets=(),
+        fixed: dict | None = None,
+        creating: bool,
+        may_rate: bool = False,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
+        if not may_rate:
+            del self.fields["rated"]  # docs/ratings.md, "What the site trusts"
         self.fields["ruleset"].choices = [
             (r.code.value, ruleset_name(r.code)) for r in rulesets
         ]

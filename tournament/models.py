@@ -63,6 +63,16 @@ class Tournament(models.Model):
     )
     qualifiers = models.PositiveSmallIntegerField(default=24)
     published = models.BooleanField(default=False)
+    # Whether its matches count for the site's ratings (docs/ratings.md, "What the
+    # site trusts"): marked by a site administrator, or by a trusted creator among
+    # its organizers, never by the tournament's other organizers.
+    rated = models.BooleanField(
+        default=False,
+        help_text="Its confirmed matches count for the site's ratings (once "
+        "published); marked by a site administrator or a trusted creator.",
+    )
+    rated_by = someone()
+    rated_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(
         max_length=20,
         choices=STATUS_CHOICES,
@@ -89,6 +99,12 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-starts_on", "-created_at"]
+        permissions = [
+            (
+                "rate_tournament",
+                "Marks the tournaments they organize rated (a trusted creator)",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["slug"], name="tournament_slug_unique"),
             models.CheckConstraint(
@@ -722,5 +738,10 @@ class LanguagePreference(models.Model):
 # The site's own records (roles on the site, its invitations, password resets) are in
 # site/models.py; people across tournaments in persons/models.py: imported here so
 # that Django finds them and `tournament.models` names every model of the app.
-from .persons.models import Person, PersonChange, Seat  # noqa: E402, F401
+from .persons.models import (  # noqa: E402, F401
+    NamesakeSuggestion,
+    Person,
+    PersonChange,
+    Seat,
+)
 from .site.models import PasswordResetRequest, SiteInvitation, SiteRole  # noqa: E402, F401

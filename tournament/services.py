@@ -21,6 +21,7 @@ from django.utils.text import slugify
 
 from .domain.errors import (
     ConflictError,
+    ForbiddenError,
     RuleError,
     RuleErrors,
     filled,
@@ -52,8 +53,9 @@ from .models import (
     account,
     site_time_zone,
 )
-from .persons.services import seats_sync
+from .persons.services import namesakes_accept, seats_sync
 from .persons.signals import ratings_stale
+from .site.selectors import may_rate_tournament
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:
@@ -158,9 +160,13 @@ def tournament_create(
     check_in_required: bool = False,
     substitutions_allowed: int = 1,
     time_zone: str | None = None,
+    rated: bool = False,
 ) -> Tournament:
     """A new tournament with the rule set's defaults, its International section, and the
-    creating user as its organizer; its time zone the site's unless given."""
+    creating user as its organizer; its time zone the site's unless given. Made rated
+    by a site administrator or a trusted creator only."""
+    if rated and not may_rate_tournament(user):
+        raise _not_trusted()
     rules = ruleset_get(ruleset)
     time_zone = check_time_zone(site_time_zone() if time_zone is None else time_zone)
     if not slug:
@@ -191,6 +197,9 @@ def tournament_create(
         check_in_required=check_in_required,
         substitutions_allowed=substitutions_allowed,
         time_zone=time_zone,
+        rated=rated,
+        rated_by=account(user) if rated else None,
+        rated_at=timezone.now() if rated else None,
     )
     _check_tournament_numbers(
         ruleset=tournament.ruleset,
@@ -209,15 +218,40 @@ def tournament_create(
     return tournament
 
 
+def _not_trusted() -> ForbiddenError:
+    return ForbiddenError(
+        "rating_not_trusted",
+        gettext_noop(
+            "only a site administrator, or a trusted creator who organizes it, "
+            "marks a tournament rated or not"
+        ),
+        field="rated",
+    )
+
+
+def counted(tournament: Tournament) -> bool:
+    """Whether the tournament's matches count for the ratings: published and rated
+    (scoring/ratings/services.py, COUNTED)."""
+    return tournament.published and tournament.rated
+
+
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
+def tournament_update(
+    *, tournament: Tournament, user=None, **changes: Any
+) -> Tournament:
     """Change a tournament's settings. A setting its step fixed (the rule set and the
     league's numbers by the draw, the qualifiers by the seeding: domain/setup.py) is
-    refused naming that step; the team size cannot change under registered teams."""
+    refused naming that step; the team size cannot change under registered teams.
+    `rated` is changed by a site administrator or a trusted creator among its
+    organizers only (`user`); marked, its suggested namesakes become the people they
+    were suggested as (docs/ratings.md, "What the site trusts")."""
     tournament = _locked(tournament)
+    was_counted = counted(tournament)
     if "time_zone" in changes:
         changes["time_zone"] = check_time_zone(changes["time_zone"])
     changed = {k: v for k, v in changes.items() if getattr(tournament, k) != v}
+    if "rated" in changed and not may_rate_tournament(user, tournament):
+        raise _not_trusted()
     fixed = fixed_settings(tournament.status)
     for step in STEPS:
         names = sorted(n for n in changed if fixed.get(n) == step)
@@ -271,10 +305,16 @@ def tournament_update(*, tournament: Tournament, **changes: Any) -> Tournament:
             )
     if "name" in changed:
         tournament.name = clean_name(tournament.name)
+    if "rated" in changed:
+        tournament.rated_by = account(user)
+        tournament.rated_at = timezone.now()
     tournament.full_clean()
     tournament.save()
-    if {"published", "starts_on"} & changed.keys():
-        # Ratings count published tournaments' sheets, placed by their first day.
+    if changed.get("rated"):
+        namesakes_accept(tournament=tournament, user=user)
+    if was_counted != counted(tournament) or (was_counted and "starts_on" in changed):
+        # Ratings count published, rated tournaments' sheets, placed by their first
+        # day; a draft's edits, or an unrated tournament's, never rate anything.
         ratings_stale.send(sender=Tournament)
     return tournament
 

@@ -40,7 +40,7 @@ from .selectors import (
     tournament_list_visible,
     tournament_roles,
 )
-from .site.selectors import may_create_tournaments
+from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read
 from .uploads import upload_content, xlsx_limits
 from .words import refusal, ruleset_name
@@ -355,6 +355,7 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
         initial=initial,
         rulesets=RULESETS.values(),
         creating=True,
+        may_rate=may_rate_tournament(request.user),
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -402,10 +403,13 @@ def tournament_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
         rulesets=RULESETS.values(),
         fixed=fixed,
         creating=False,
+        may_rate=may_rate_tournament(request.user, tournament),
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.tournament_update(tournament=tournament, **form.changes())
+            services.tournament_update(
+                tournament=tournament, user=request.user, **form.changes()
+            )
         except RuleError as error:
             form_errors(form, error)
         else:

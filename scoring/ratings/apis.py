@@ -284,6 +284,71 @@ class PersonMergeApi(APIView):
         return Response(person_detail_data(request.user, _person(request, pk)))
 
 
+class NamesakeSuggestionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    person = PersonOutput(help_text="The new person, of an unrated tournament.")
+    namesake = PersonOutput(help_text="The person known before, by name and city.")
+    tournament = serializers.CharField(help_text="The new person's tournament (slug).")
+    created_at = serializers.DateTimeField()
+
+
+def suggestion_data(suggestion) -> dict[str, Any]:
+    return {
+        "id": suggestion.pk,
+        "person": person_data(suggestion.person),
+        "namesake": person_data(suggestion.namesake),
+        "tournament": suggestion.tournament.slug,
+        "created_at": suggestion.created_at,
+    }
+
+
+class NamesakeSuggestionListApi(GenericAPIView):
+    """Suggested matches (site administrators): a player of a tournament not rated
+    whose name and city are a known person's is a new person until a site
+    administrator accepts (a merge) or dismisses the match; marking the tournament
+    rated accepts its own (docs/ratings.md, "What the site trusts")."""
+
+    permission_classes = [SiteAdministratorsOnly]
+    serializer_class = NamesakeSuggestionOutput
+
+    @extend_schema(responses=NamesakeSuggestionOutput(many=True))
+    def get(self, request):
+        page = self.paginate_queryset(selectors.namesake_suggestions())
+        return self.get_paginated_response([suggestion_data(s) for s in page])
+
+
+def _suggestion(pk: int):
+    found = selectors.namesake_suggestions().filter(pk=pk).first()
+    if found is None:
+        raise Http404("No suggested match has this id.")
+    return found
+
+
+class NamesakeAcceptApi(APIView):
+    """The two are one person (site administrators): the new person is merged into
+    the one known before, as a merge is (409 `two_teams` or `teammates` when they
+    cannot be one). The answer is the person they are now."""
+
+    permission_classes = [SiteAdministratorsOnly]
+
+    @extend_schema(request=None, responses=PersonDetailOutput)
+    def post(self, request, pk: int):
+        person = services.namesake_accept(suggestion=_suggestion(pk), user=request.user)
+        return Response(person_detail_data(request.user, _person(request, person.pk)))
+
+
+class NamesakeDismissApi(APIView):
+    """The two are two people (site administrators): the suggestion goes, both
+    people stay."""
+
+    permission_classes = [SiteAdministratorsOnly]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, pk: int):
+        services.namesake_dismiss(suggestion=_suggestion(pk))
+        return Response(status=204)
+
+
 class PersonSplitApi(APIView):
     """These players (seat ids from the person's `teams`) become a new person's
     (site administrators): undoes a merge or tells namesakes apart. The answer is

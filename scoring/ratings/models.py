@@ -115,3 +115,28 @@ class RebuildWanted(models.Model):
 
     def __str__(self) -> str:
         return f"rebuild wanted since {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class RebuildQueue(models.Model):
+    """The one row that says whether a rebuild's task is queued (docs/ratings.md,
+    "When"): at most one waits for the worker however many writes ask for one (200
+    edits of a tournament's first day cost one rebuild, not 200). A wish sets
+    `queued_at` and sends the task only when it was not set (or is older than
+    `STALE`: its task lost); the task clears it as it starts, so a wish made while a
+    rebuild runs queues the next. `rebuilds` counts the rebuilds done."""
+
+    STALE_SECONDS = 15 * 60
+    ONLY = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=ONLY)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    rebuilds = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        app_label = "scoring"
+        constraints = [
+            models.CheckConstraint(condition=Q(id=1), name="rebuild_queue_one_row"),
+        ]
+
+    def __str__(self) -> str:
+        return f"rebuild queued at {self.queued_at}" if self.queued_at else "idle"

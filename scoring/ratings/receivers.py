@@ -10,7 +10,7 @@ from tournament.queue import task_send_on_commit
 
 from ..domain.rules import MatchStatus
 from ..signals import sheet_locked, sheet_reopening
-from .models import RebuildWanted
+from .services import rebuild_wanted
 from .tasks import ratings_refresh_task
 
 # What the log says when a task could not be sent (Redis down): the worker's beat
@@ -37,10 +37,10 @@ def on_sheet_reopening(sender, *, match, **kwargs):
 
 @receiver(ratings_stale, dispatch_uid="ratings-stale")
 def on_ratings_stale(sender, **kwargs):
-    if settings.RATINGS_AUTOMATIC:
-        # Kept in the transaction of what asked, so that a rebuild whose task is lost
-        # is still found (ratings_behind) and done by the worker's beat.
-        RebuildWanted.objects.create()
+    # Kept in the transaction of what asked, so that a rebuild whose task is lost
+    # is still found (ratings_behind) and done by the worker's beat; sent only when
+    # no rebuild is queued already (services.rebuild_wanted).
+    if settings.RATINGS_AUTOMATIC and rebuild_wanted():
         task_send_on_commit(ratings_refresh_task, None, missed=MISSED_REBUILD)
 
 

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from tournament.domain.persons import person_key
-from tournament.models import Membership, Person, PersonChange, Seat, Tournament
+from tournament.models import (
+    Membership,
+    NamesakeSuggestion,
+    Person,
+    PersonChange,
+    Seat,
+    Tournament,
+)
 from tournament.selectors import tournament_list_visible
 from tournament.site.selectors import is_site_administrator
 
@@ -36,22 +43,27 @@ def may_administer_people(user) -> bool:
 
 
 def may_hide(user, person: Person) -> bool:
-    """A site administrator, or an organizer of every tournament the person plays
-    in: an organizer who registers a namesake in a tournament of his own does not
-    get to hide a player of other people's tournaments."""
+    """A site administrator, or an organizer of every published tournament the
+    person plays in (of every one, while none is published): an organizer who
+    registers a namesake in a tournament of his own does not get to hide a player
+    of other people's tournaments, and a draft of a stranger's does not stop the
+    player's own organizers."""
     if not user.is_authenticated:
         return False
     if may_administer_people(user):
         return True
-    played = set(
-        Seat.objects.filter(person=person).values_list("team__tournament", flat=True)
+    played = dict(
+        Seat.objects.filter(person=person).values_list(
+            "team__tournament", "team__tournament__published"
+        )
     )
+    scope = {t for t, published in played.items() if published} or set(played)
     organized = set(
         Membership.objects.filter(
-            user=user, role="organizer", tournament__in=played
+            user=user, role="organizer", tournament__in=scope
         ).values_list("tournament", flat=True)
     )
-    return bool(played) and played <= organized
+    return bool(scope) and scope <= organized
 
 
 def person_list(*, user, q: str = "", season: Iterable[int] | None = None):
@@ -324,3 +336,12 @@ def person_kallakali(history: list[Step]) -> tuple[int, int]:
         suffered += mine.get(PenaltyKind.KALLAKALI.value, 0)
         caught += theirs.get(PenaltyKind.KALLAKALI.value, 0)
     return caught, suffered
+
+
+def namesake_suggestions() -> QuerySet[NamesakeSuggestion]:
+    """The suggested matches waiting for a site administrator (docs/ratings.md,
+    "What the site trusts"), oldest first, each with both people and the
+    tournament that brought the new one."""
+    return NamesakeSuggestion.objects.select_related(
+        "person", "namesake", "tournament"
+    ).order_by("created_at", "pk")

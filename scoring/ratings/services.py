@@ -9,22 +9,24 @@ start, as `manage.py ratings_rebuild` does. Rating a list in two parts gives exa
 what rating it whole gives (scoring/domain/ratings.py), so a refresh from any place
 stores what a rebuild would, to the last bit.
 
-Every confirmed match of a published tournament is taken (a `RatedGame`), rated or
-not: one whose sides have no players to rate (a team registered without its players,
-a person on both sides) is taken with empty sides. So a refresh that never ran (Redis
-down when it was sent, a worker killed holding it) leaves a trace two quick queries
-find, `ratings_behind`: a sheet's refresh reaches back to it in the sheet's own
-tournament, and the worker's beat looks over the whole site and sends
-`ratings_catch_up` when one is there and nothing else is coming.
+Every confirmed match of a counted tournament (published and rated: `COUNTED`) is
+taken (a `RatedGame`), rated or not: one whose sides have no players to rate (a team
+registered without its players, a person on both sides) is taken with empty sides.
+So a refresh that never ran (Redis down when it was sent, a worker killed holding it)
+leaves a trace two quick queries find, `ratings_behind`: a sheet's refresh reaches
+back to it in the sheet's own tournament, and the worker's beat looks over the whole
+site and sends `ratings_catch_up` when one is there and nothing else is coming.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Exists, Max, Min, OuterRef, Q
+from django.db.models import Exists, F, Max, Min, OuterRef, Q
+from django.utils import timezone
 
 from tournament.bulk import rows_insert
 from tournament.domain.persons import person_key
@@ -37,9 +39,13 @@ from tournament.selectors import rosters_get
 from ..domain import ratings as rating
 from ..domain.rules import MatchStatus, Stage
 from ..models import Match
-from .models import PersonRating, RatedGame, RatingStep, RebuildWanted
+from .models import PersonRating, RatedGame, RatingStep, RebuildQueue, RebuildWanted
 
 START = ""  # before every place: a refresh from the start is a rebuild
+# The tournaments whose confirmed matches the ratings take: published (the public sees
+# them) and rated (a site administrator or a trusted creator vouched for them:
+# docs/ratings.md, "What the site trusts").
+COUNTED = Q(published=True, rated=True)
 _LOCK = 5656_0044  # PostgreSQL's advisory lock of the ratings' writes
 _GAME_COLUMNS = (
     "tournament_id",
@@ -223,9 +229,10 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     parts = since.split("|")
     first = (parts[0], int(parts[1]) if len(parts) > 1 else 0)
     games: list[_Game] = []
-    # Published tournaments only: a draft's sheets move nobody's public rating
-    # (publishing or unpublishing one rates everything again).
-    for tournament in Tournament.objects.filter(published=True).order_by("pk"):
+    # Counted tournaments only: a draft's sheets, or those of a tournament nobody
+    # trusted vouched for, move nobody's rating (counting one, or no longer, rates
+    # everything again).
+    for tournament in Tournament.objects.filter(COUNTED).order_by("pk"):
         if (tournament_day(tournament), tournament.pk) >= first:
             games += _games(tournament, since)
     games.sort(key=lambda g: g.position)
@@ -291,6 +298,10 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     _now_store(touched, rated.people)
     if wanted is not None:
         RebuildWanted.objects.filter(pk__lte=wanted).delete()
+    if since == START:
+        RebuildQueue.objects.filter(id=RebuildQueue.ONLY).update(
+            rebuilds=F("rebuilds") + 1
+        )
     return sum(g.rates for g in games)
 
 
@@ -333,8 +344,8 @@ def _now_store(people: set[int], now: dict[int, rating.Rating]) -> None:
 def ratings_behind(tournament: int | None = None) -> str | None:
     """The first place from which the stored ratings are not what the sheets say,
     as far as two questions tell (over one tournament, or the whole site), or None:
-    a confirmed match of a published tournament that no refresh took (its refresh
-    lost), or a match taken that is no longer confirmed or published, or gone (a
+    a confirmed match of a counted tournament that no refresh took (its refresh
+    lost), or a match taken that is no longer confirmed or counted, or gone (a
     reopening's refresh lost). A sheet changed and confirmed again is found by its
     own refresh (`_settled`). A rebuild asked for and not done yet (its task lost)
     puts everything behind: START, over one tournament as over the site (a merge
@@ -342,7 +353,8 @@ def ratings_behind(tournament: int | None = None) -> str | None:
     if RebuildWanted.objects.exists():
         return START
     live = Match.objects.filter(
-        status=MatchStatus.CONFIRMED, tournament__published=True
+        status=MatchStatus.CONFIRMED,
+        tournament__in=Tournament.objects.filter(COUNTED),
     )
     taken = RatedGame.objects.all()
     if tournament is not None:
@@ -388,7 +400,7 @@ def _settled(sheet: int) -> bool:
     if (
         match is None
         or match.status != MatchStatus.CONFIRMED
-        or not match.tournament.published
+        or not (match.tournament.published and match.tournament.rated)
     ):
         return rated is None
     if rated is None:
@@ -415,3 +427,33 @@ def sheet_position(*, match_id: int) -> str | None:
     if match is None:
         return None
     return match_position(match, tournament_day(match.tournament))
+
+
+def rebuild_wanted() -> bool:
+    """A rebuild asked for (a merge, a split, a restore, a counted tournament's first
+    day moved, a tournament counted or no longer): its wish is kept for the worker's
+    beat (`RebuildWanted`), and True when its task is to be sent, which is only when
+    none is queued already (`RebuildQueue`: 200 edits cost one rebuild). Run in the
+    transaction of what asked: the row it sets is held until that commits, so two
+    writers at once queue one task."""
+    RebuildWanted.objects.create()
+    now = timezone.now()
+    stale = now - timedelta(seconds=RebuildQueue.STALE_SECONDS)
+    claimed = (
+        RebuildQueue.objects.filter(id=RebuildQueue.ONLY)
+        .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=stale))
+        .update(queued_at=now)
+    )
+    if claimed:
+        return True
+    # Its row is made by a migration; a test database emptied since has none.
+    _, made = RebuildQueue.objects.get_or_create(
+        id=RebuildQueue.ONLY, defaults={"queued_at": now}
+    )
+    return made
+
+
+def rebuild_started() -> None:
+    """A rebuild's task begins: from now on a new wish queues the next one (what
+    this rebuild reads is already committed, or it waits for the next)."""
+    RebuildQueue.objects.filter(id=RebuildQueue.ONLY).update(queued_at=None)

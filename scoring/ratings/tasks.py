@@ -33,6 +33,7 @@ def ratings_refresh_task(match_id: int | None) -> int:
     match behind, if it was rated: a catch-up finds it. A refresh is whole or
     nothing, so a retry after a lost database starts clean."""
     if match_id is None:
+        services.rebuild_started()
         return services.ratings_refresh(since=services.START)
     since = services.sheet_position(match_id=match_id)
     if since is None:
@@ -43,7 +44,10 @@ def ratings_refresh_task(match_id: int | None) -> int:
 @shared_task(name="scoring.ratings_catch_up", **RETRIED)
 def ratings_catch_up_task() -> int:
     """A refresh from where the stored ratings are behind the sheets, if they are:
-    sent by the worker's beat when a sheet's own refresh was lost."""
+    sent by the worker's beat when a sheet's own refresh was lost, or a rebuild's
+    task (then the rebuild queued, if any, is this one)."""
+    if services.ratings_behind() == services.START:
+        services.rebuild_started()
     return services.ratings_catch_up()
 
 

@@ -36,9 +36,30 @@ class SearchForm(forms.Form):
     q = forms.CharField(required=False, max_length=80, label=_("Name"))
 
 
+class SuggestionForm(forms.Form):
+    suggestion = forms.IntegerField(min_value=1)
+
+
+@require_http_methods(["GET", "POST"])
 def people_page(request: HttpRequest) -> HttpResponse:
     """Everyone who played in a tournament the visitor sees, by name; a search by a
-    part of the name."""
+    part of the name. A site administrator also sees the suggested matches
+    (docs/ratings.md, "What the site trusts"), and accepts or dismisses each."""
+    administer = selectors.may_administer_people(request.user)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not administer:
+            raise PermissionDenied(
+                gettext("Only the site's administrators merge and split people.")
+            )
+        answer = page_action(
+            request,
+            lambda: _suggestion_act(request),
+            reverse("scoring:people"),
+        )
+        if answer is not None:
+            return answer
     search = SearchForm(request.GET or None)
     q = search.cleaned_data["q"] if search.is_valid() else ""
     people = selectors.person_list(user=request.user, q=q)
@@ -47,9 +68,50 @@ def people_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/people.html",
-        {"search": search, "q": q, "page": page, "rows": rows},
+        {
+            "search": search,
+            "q": q,
+            "page": page,
+            "rows": rows,
+            "suggestions": list(selectors.namesake_suggestions()[:SUGGESTIONS_SHOWN])
+            if administer
+            else [],
+        },
         status=400 if search.is_bound and search.errors else 200,
     )
+
+
+SUGGESTIONS_SHOWN = 50
+
+
+def _suggestion_act(request) -> str:
+    """A site administrator's answer to a suggested match: the same person, or two."""
+    form = SuggestionForm(request.POST)
+    found = (
+        selectors.namesake_suggestions()
+        .filter(pk=form.cleaned_data["suggestion"])
+        .first()
+        if form.is_valid()
+        else None
+    )
+    if found is None:
+        raise RuleError(
+            "no_suggestion",
+            gettext("That suggested match is answered already; look again."),
+        )
+    action = request.POST.get("action")
+    if action == "accept":
+        person = services.namesake_accept(suggestion=found, user=request.user)
+        return gettext("The two are one person now: %(name)s; the ratings follow.") % {
+            "name": str(person)
+        }
+    if action == "dismiss":
+        services.namesake_dismiss(suggestion=found)
+        return gettext("Kept as two people: %(name)s and %(other)s.") % {
+            "name": str(found.namesake),
+            "other": str(found.person),
+        }
+    raise RuleError("invalid", gettext("Choose what to change from the page."))
 
 
 @dataclass(frozen=True)

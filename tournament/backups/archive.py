@@ -107,6 +107,9 @@ LEFT_OUT = {
     "scoring.ratingstep": "the site's ratings, computed again from the sheets",
     "scoring.personrating": "the site's ratings, computed again from the sheets",
     "scoring.rebuildwanted": "the site's ratings: a rebuild not done yet",
+    "scoring.rebuildqueue": "the site's ratings: whether a rebuild is queued",
+    "tournament.namesakesuggestion": "the site's people: a suggested match waits "
+    "for a site administrator (a restored tournament's players keep their people)",
     "brackets.season": "the site's seasons, across tournaments",
     "auth.user": "people travel by username only: never a password hash",
     "auth.group": "site-wide, not the tournament's",

@@ -454,19 +454,28 @@ def _tournament_delete_rows(tournament: Tournament) -> None:
     SheetCopy.objects.filter(tournament=tournament).delete()
 
 
+TRUST = ("rated", "rated_by_id", "rated_at")
+
+
 def _tournament_load(loader: _Loader, tournament: Tournament | None, slug: str) -> int:
     """The archive's rows in; the tournament row updated (a restore) or made (an
     import). Returns the tournament's id."""
     (row,) = loader.objects("tournament.tournament", slug=slug)
+    # Whether it counts for the ratings is the site's to say, never a file's
+    # (docs/ratings.md, "What the site trusts"): a restore keeps it, an import
+    # starts unrated.
     if tournament is not None:
         fields = [
-            f.attname for f in Tournament._meta.concrete_fields if not f.primary_key
+            f.attname
+            for f in Tournament._meta.concrete_fields
+            if not f.primary_key and f.attname not in TRUST
         ]
         for name in fields:
             setattr(tournament, name, getattr(row, name))
         tournament.save(force_update=True)  # updated_at: now, so every ETag changes
     else:
         row.updated_at = timezone.now()
+        row.rated, row.rated_by_id, row.rated_at = False, None, None
         site.insert_raw([row])
     for label in LOAD_ORDER[1:]:
         insert_raw(loader.rows(label))
@@ -529,6 +538,7 @@ def backup_restore(
         automatic=True,
     )
     held = seats_held(tournament=tournament)
+    was_counted = tournament.published and tournament.rated
     _tournament_delete_rows(tournament)
     loader = _Loader(archive, fresh=False, validate=not trusted)
     loader.plan(_people(archive, create=True), tournament.pk)
@@ -539,7 +549,8 @@ def backup_restore(
             # Its players find their people again, each the one they had (a site
             # administrator's split holds), else by name and city (docs/ratings.md).
             seats_sync(tournament=tournament, prefer=held)
-            ratings_stale.send(sender=Tournament)
+            if was_counted or (tournament.published and tournament.rated):
+                ratings_stale.send(sender=Tournament)
     except IntegrityError as error:
         raise BackupRefused(
             filled(
@@ -644,7 +655,8 @@ def _sheets_restore(
         tournament.status = status
         tournament.save(update_fields=["status", "updated_at"])
     _history_restored(archive, versions, user, safety)
-    ratings_stale.send(sender=Tournament)
+    if tournament.published and tournament.rated:
+        ratings_stale.send(sender=Tournament)
     return safety
 
 
@@ -713,8 +725,8 @@ def tournament_import(
         with transaction.atomic():
             pk = _tournament_load(loader, None, slug)
             _check_constraints()
+            # Unrated (above): its sheets move no rating, so nothing is rebuilt.
             seats_sync(tournament=Tournament.objects.get(pk=pk))
-            ratings_stale.send(sender=Tournament)
     except IntegrityError as error:
         raise BackupRefused(
             filled(

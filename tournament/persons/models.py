@@ -93,3 +93,38 @@ class PersonChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.other_name}"
+
+
+class NamesakeSuggestion(models.Model):
+    """A new person who has the name and city of a person already known, in a
+    tournament whose players the site does not join to its people by itself (one
+    not rated: docs/ratings.md, "What the site trusts"). A suggested match waits for
+    a site administrator: a merge makes them one person, a dismissal keeps them two.
+    Marking the tournament rated accepts its suggestions."""
+
+    person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="namesake_of"
+    )
+    namesake = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="suggested"
+    )
+    tournament = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "tournament"
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person", "namesake"], name="namesake_suggested_once"
+            ),
+            models.CheckConstraint(
+                condition=~Q(person=models.F("namesake")),
+                name="namesake_not_oneself",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person_id} may be {self.namesake_id}"

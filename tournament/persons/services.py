@@ -2,9 +2,14 @@
 
 `seats_sync` gives every name that plays for a team its seat and person, and is run by
 every write that changes who plays: a team registered, edited or imported, a
-substitute approved, a tournament restored. A site administrator merges two people or
-splits one (`person_merge`, `person_split`), with the history kept; an organizer hides
-a person from public lists (`person_hide`).
+substitute approved, a tournament restored. In a tournament the site does not trust
+yet (not rated), a name and city already known elsewhere is a new person with a
+suggested match (`NamesakeSuggestion`), never the known person: a creator cannot put
+matches into a stranger's history or rating (docs/ratings.md, "What the site
+trusts"). A site administrator merges two people or splits one (`person_merge`,
+`person_split`), with the history kept, and accepts or dismisses a suggestion;
+marking a tournament rated accepts its suggestions (`namesakes_accept`); an organizer
+hides a person from public lists (`person_hide`).
 """
 
 from __future__ import annotations
@@ -13,12 +18,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from ..domain.errors import ConflictError, RuleError, gettext_noop
 from ..domain.persons import Seat as SeatOf
 from ..domain.persons import identify
 from ..models import Player, Substitution, Team, Tournament, account
-from .models import Person, PersonChange, Seat
+from .models import NamesakeSuggestion, Person, PersonChange, Seat
 from .signals import ratings_stale
 
 Prefer = Mapping[tuple[int, str], int]  # (team, key) -> the person it had before
@@ -47,8 +53,11 @@ def seats_sync(
     has its seat, and a seat whose name no longer plays goes (its person stays).
     A new seat is a person already known by name and city, one not playing for
     another team of the tournament, or a new person (tournament/domain/persons.py);
-    `prefer` keeps the person a seat had before (a restored tournament keeps a site
-    administrator's split). Run inside the caller's transaction."""
+    in a tournament not rated, only a person known in this tournament alone is
+    joined, and a new person whose name and city are known elsewhere gets a
+    suggested match. `prefer` keeps the person a seat had before (a restored
+    tournament keeps a site administrator's split). Run inside the caller's
+    transaction."""
     prefer = prefer or {}
     wanted = Team.objects.filter(tournament=tournament)
     if teams is not None:
@@ -84,21 +93,48 @@ def seats_sync(
                 taken.add(pk)
     rest = [s for s in new if s not in chosen]
     people: dict[str, list[int]] = defaultdict(list)
-    for pk, key in (
+    elsewhere: dict[str, list[int]] = defaultdict(list)
+    known = (
         Person.objects.filter(key__in={s.key for s in rest})
         .exclude(pk__in=taken)
         .order_by("pk")
-        .values_list("pk", "key")
-    ):
-        people[key].append(pk)
+    )
+    if not tournament.rated:
+        # Seats in other tournaments: such a person is only suggested.
+        known = known.annotate(
+            outside=Exists(
+                Seat.objects.filter(person=OuterRef("pk")).exclude(
+                    team__tournament=tournament
+                )
+            )
+        )
+        for pk, key, outside in known.values_list("pk", "key", "outside"):
+            (elsewhere if outside else people)[key].append(pk)
+    else:
+        for pk, key in known.values_list("pk", "key"):
+            people[key].append(pk)
     found = identify(rest, people)
     chosen.update(found.known)
     made = Person.objects.bulk_create(
         Person(name=group[0].name, city=group[0].city, key=group[0].key)
         for group in found.new
     )
+    suggested: set[int] = set()
+    suggestions = []
     for group, person in zip(found.new, made, strict=True):
         chosen.update((seat, person.pk) for seat in group)
+        namesake = next(
+            (pk for pk in elsewhere.get(group[0].key, ()) if pk not in suggested),
+            None,
+        )
+        if namesake is not None:
+            suggested.add(namesake)
+            suggestions.append(
+                NamesakeSuggestion(
+                    person=person, namesake_id=namesake, tournament=tournament
+                )
+            )
+    NamesakeSuggestion.objects.bulk_create(suggestions)
     Seat.objects.bulk_create(
         Seat(team_id=s.team, name=s.name, key=s.key, person_id=chosen[s]) for s in new
     )
@@ -115,10 +151,24 @@ def seats_held(*, tournament: Tournament) -> dict[tuple[int, str], int]:
 
 
 def _locked(*pks: int) -> dict[int, Person]:
+    """The people, locked in one order (by id) whatever order a request names them
+    in, so two crossed merges wait for each other rather than deadlock."""
     return {
         p.pk: p
         for p in Person.objects.select_for_update().filter(pk__in=pks).order_by("pk")
     }
+
+
+def _gone(person: Person) -> ConflictError:
+    """The person was merged into another while this request waited for it."""
+    return ConflictError(
+        "person_gone",
+        gettext_noop(
+            "%(person)s is no longer a person of this site: a merge made them part "
+            "of another meanwhile; reload and look again"
+        ),
+        person=str(person),
+    )
 
 
 def _seat_record(seats: Iterable[Seat]) -> list[dict]:
@@ -145,6 +195,8 @@ def person_merge(*, person: Person, other: int, user) -> Person:
             field="other",
         )
     found = _locked(person.pk, other)
+    if person.pk not in found:
+        raise _gone(person)
     if other not in found:
         raise RuleError(
             "unknown_person",
@@ -159,6 +211,19 @@ def person_merge(*, person: Person, other: int, user) -> Person:
     )
     for seat in seats:
         team = mine.get(seat.team.tournament_id)
+        if team == seat.team_id:
+            # Two names of one team are two players (docs/ratings.md): as one person,
+            # every opponent would be rated against a side a player short.
+            raise ConflictError(
+                "teammates",
+                gettext_noop(
+                    "both play for %(team)s in %(tournament)s: two players of one "
+                    "team are two people"
+                ),
+                field="other",
+                team=seat.team.name,
+                tournament=seat.team.tournament.name,
+            )
         if team is not None and team != seat.team_id:
             raise ConflictError(
                 "two_teams",
@@ -191,7 +256,10 @@ def person_merge(*, person: Person, other: int, user) -> Person:
 def person_split(*, person: Person, players: list[int], user) -> Person:
     """The seats `players` (ids of this person's seats) become a new person's:
     undoes a merge, or tells namesakes apart. The person keeps at least one seat."""
-    person = _locked(person.pk)[person.pk]
+    found = _locked(person.pk)
+    if person.pk not in found:
+        raise _gone(person)
+    person = found[person.pk]
     seats = list(
         Seat.objects.filter(person=person)
         .select_related("team__tournament")
@@ -239,3 +307,39 @@ def person_hide(*, person: Person, hidden: bool) -> Person:
     person.hidden = hidden
     person.save(update_fields=["hidden"])
     return person
+
+
+@transaction.atomic
+def namesakes_accept(*, tournament: Tournament, user) -> int:
+    """A tournament marked rated: each of its suggested namesakes becomes the person
+    suggested (a merge, kept in the history as the marker's), but where both play
+    this tournament or one of its teams (the merge is refused: the suggestion stays
+    for a site administrator). Returns how many were merged."""
+    merged = 0
+    for suggestion in list(
+        NamesakeSuggestion.objects.filter(tournament=tournament).order_by("pk")
+    ):
+        try:
+            with transaction.atomic():
+                person_merge(
+                    person=suggestion.namesake, other=suggestion.person_id, user=user
+                )
+        except RuleError:
+            continue
+        merged += 1
+    return merged
+
+
+@transaction.atomic
+def namesake_accept(*, suggestion: NamesakeSuggestion, user) -> Person:
+    """A site administrator says the suggested namesakes are one person: a merge
+    into the person known before."""
+    return person_merge(
+        person=suggestion.namesake, other=suggestion.person_id, user=user
+    )
+
+
+@transaction.atomic
+def namesake_dismiss(*, suggestion: NamesakeSuggestion) -> None:
+    """A site administrator says the suggested namesakes are two people."""
+    NamesakeSuggestion.objects.filter(pk=suggestion.pk).delete()

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Q, QuerySet
 
-from ..models import SiteInvitation, SiteRole
+from ..models import Membership, SiteInvitation, SiteRole
 from ..people.services import invitation_digest
 
 CREATE = "tournament.add_tournament"
@@ -31,6 +31,26 @@ def site_role_of(user) -> SiteRole | None:
 def may_create_tournaments(user) -> bool:
     """Creating (or importing) a tournament: creators and administrators."""
     return site_role_of(user) is not None
+
+
+RATE = "tournament.rate_tournament"
+
+
+def may_rate_tournament(user, tournament=None) -> bool:
+    """Marking a tournament rated, or not (docs/ratings.md, "What the site trusts"):
+    a site administrator, any tournament; a trusted creator (one a site
+    administrator gave `rate_tournament`), the tournaments they organize (with
+    `tournament` None: one they are about to create)."""
+    role = site_role_of(user)
+    if role == SiteRole.ADMINISTRATOR:
+        return True
+    if role is None or not user.has_perm(RATE):
+        return False
+    if tournament is None:
+        return True
+    return Membership.objects.filter(
+        tournament=tournament, user=user, role="organizer"
+    ).exists()
 
 
 def is_site_administrator(user) -> bool:

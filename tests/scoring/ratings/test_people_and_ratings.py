@@ -98,9 +98,9 @@ def test_registering_through_the_api_and_a_substitute_find_their_people(api):
     assert Seat.objects.filter(team=team).count() == 3
 
 
-def _league(teams: int = 8, published: bool = True):
+def _league(teams: int = 8, published: bool = True, rated: bool = True):
     tournament = TournamentFactory(
-        slug="rated-cup", league_rounds=3, published=published
+        slug="rated-cup", league_rounds=3, published=published, rated=rated
     )
     organizer = member(tournament, Role.ORGANIZER)
     matches = drawn_league(tournament, organizer, sections=2, per_section=teams // 2)

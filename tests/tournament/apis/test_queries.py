@@ -23,7 +23,8 @@ ENDPOINTS = {
     "/t/big/teams/": 7,
     # + sections, teams by section, arrivals
     "/t/big/registration/": 11,
-    "/t/big/settings/": 4,  # + tournament, roles
+    # + tournament, roles; may this user rate it (own and group permissions)
+    "/t/big/settings/": 6,
     # + tournament, roles, teams, roles given, invitations
     "/t/big/people/": 7,
 }

@@ -1,0 +1,37 @@
+"""The rebuild's queue flag (issue 51): its one row, made here."""
+
+from django.db import migrations, models
+
+
+def one_row(apps, schema_editor):
+    apps.get_model("scoring", "RebuildQueue").objects.get_or_create(id=1)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("scoring", "0014_rules_edition"),
+    ]
+
+    operations = [
+        migrations.CreateModel(
+            name="RebuildQueue",
+            fields=[
+                (
+                    "id",
+                    models.PositiveSmallIntegerField(
+                        default=1, primary_key=True, serialize=False
+                    ),
+                ),
+                ("queued_at", models.DateTimeField(blank=True, null=True)),
+                ("rebuilds", models.PositiveBigIntegerField(default=0)),
+            ],
+            options={
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("id", 1)), name="rebuild_queue_one_row"
+                    )
+                ],
+            },
+        ),
+        migrations.RunPython(one_row, migrations.RunPython.noop),
+    ]
