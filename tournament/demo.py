@@ -51,7 +51,14 @@ def demo_load(
         site_role_grant(user=organizer, role=SiteRole.CREATOR)
     if spec.get("starts_on"):
         spec["starts_on"] = date.fromisoformat(spec["starts_on"])
+    rated = spec.pop("rated", spec.get("published", False))
     tournament = services.tournament_create(user=organizer, **spec)
+    if rated:
+        # The demo is the site's own: it counts for the ratings as a tournament a
+        # site administrator marked rated (docs/ratings.md), before its teams come,
+        # so its players are the people of the other demo tournaments.
+        tournament.rated = True
+        tournament.save(update_fields=["rated"])
     for section in data.get("sections", []):
         services.section_create(tournament=tournament, **section)
     rows = [

@@ -28,3 +28,15 @@ def test_demo_loads_48_teams_in_7_sections_once():
     assert {u["username"] for u in users} == {"organizer", "scorer", "captain"}
     again, _ = demo_load()
     assert again.pk == tournament.pk and again.teams.count() == 48
+
+
+def test_the_demos_published_tournaments_count_for_the_ratings():
+    """The demo is the site's own: its published tournaments are rated, its players
+    the people of the others, with no suggested match for a site administrator."""
+    from tournament.demo import FIXTURES
+    from tournament.models import NamesakeSuggestion
+
+    first, _ = demo_load(path=FIXTURES / "demo-knockout.json")
+    second, _ = demo_load(path=FIXTURES / "demo-registration.json")
+    assert first.rated and second.rated
+    assert not NamesakeSuggestion.objects.exists()
