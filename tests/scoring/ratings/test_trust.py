@@ -403,3 +403,16 @@ def test_crossed_merges_answer_the_second_with_a_conflict_not_a_crash():
         person_split(person=stale_b, players=[1], user=None)
     assert split_away.value.code == "person_gone"
     assert Seat.objects.filter(person=a).count() == 2
+
+
+def test_the_refusal_to_rate_speaks_malayalam(api):
+    tournament = TournamentFactory(slug="ml-cup", published=True, rated=False)
+    client = as_user(api, member(tournament, Role.ORGANIZER))
+    answer = client.patch(
+        "/api/v1/tournaments/ml-cup/",
+        {"rated": True},
+        "json",
+        HTTP_ACCEPT_LANGUAGE="ml",
+    )
+    assert answer.status_code == 403
+    assert "വിശ്വസ്ത ക്രിയേറ്ററോ" in answer.json()["detail"]
