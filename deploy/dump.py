@@ -10,13 +10,14 @@ before anything risky (`python deploy/dump.py`).
 DUMP_DIR is the environment's, else `dumps/` beside the site's data (FIFTYSIX_VAR_DIR;
 /var/lib/fiftysix/dumps in the image). Dumps hold password hashes and API tokens: the
 folder is made owner-only (0700) and each file is written owner-only (0600). Nothing is
-pruned: remove old dumps by hand. Prints the file's path; exits non-zero, leaving no
-partial file, when the dump fails.
+pruned: remove old dumps by hand. Logs the file's path (a line of the site's log: JSON
+in production); exits non-zero, leaving no partial file, when the dump fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import sqlite3
@@ -26,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger("fiftysix.dump")
 
 
 def _settings():
@@ -61,10 +63,13 @@ def _pg_dump(database: dict, target: Path) -> None:
         env["PGSSLMODE"] = database["OPTIONS"]["sslmode"]
     # pg_dump creates the file with the umask's mode: owner-only from the start.
     os.umask(0o077)
+    # Its complaint is kept for the log's line (it would print it plain).
     subprocess.run(  # noqa: S603
         ["pg_dump", "--format=custom", "--no-password", f"--file={target}"],  # noqa: S607
         env=env,
         check=True,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -91,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     postgres = "postgresql" in database["ENGINE"]
     if not postgres and "sqlite3" not in database["ENGINE"]:
-        print(f"dump: no dump for {database['ENGINE']}", file=sys.stderr)
+        log.error("dump: no dump for %s", database["ENGINE"])
         return 1
     if not postgres and not Path(database["NAME"]).exists():
-        print("dump: no SQLite database yet; nothing to dump")
+        log.info("dump: no SQLite database yet; nothing to dump")
         return 0
     target = folder / f"{reason}-{stamp}.{'dump' if postgres else 'sqlite3'}"
     partial = target.with_name(target.name + ".partial")
@@ -103,9 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         partial.rename(target)
     except (OSError, sqlite3.Error, subprocess.CalledProcessError) as error:
         partial.unlink(missing_ok=True)
-        print(f"dump: failed, nothing was changed: {error}", file=sys.stderr)
+        said = getattr(error, "stderr", None) or ""
+        log.error("dump: failed, nothing was changed: %s %s", error, said.strip())
         return 1
-    print(f"dump: {target} ({target.stat().st_size} bytes)")
+    log.info("dump: %s (%s bytes)", target, target.stat().st_size)
     return 0
 
 

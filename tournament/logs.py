@@ -6,18 +6,29 @@ wherever a path, header or message names it.
 A key in a log is as good as the link: whoever reads the log could score that table
 or confirm for that team. So the cut happens in a filter on every handler, whatever
 logger wrote the line (Django's `django.request` and `django.security.csrf`, the
-development server's `django.server`, ours), before any formatter sees it.
+development server's `django.server`, gunicorn's, Celery's, ours), before any
+formatter sees it.
+
+What a process writes outside logging is brought into it in production, so that
+every line is one JSON object: an uncaught exception (`configure`), a management
+command's output (`LinesToLog`, for deploy/migrate), and Celery's words on its
+shutdown (`say`, tournament/config/celery.py).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import logging.config
+import os
 import re
+import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
@@ -31,9 +42,12 @@ _SECRET_PATHS = re.compile(
     r"(?!set-password\b)(?P<key>[A-Za-z0-9_-]{5,})"
 )
 # Credentials in a header as it may be quoted: `Authorization: Token <key>`,
-# `Link <key>`, `Bearer <key>`; and `key=`/`token=` in a query.
+# `Link <key>`, `Bearer <key>`; and a value named a key or a token: `key=`/`token=`
+# in a query, `'link_key': '…'` in a dict's repr (a task's arguments, a template's
+# context), `"token": "…"` in JSON.
 _SECRET_WORDS = re.compile(
-    r"(?P<before>\b(?:Token|Link|Bearer)\s+|[?&](?:key|token)=)"
+    r"(?P<before>\b(?:Token|Link|Bearer)\s+"
+    r"|\b(?:\w*[_-])?(?:key|token)['\"]?\s*[:=]\s*['\"]?)"
     r"(?P<key>[A-Za-z0-9_.~+/=-]{5,})",
     re.IGNORECASE,
 )
@@ -99,6 +113,84 @@ class JsonLines(logging.Formatter):
         if record.exc_text:
             line["exc"] = record.exc_text
         return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def configure(config: dict) -> None:
+    """Django's LOGGING_CONFIG: the settings' LOGGING; and in production's format an
+    uncaught exception, of the main thread or another, is logged (CRITICAL, its
+    traceback in the line's `exc`, keys cut) and so is a Python warning (`py.warnings`),
+    instead of either being printed on many lines."""
+    logging.config.dictConfig(config)
+    from django.conf import settings
+
+    if getattr(settings, "LOG_FORMAT", "text") == "json":
+        sys.excepthook = _uncaught
+        threading.excepthook = _uncaught_in_thread
+        logging.captureWarnings(True)
+
+
+uncaught = logging.getLogger("fiftysix.uncaught")
+
+
+def _uncaught(kind, value, traceback) -> None:
+    if issubclass(kind, KeyboardInterrupt):  # Ctrl+C at a command: as Python says it
+        sys.__excepthook__(kind, value, traceback)
+        return
+    uncaught.critical(
+        "uncaught %s: %s", kind.__name__, value, exc_info=(kind, value, traceback)
+    )
+
+
+def _uncaught_in_thread(args: threading.ExceptHookArgs) -> None:
+    if args.exc_type is SystemExit:  # a thread that exits says nothing, as in Python
+        return
+    uncaught.critical(
+        "uncaught %s in thread %s: %s",
+        args.exc_type.__name__,
+        args.thread.name if args.thread else "?",
+        args.exc_value,
+        exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+    )
+
+
+class LinesToLog(io.TextIOBase):
+    """A text stream whose every line is logged by `logger` at `level`: the output
+    of a management command (migrate's "Applying … OK") as lines of the log."""
+
+    def __init__(self, logger: logging.Logger, level: int = logging.INFO) -> None:
+        super().__init__()
+        self.logger, self.level, self.partial = logger, level, ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *lines, self.partial = (self.partial + text).split("\n")
+        for line in lines:
+            if line.strip():
+                self.logger.log(self.level, "%s", line.strip())
+        return len(text)
+
+    def close(self) -> None:
+        self.write("\n")  # a last line without its end is logged too
+        super().close()
+
+
+def say(message: str, f=sys.__stderr__) -> None:
+    """Celery's `safe_say` (its words on a shutdown or a restart, written straight
+    to a stream from a signal handler) as one line of the log: formatted here and
+    written at once, holding no lock."""
+    record = logging.makeLogRecord(
+        {
+            "name": "celery.apps.worker",
+            "levelno": logging.WARNING,
+            "levelname": "WARNING",
+            "msg": message.strip(),
+        }
+    )
+    RedactKeys().filter(record)
+    with suppress(OSError, ValueError):  # nowhere to write it: lost, as Celery's own
+        os.write(f.fileno(), (JsonLines().format(record) + "\n").encode())
 
 
 access = logging.getLogger("fiftysix.request")

@@ -157,6 +157,10 @@ def test_a_server_error_names_its_error_id_in_its_line(logged, monkeypatch):
         ("Authorization: Token 0123456789abcdef", "Authorization: Token 0123…"),
         ("Link abcdefghijk", "Link abcd…"),
         ("/x/?key=abcdefgh&a=1", "/x/?key=abcd…&a=1"),
+        # A value named a key or a token: a dict's repr (a task's arguments), JSON.
+        ("{'link_key': 'abcdefghijk', 'n': 1}", "{'link_key': 'abcd…', 'n': 1}"),
+        ('{"token": "abcdefghijk"}', '{"token": "abcd…"}'),
+        ("a monkey: bananas", "a monkey: bananas"),  # a word that ends in key
         ("/api/v1/tournaments/links/links/", "/api/v1/tournaments/links/links/"),
     ],
 )

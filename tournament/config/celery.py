@@ -17,6 +17,9 @@ A worker beats from a thread of its main process: when it is ready, then every
 
 A beat that fails (the cache or the database down) says so in one warning line when
 it starts failing and one when it works again, not a traceback every few seconds.
+
+A worker logs through the site's LOGGING (one JSON object a line in production, keys
+cut: tournament/logs.py), never handlers of Celery's own: see `_site_logging`.
 """
 
 import logging
@@ -25,7 +28,14 @@ import threading
 from collections.abc import Callable
 
 from celery import Celery
-from celery.signals import task_prerun, worker_ready, worker_shutdown
+from celery.signals import (
+    celeryd_after_setup,
+    celeryd_init,
+    setup_logging,
+    task_prerun,
+    worker_ready,
+    worker_shutdown,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.config.settings")
 
@@ -111,3 +121,36 @@ def _worker_shutdown(**kwargs) -> None:
 @task_prerun.connect
 def _task_prerun(**kwargs) -> None:
     _mark_seen()
+
+
+@setup_logging.connect
+def _site_logging(**kwargs) -> None:
+    """Celery configures no logging of its own: django.setup(), which Celery's Django
+    fixup runs before this signal, has applied the site's LOGGING. Left to itself
+    (CELERY_WORKER_HIJACK_ROOT_LOGGER=False is not enough), Celery would give its
+    task logger and billiard's handlers of its own, printing plain lines."""
+
+
+@celeryd_init.connect
+def _worker_words_as_lines(**kwargs) -> None:
+    """In production's format, the worker's words on a shutdown or a restart (written
+    to the stream, not logged) are lines of the log too."""
+    from django.conf import settings
+
+    if settings.LOG_FORMAT == "json":
+        from celery.apps import worker
+
+        from tournament.logs import say
+
+        worker.safe_say = say
+
+
+@celeryd_after_setup.connect
+def _prints_as_lines(**kwargs) -> None:
+    """In production's format, whatever a task or a library prints is a WARNING
+    line of the log (`celery.redirected`), as Celery does by default when it
+    configures the logging itself."""
+    from django.conf import settings
+
+    if settings.LOG_FORMAT == "json" and app.conf.worker_redirect_stdouts:
+        app.log.redirect_stdouts(app.conf.worker_redirect_stdouts_level)

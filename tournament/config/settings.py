@@ -425,7 +425,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The worker's lines go through the site's handler (JSON in production, keys cut),
-# not a root logger of Celery's own.
+# not a root logger of Celery's own; nor any handler of Celery's own
+# (tournament/config/celery.py, _site_logging).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Production hardening, on whenever DEBUG is off (`manage.py check --deploy` is clean).
@@ -447,8 +448,11 @@ LOG_LEVEL = env.str("DJANGO_LOG_LEVEL", default="INFO")
 # LOG_FORMAT: "json" (one JSON line per request and per error, the production default)
 # or "text" (development). Either way every key is cut from what is logged
 # (tournament/logs.py, docs/security.md), whatever logger wrote it: Django's loggers
-# and the development server's are routed through the same handler.
+# and the development server's, gunicorn's (deploy/gunicorn.conf.py gives it this
+# same configuration), Celery's and billiard's are routed through the same handler,
+# and an uncaught exception is logged, its traceback in one line (logs.configure).
 LOG_FORMAT = env.str("LOG_FORMAT", default="text" if DEBUG else "json")
+LOGGING_CONFIG = "tournament.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -470,8 +474,32 @@ LOGGING = {
         # (Django's default handlers would print paths with their keys).
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # At DEBUG it prints a page's whole context for each variable it misses (a
+        # link's key, a person's address): a development aid, never written.
+        "django.template": {"level": "INFO"},
         # The requests' lines: the development server prints its own.
         "fiftysix.request": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
+        # gunicorn's own lines: its master's (a worker's timeout, its start) and a
+        # worker's "Error handling request <path>", through our handler (gunicorn's
+        # would print the path whole). Its access lines are left to the site's
+        # (fiftysix.request) and the proxy's: INFO, so not written.
+        "gunicorn.error": {
+            "handlers": ["console"],
+            "level": LOG_LEVEL,
+            "propagate": False,
+        },
+        "gunicorn.access": {
+            "handlers": ["console"],
+            "level": "WARNING",
+            "propagate": False,
+        },
+        # billiard's (the Celery worker's pool), which never propagates: without a
+        # handler of its own, Python's last resort would print its errors plain.
+        "multiprocessing": {
+            "handlers": ["console"],
+            "level": "WARNING",
+            "propagate": False,
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
