@@ -14,6 +14,7 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_create_page, name="create"),
     path("t/<slug:slug>/", views.tournament_detail, name="detail"),
     path("t/<slug:slug>/settings/", views.tournament_settings_page, name="settings"),
+    path("t/<slug:slug>/rated/", views.tournament_rated_page, name="rated"),
     path("t/<slug:slug>/people/", people_views.people_page, name="people"),
     path("invitations/<str:key>/", people_views.invitation_page, name="invitation"),
     path("t/<slug:slug>/teams/", views.teams_by_section_page, name="teams"),

@@ -116,8 +116,34 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "ruleset": ruleset_name(tournament.ruleset),
             # every team is in a section: the sections' counts add up, no query more
             "playing": sum(s.playing_count for s in sections),
+            "may_rate": request.user.is_authenticated
+            and may_rate_tournament(request.user, tournament),
         },
     )
+
+
+@require_http_methods(["POST"])
+def tournament_rated_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A site administrator, or a trusted creator who organizes it, marks the
+    tournament rated or not (docs/ratings.md, "What the site trusts")."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("tournament:detail", args=[slug]))
+    tournament, _ = visible_tournament(request, slug)
+    rated = request.POST.get("rated") == "1"
+
+    def act() -> str:
+        services.tournament_update(
+            tournament=tournament, user=request.user, rated=rated
+        )
+        if rated:
+            return gettext("%(name)s counts for the ratings now.") % {
+                "name": tournament.name
+            }
+        return gettext("%(name)s no longer counts for the ratings.") % {
+            "name": tournament.name
+        }
+
+    return page_action(request, act, reverse("tournament:detail", args=[slug]))
 
 
 def teams_by_section_page(request: HttpRequest, slug: str) -> HttpResponse:

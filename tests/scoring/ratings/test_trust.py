@@ -416,3 +416,28 @@ def test_the_refusal_to_rate_speaks_malayalam(api):
     )
     assert answer.status_code == 403
     assert "വിശ്വസ്ത ക്രിയേറ്ററോ" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_site_administrator_counts_a_tournament_from_its_page(language):
+    tournament = TournamentFactory(slug="page-cup", published=True, rated=False)
+    organizer = member(tournament, Role.ORGANIZER)
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(organizer)
+    page = client.get("/t/page-cup/").content.decode()
+    said = {"en": "not rated", "ml": "റേറ്റഡ് അല്ല"}[language]
+    assert said in page and "/t/page-cup/rated/" not in page
+    refused = client.post("/t/page-cup/rated/", {"rated": "1"}, follow=True)
+    assert {"en": "trusted creator", "ml": "വിശ്വസ്ത ക്രിയേറ്ററോ"}[language] in (
+        refused.content.decode()
+    )
+    tournament.refresh_from_db()
+    assert tournament.rated is False
+    client.force_login(_admin())
+    assert "/t/page-cup/rated/" in client.get("/t/page-cup/").content.decode()
+    done = client.post("/t/page-cup/rated/", {"rated": "1"}, follow=True)
+    assert {"en": "counts for the ratings now", "ml": "ഇനി റേറ്റിംഗിൽ കണക്കാക്കും"}[
+        language
+    ] in done.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rated is True

@@ -19,7 +19,7 @@ ENDPOINTS = {
     "/api/v1/tournaments/big/teams/?search=team": 7,
     "/api/v1/tournaments/big/members/": 5,
     "/": 5,  # + tournaments; may this user create one (own and group permissions)
-    "/t/big/": 5,
+    "/t/big/": 7,  # + may this user rate it (own and group permissions)
     "/t/big/teams/": 7,
     # + sections, teams by section, arrivals
     "/t/big/registration/": 11,
