@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -127,6 +128,27 @@ def _worker_idle_after():
             if not waiting and not state.active_requests:
                 return
             time.sleep(0.05)
+
+
+def _run_here(task, args=None, kwargs=None, **options):
+    return task.apply(args, kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _mail_in_the_test(monkeypatch):
+    """With a real broker (the PostgreSQL pass), the mail's tasks run in the test that
+    queues them, as eager Celery runs them: their tests read mail.outbox at once, and
+    the account a reset mail looks up is in the test's own transaction, which a
+    worker cannot see."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        yield
+        return
+    from tournament.mail import mail_send
+    from tournament.security import password_reset_mail
+
+    for task in (mail_send, password_reset_mail):
+        monkeypatch.setattr(task, "apply_async", partial(_run_here, task))
+    yield
 
 
 @pytest.fixture

@@ -1,11 +1,12 @@
 """What keeps the site safe beyond Django's own middleware (docs/security.md): the
 content security policy on every answer, the answer to a locked-out login, and the
-throttle of password reset mails."""
+password reset: its throttle, and its mail sent by the worker."""
 
 from __future__ import annotations
 
 import hashlib
 
+from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.views import PasswordResetView
 from django.db import DataError
@@ -13,13 +14,16 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    HttpResponseRedirect,
     JsonResponse,
 )
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from .apis_common import NUMBER_OUT_OF_RANGE  # the pages say what the API says
+from .mail import mail_works
 from .models import PasswordResetRequest
+from .queue import task_send
 
 
 class ContentSecurityPolicy:
@@ -142,13 +146,29 @@ def password_reset_allowed(*, address: str, client: str | None) -> bool:
 
 class ThrottledPasswordResetView(PasswordResetView):
     """Django's password reset, throttled per address and per client: beyond the
-    limit no mail is sent and the page says so (429, with Retry-After)."""
+    limit no mail is sent and the page says so (429, with Retry-After). Within it
+    the mail is the worker's (`password_reset_mail`): the answer is the same work
+    whether or not the address has an account, so its time tells nothing. A site
+    with no mail says so, and to ask a site administrator, instead of the form."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if not mail_works():
+            return render(request, "registration/password_reset_no_mail.html")
+        return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
         if password_reset_allowed(
             address=form.cleaned_data["email"], client=client_address(self.request)
         ):
-            return super().form_valid(form)
+            task_send(
+                password_reset_mail,
+                form.cleaned_data["email"],
+                self.request.get_host(),
+                self.request.is_secure(),
+                translation.get_language() or settings.LANGUAGE_CODE,
+                missed="no password reset mail is sent for this request",
+            )
+            return HttpResponseRedirect(self.get_success_url())
         seconds = int(settings.PASSWORD_RESET_WINDOW.total_seconds())
         response = render(
             self.request,
@@ -158,3 +178,15 @@ class ThrottledPasswordResetView(PasswordResetView):
         )
         response["Retry-After"] = str(seconds)
         return response
+
+
+@shared_task(name="tournament.password_reset_mail", ignore_result=True)
+def password_reset_mail(address: str, domain: str, https: bool, language: str) -> None:
+    """The reset mail to each account of `address` (none: nothing), made and sent in
+    the worker, each with its one-time link to `domain`, in the visitor's
+    `language`: Django's own, as PasswordResetView would send it."""
+    form = ThrottledPasswordResetView.form_class({"email": address})
+    if not form.is_valid():
+        return
+    with translation.override(language):
+        form.save(domain_override=domain, use_https=https)

@@ -4,7 +4,9 @@ services/selectors."""
 from celery import shared_task
 
 from .backups import services as backup_services
+from .mail import mail_send  # noqa: F401  (tasks of other modules: the worker's too)
 from .models import Tournament
+from .security import password_reset_mail  # noqa: F401
 
 
 @shared_task(name="tournament.health_check")

@@ -505,12 +505,19 @@ LOGGING = {
 }
 
 # People (docs/people.md): an invitation link works this many days unless the
-# organizer says otherwise. Mail (invitations, password resets) goes to the console in
-# the embedded default; production sets EMAIL_URL (smtp+tls://user:password@host:587
-# for STARTTLS, smtp+ssl://…:465 for TLS) and DEFAULT_FROM_EMAIL.
+# organizer says otherwise. Mail (invitations, password resets; tournament/mail.py):
+# production sets EMAIL_URL (smtp+tls://user:password@host:587 for STARTTLS,
+# smtp+ssl://…:465 for TLS) and DEFAULT_FROM_EMAIL, and the worker sends it. Unset,
+# the embedded default (DEBUG on) prints mail whole on the console, its link to
+# follow; with DEBUG off there is no mail (NotSent: one log line a message, without
+# its body), never the console, which would write every link whole into the log.
 INVITATION_DAYS = env.int("INVITATION_DAYS", default=7)
 _EMAIL = env.email_url("EMAIL_URL", default="consolemail://")
-EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_BACKEND = (
+    _EMAIL["EMAIL_BACKEND"]
+    if DEBUG or env.str("EMAIL_URL", default="")
+    else "tournament.mail.NotSent"
+)
 EMAIL_HOST = _EMAIL.get("EMAIL_HOST") or "localhost"
 EMAIL_PORT = _EMAIL.get("EMAIL_PORT") or 25
 EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER") or ""

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from ..domain.types import Role
+from ..mail import ADDRESS_KEPT_ONLY, mail_works
 from .services import INVITATION_DAYS_MAX
 
 ROLE_CHOICES = [
@@ -45,6 +46,8 @@ class InvitationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
         self.fields["days"].initial = settings.INVITATION_DAYS
+        if not mail_works():
+            self.fields["email"].help_text = ADDRESS_KEPT_ONLY
 
 
 class RoleForm(forms.Form):

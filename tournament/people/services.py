@@ -19,12 +19,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
 from ..domain.errors import ConflictError, RuleError, RuleErrors, Words, gettext_noop
 from ..domain.types import Role
+from ..mail import mail_send_on_commit
 from ..models import Invitation, Membership, Team, Tournament, account
 from ..zones import mailed, told
 
@@ -314,8 +314,8 @@ def _mailed(invitation: Invitation) -> str:
 
 
 def invitation_mail(*, invitation: Invitation, link: str) -> None:
-    """Send the link to the address the organizer gave, once the invitation is
-    saved (the console in the embedded default, SMTP in production)."""
+    """Have the worker send the link to the address the organizer gave, once the
+    invitation is saved (tournament/mail.py: none on a site with no mail)."""
     if not invitation.email:
         return
     what = invitation.get_role_display().lower()
@@ -327,13 +327,11 @@ def invitation_mail(*, invitation: Invitation, link: str) -> None:
         f"{_mailed(invitation)}:\n{link}\n\n"
         "It works once. If you did not expect it, ignore this message."
     )
-    transaction.on_commit(
-        lambda: send_mail(
-            f"Invitation: {invitation.tournament.name}",
-            body,
-            None,
-            [invitation.email],
-        )
+    mail_send_on_commit(
+        subject=f"Invitation: {invitation.tournament.name}",
+        body=body,
+        to=[invitation.email],
+        missed="the invitation's mail is not sent; its maker was shown its link",
     )
 
 

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 
 from ..domain.errors import RuleError
 from ..domain.types import Role
+from ..mail import invitation_sent_words
 from ..models import Team
 from ..views import form_errors, page_action, visible_tournament
 from ..words import refusal as said_refusal
@@ -115,9 +116,7 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
             "The invitation is made: copy its link below now, it is shown once."
         )
         if sent:
-            return (
-                made_words + " " + gettext("It is sent to %(email)s.") % {"email": sent}
-            )
+            return made_words + " " + invitation_sent_words(sent)
         return made_words
     if action == "role":
         if not role.is_valid():

@@ -120,7 +120,10 @@ class SiteInvitationListApi(GenericAPIView):
             },
         )
         email = serializers.EmailField(
-            required=False, allow_blank=True, help_text="The link is sent there."
+            required=False,
+            allow_blank=True,
+            help_text="The link is mailed there when the site sends mail "
+            "(EMAIL_URL); either way it is in this answer only.",
         )
         name = serializers.CharField(
             max_length=80, required=False, allow_blank=True, help_text="Who it is for."

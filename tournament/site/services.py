@@ -18,11 +18,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import Permission
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
 from ..domain.errors import ConflictError, RuleError, gettext_noop
+from ..mail import mail_send_on_commit
 from ..models import SiteInvitation, SiteRole, account
 from ..people.services import (
     INVITATION_DAYS_MAX,
@@ -186,7 +186,8 @@ def site_invitation_create(
 
 
 def site_invitation_mail(*, invitation: SiteInvitation, link: str) -> None:
-    """Send the link to the address given, once the invitation is saved."""
+    """Have the worker send the link to the address given, once the invitation is
+    saved (tournament/mail.py: none on a site with no mail)."""
     if not invitation.email:
         return
     what = {
@@ -202,10 +203,11 @@ def site_invitation_mail(*, invitation: SiteInvitation, link: str) -> None:
         f"{mailed(invitation.expires_at, settings.TIME_ZONE)}:\n{link}\n\n"
         "It works once. If you did not expect it, ignore this message."
     )
-    transaction.on_commit(
-        lambda: send_mail(
-            "Invitation: the tournament site", body, None, [invitation.email]
-        )
+    mail_send_on_commit(
+        subject="Invitation: the tournament site",
+        body=body,
+        to=[invitation.email],
+        missed="the invitation's mail is not sent; its maker was shown its link",
     )
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from ..domain.errors import RuleError
+from ..mail import invitation_sent_words
 from ..models import SiteRole
 from ..people.forms import RowForm
 from ..people.views import invitation_answer
@@ -94,9 +95,7 @@ def _act(request, action, invite) -> str | None:
             "The invitation is made: copy its link below now, it is shown once."
         )
         if made.invitation.email:
-            said += " " + gettext("It is sent to %(email)s.") % {
-                "email": made.invitation.email
-            }
+            said += " " + invitation_sent_words(made.invitation.email)
         return said
     row = RowForm(request.POST)
     if not row.is_valid():
