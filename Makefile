@@ -97,13 +97,21 @@ browser:
 	  npm ci --prefix tests/axe --no-audit --no-fund; }
 
 # `python -m bench faults` puts Debian's Caddy in front of its own web instances, as
-# production does (docs/reliability.md): install it when it is missing.
+# production does (docs/reliability.md), and the SQLite pass runs the shipped Caddy
+# and nginx files in front of gunicorn (tests/config/test_proxy.py and
+# test_slow_clients.py): install Debian's caddy and nginx-light when missing (nginx
+# is in /usr/sbin, outside a user's PATH).
 proxy:
 	@command -v caddy >/dev/null || { \
-	  echo "Installing Debian's caddy for the faults benchmark"; \
+	  echo "Installing Debian's caddy for the proxy tests and the faults benchmark"; \
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get install -y --no-install-recommends caddy \
 	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends caddy; }; }
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { \
+	  echo "Installing Debian's nginx-light for the proxy tests"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y --no-install-recommends nginx-light \
+	  || { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends nginx-light; }; }
 
 # The suite runs on every core, two workers a core (pytest-xdist: one runs while the
 # other waits for its browser, server or database; `make test-sqlite TEST_WORKERS=0` in
@@ -112,7 +120,7 @@ proxy:
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 PYTEST := $(BIN)/pytest -q -n $(TEST_WORKERS)
 
-test-sqlite: venv
+test-sqlite: venv proxy
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(PYTEST)
 
 # The tests that use the database again on PostgreSQL, with Celery tasks sent through
