@@ -11,6 +11,8 @@ organizer is refused here as the API refuses it (409 `last_organizer`).
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse
@@ -148,10 +150,41 @@ if admin.site.is_registered(User):
     admin.site.unregister(User)
 
 
+def _site_username(username: str | None, *, exclude_pk: int | None = None):
+    """A username the admin makes or renames to, held to the site's rules as the
+    invitations hold it (docs/people.md, "Usernames"); None when Django's own
+    checks refused it already."""
+    errors = (
+        people_services.username_refusals(username, exclude_pk=exclude_pk)
+        if username is not None
+        else []
+    )
+    if errors:
+        raise ValidationError([refusal(error) for error in errors])
+    return username
+
+
+class SiteUserCreationForm(AdminUserCreationForm):
+    def clean_username(self):
+        return _site_username(super().clean_username())
+
+
+class SiteUserChangeForm(UserChangeForm):
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        if username == self.initial.get("username"):
+            return username  # kept as it is, whatever rules came after it
+        return _site_username(username, exclude_pk=self.instance.pk)
+
+
 @admin.register(User)
 class SiteUserAdmin(ThroughTheServices, UserAdmin):
     """Django's users page (superusers and those given its permissions), whose
-    deletion keeps every tournament an organizer."""
+    deletion keeps every tournament an organizer, and whose usernames follow the
+    site's rules."""
+
+    add_form = SiteUserCreationForm
+    form = SiteUserChangeForm
 
     def delete_model(self, request, obj):
         people_services.user_delete(user=obj)

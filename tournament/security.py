@@ -21,6 +21,7 @@ from django.shortcuts import render
 from django.utils import timezone, translation
 
 from .apis_common import NUMBER_OUT_OF_RANGE  # the pages say what the API says
+from .domain.usernames import address_key
 from .mail import mail_works
 from .models import PasswordResetRequest
 from .queue import task_send
@@ -128,7 +129,9 @@ def password_reset_allowed(*, address: str, client: str | None) -> bool:
     now = timezone.now()
     since = now - settings.PASSWORD_RESET_WINDOW
     PasswordResetRequest.objects.filter(at__lt=since).delete()  # the past is dropped
-    digest = hashlib.sha256(address.strip().lower().encode()).hexdigest()
+    # The address as the account lookup compares it: "ſcorer@…" (a long s) finds
+    # scorer@…'s account, so it counts as scorer@… (docs/security.md).
+    digest = hashlib.sha256(address_key(address).encode()).hexdigest()
     mine = PasswordResetRequest.objects.create(
         at=now, address_digest=digest, client=client or "", sent=True
     )
