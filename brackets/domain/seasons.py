@@ -10,7 +10,9 @@ least one match), with points per tournament, a total and a rank.
 The table is a step table of final places: `{1: 100, 2: 75, …, 25: 10, 129: 0}` says
 "from this place on, these points", so a place not listed scores as the nearest
 listed place above it, and one table serves a tournament of 24 qualifiers and one of
-16. What it does not: read tournaments or store anything.
+16. A table is read from its pairs as written (a form's "1: 100", a JSON object's
+"1": 100): each number in the digits 0 to 9 only, and each place once. What it does
+not: read tournaments or store anything.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TypeVar
+
+from tournament.domain.errors import RuleError, gettext_noop
 
 from .progression import Podium
 
@@ -78,12 +82,69 @@ def round_exit(matches: int, byes: int) -> int | None:
     return further if further >= 4 else None
 
 
+_DIGITS = frozenset("0123456789")
+
+
+def whole_number(value: object) -> int | None:
+    """A whole number as written: an int (not a bool), or text of the digits 0 to 9
+    (spaces around it aside); None for anything else. Python's int() also reads
+    "١" (Arabic-Indic), "𝟙" (mathematical), "1_0" and "+1": a table would score
+    what no one meant."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip(" \t\r\n")
+        if text and len(text) <= 4000 and set(text) <= _DIGITS:  # int()'s own limit
+            return int(text)
+    return None
+
+
+def _written_number(written: object) -> int:
+    number = whole_number(written)
+    if number is None:
+        raise RuleError(
+            "not_whole_number",
+            gettext_noop(
+                "“%(written)s” is not written in the digits 0 to 9 alone: places and "
+                "points are whole numbers, 0 or more"
+            ),
+            field="points",
+            written=str(written)[:20],
+        )
+    return number
+
+
+def points_read(pairs: Iterable[tuple[object, object]]) -> dict[int, int]:
+    """A table from its (place, points) pairs as written, or a RuleError naming the
+    field `points` and the rule: every number whole in the digits 0 to 9, and each
+    place once ("1" and "01" are one place, and which points it scores would be a
+    guess: the organizer says)."""
+    table: dict[int, int] = {}
+    for written_place, written_points in pairs:
+        place, points = _written_number(written_place), _written_number(written_points)
+        if place in table:
+            raise RuleError(
+                "place_twice",
+                gettext_noop(
+                    "place %(place)s is given twice (%(first)s and %(second)s "
+                    "points): give each place once"
+                ),
+                field="points",
+                place=place,
+                first=table[place],
+                second=points,
+            )
+        table[place] = points
+    return table
+
+
 def points_table(raw: Mapping[int, int] | None) -> dict[int, int]:
     """A season's table as given (None: the default), checked: places from 1, points
-    never more for a worse place. ValueError says what is wrong."""
+    never more for a worse place. ValueError says what is wrong; a number not whole
+    or a place given twice is points_read's RuleError."""
     if raw is None:
         return dict(DEFAULT_POINTS)
-    table = {int(place): int(points) for place, points in raw.items()}
+    table = points_read(raw.items())
     if 1 not in table:
         raise ValueError("the table starts at place 1")
     if any(place < 1 for place in table):

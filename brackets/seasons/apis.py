@@ -16,10 +16,25 @@ from rest_framework.views import APIView
 from scoring.ratings.apis import SiteAdministratorsOnly
 from scoring.ratings.selectors import rating_list
 from tournament.apis_common import XLSX, ReadOnlyOrAuthenticated, xlsx_response
+from tournament.domain.errors import RuleError
 
-from ..domain.seasons import SeasonRow
+from ..domain.seasons import SeasonRow, points_read, whole_number
 from ..models import Season
 from . import selectors, services
+
+
+class WholeNumberField(serializers.IntegerField):
+    """A whole number as JSON writes it, or as text of the digits 0 to 9: DRF's
+    IntegerField reads text with int(), which also takes "١", "𝟙" and "1_0"."""
+
+    default_error_messages = {
+        "invalid": "A whole number, in the digits 0 to 9, is required."
+    }
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and whole_number(data) is None:
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class SeasonOutput(serializers.Serializer):
@@ -71,7 +86,7 @@ class SeasonListApi(GenericAPIView):
             help_text="The tournaments' slugs.",
         )
         points = serializers.DictField(
-            child=serializers.IntegerField(min_value=0, max_value=100_000),
+            child=WholeNumberField(min_value=0, max_value=100_000),
             required=False,
             help_text="{place: points}: from this place on, these points; places "
             "from 1, a worse place never more.",
@@ -79,11 +94,9 @@ class SeasonListApi(GenericAPIView):
 
         def validate_points(self, value: dict) -> dict[int, int]:
             try:
-                table = {int(place): points for place, points in value.items()}
-            except ValueError:
-                raise serializers.ValidationError(
-                    'places are whole numbers: {"1": 100, "2": 75}'
-                ) from None
+                table = points_read(value.items())  # "01" is "1": a place once
+            except RuleError as error:
+                raise serializers.ValidationError(error.message) from None
             if len(table) > 500 or any(not 1 <= p <= 10_000 for p in table):
                 raise serializers.ValidationError(
                     "places are from 1 to 10000, at most 500 of them"
@@ -207,15 +220,27 @@ class RatingListApi(APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
 
     class FilterSerializer(serializers.Serializer):
-        season = serializers.SlugField(max_length=60, required=False)
+        season = serializers.SlugField(
+            max_length=60,
+            required=False,
+            help_text="A season's slug; one that does not exist is bad input (400).",
+        )
+
+        def validate_season(self, slug: str) -> Season:
+            # Bad input, as the schema says of a query (a 404 is for an address).
+            season = selectors.season_get(slug=slug)
+            if season is None:
+                raise serializers.ValidationError(
+                    f"there is no season {slug}; GET /api/v1/seasons/ lists them"
+                )
+            return season
 
     @extend_schema(parameters=[FilterSerializer], responses=RatingListOutput)
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         tournaments = None
-        if filters.validated_data.get("season"):
-            season = _season(filters.validated_data["season"])
+        if season := filters.validated_data.get("season"):
             tournaments = [
                 t.pk for t in selectors.season_tournaments(season, request.user)
             ]

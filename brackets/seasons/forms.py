@@ -3,6 +3,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.domain.errors import RuleError
+from tournament.words import refusal
+
+from ..domain.seasons import points_read
+
 
 class SeasonForm(forms.Form):
     name = forms.CharField(max_length=120, label=_("Name"))
@@ -23,15 +28,22 @@ class SeasonForm(forms.Form):
         text = self.cleaned_data["points"].strip()
         if not text:
             return None
-        table: dict[int, int] = {}
+        pairs = []
         for pair in text.replace(";", ",").replace("\n", ",").split(","):
             if not pair.strip():
                 continue
-            place, _sep, points = pair.partition(":")
-            try:
-                table[int(place)] = int(points)
-            except ValueError:
+            place, colon, points = pair.partition(":")
+            if not colon:
                 raise forms.ValidationError(
                     _("Write each pair as place: points, such as 1: 100.")
-                ) from None
-        return table
+                )
+            pairs.append((place, points))
+        try:
+            return points_read(pairs)  # the digits 0 to 9, each place once
+        except RuleError as error:
+            said = refusal(error)
+            if error.code == "not_whole_number":
+                said = (
+                    f"{_('Write each pair as place: points, such as 1: 100.')} {said}"
+                )
+            raise forms.ValidationError(said) from None
