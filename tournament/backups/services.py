@@ -19,10 +19,13 @@ from django.utils import timezone
 
 from ..domain.errors import filled, gettext_noop
 from ..domain.types import Role
+from ..domain.usernames import username_form, username_key, username_refusal
 from ..models import Backup, BackupScope, SheetCopy, Tournament, account
+from ..people import services as people_services
 from ..persons.services import seats_held, seats_sync
 from ..persons.signals import ratings_stale
 from . import site
+from .api_rules import api_refusal, json_type_refusal, status_refusal
 from .archive import (
     BRACKET_PARTS,
     LOAD_ORDER,
@@ -246,9 +249,11 @@ def _check_migrations(archive: Archive) -> None:
 
 
 def _people(archive: Archive, *, create: bool) -> dict[int, int]:
-    """The file's people matched to this site's by username; those missing are
-    created without a password (they set one by a reset). Usernames that differ from
-    a person here only by letter case are refused: which one is meant?"""
+    """The file's people matched to this site's by username, in the form Django
+    stores one (NFKC: a fullwidth "ｒｏｏｔ" is root); those missing are created
+    without a password (they set one by a reset), held to the site's rules for a
+    new username (docs/people.md, "Usernames"). One that is a person here but for
+    letter case or width, or looks like one, is refused: which one is meant?"""
     User = get_user_model()
     named = {row["id"]: row["username"] for row in archive.rows(PEOPLE)}
     for name in named.values():
@@ -257,19 +262,31 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
                 filled(gettext_noop("%(name)r is not a username."), name=name)
             )
         try:
-            User.username_validator(name)
+            User.username_validator(username_form(name))
         except ValidationError as error:
+            if refusal := username_refusal(name):  # the rule, in the site's words
+                raise BackupRefused(
+                    filled(
+                        gettext_noop("the person %(name)r of the file: %(rule)s"),
+                        name=name,
+                        rule=refusal.words,
+                    )
+                ) from error
             raise BackupRefused(
                 filled(gettext_noop("%(name)r is not a username here."), name=name)
             ) from error
+    named = {file_id: username_form(name) for file_id, name in named.items()}
     found = dict(
         User._base_manager.filter(username__in=named.values()).values_list(
             "username", "pk"
         )
     )
-    missing = [name for name in named.values() if name not in found]
+    missing = list(dict.fromkeys(n for n in named.values() if n not in found))
+    if not missing:
+        return {file_id: found[name] for file_id, name in named.items()}
+    site = people_services.SiteUsernames()  # read once for every name
     for name in missing:
-        clash = User._base_manager.filter(username__iexact=name).first()
+        clash = site.keys.get(username_key(name))
         if clash is not None:
             raise BackupRefused(
                 filled(
@@ -278,11 +295,20 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
                         "differ only by letter case; rename one of them first."
                     ),
                     name=name,
-                    username=clash.username,
+                    username=clash,
+                )
+            )
+        if refused := people_services.username_refusals_of(name, site):
+            raise BackupRefused(
+                filled(
+                    gettext_noop("the person %(name)r of the file: %(rule)s"),
+                    name=name,
+                    rule=refused[0].words,
                 )
             )
         if create:
             found[name] = User.objects.create_user(username=name).pk
+            site.add(name)
     return {file_id: found[name] for file_id, name in named.items() if name in found}
 
 
@@ -358,10 +384,15 @@ class _Loader:
         columns = [list(column) for column in zip(*rows, strict=True)] or [
             [] for _ in fields
         ]
-        refused: dict[int, str] = {}  # the first row each column refuses
         for at, f in enumerate(fields):
             if f.attname in override:
                 columns[at] = [override[f.attname]] * len(rows)
+        written = list(columns)  # the values as the file writes them (kept: each
+        # column below is a new list)
+        if self.validate:
+            self._types_check(label, fields, written)
+        refused: dict[int, str] = {}  # the first row each column refuses
+        for at, f in enumerate(fields):
             if f.primary_key:
                 columns[at] = [self.ids[label][pk] for pk in columns[at]]
                 if self.validate:
@@ -378,7 +409,30 @@ class _Loader:
                     refused[index] = f.name
         if refused:
             raise self._refused(label, fields, rows[min(refused)], override)
+        if self.validate:
+            self._api_check(label, fields, written)
         return Rows(model, fields, columns)
+
+    @staticmethod
+    def _types_check(label: str, fields: list[Field], columns: list[list]) -> None:
+        """Each value of the JSON type its column is written in, before a field
+        reads it: a text field reads a list as its text, a number field true as 1
+        and "١" as 1, a date field fails on a list (api_rules.py)."""
+        ids = columns[0] if columns else []
+        for f, values in zip(fields, columns, strict=True):
+            if not f.is_relation and (
+                refusal := json_type_refusal(label, f, ids, values)
+            ):
+                raise refusal
+
+    @staticmethod
+    def _api_check(label: str, fields: list[Field], columns: list[list]) -> None:
+        """The file's values as it writes them held to the API's own rules
+        (api_rules.py), once their fields' rules hold."""
+        ids = columns[0] if columns else []
+        named = {f.attname: values for f, values in zip(fields, columns, strict=True)}
+        if refusal := api_refusal(label, named, ids):
+            raise refusal
 
     def _mapped(self, label: str, f: Field, values: list) -> list:
         """A reference column mapped to this site's ids; refused where a value
@@ -461,6 +515,8 @@ def _tournament_load(loader: _Loader, tournament: Tournament | None, slug: str) 
     """The archive's rows in; the tournament row updated (a restore) or made (an
     import). Returns the tournament's id."""
     (row,) = loader.objects("tournament.tournament", slug=slug)
+    if loader.validate and (refusal := status_refusal(loader.archive)):
+        raise refusal  # a status the steps did not make: a finished league undrawn
     # Whether it counts for the ratings is the site's to say, never a file's
     # (docs/ratings.md, "What the site trusts"): a restore keeps it, an import
     # starts unrated.

@@ -83,3 +83,15 @@ def fixed_settings(status: TournamentStatus | str) -> dict[str, Step]:
         if here >= _ORDER.index(step.taken_from)
         for name in step.settings
     }
+
+
+def status_made(*, drawn: bool, seeded: bool, undecided: int) -> TournamentStatus:
+    """The status the steps leave a tournament in, from what they made: registration
+    until the league draw, the league until the knockout is seeded, the knockout
+    while a knockout match is undecided, finished once every one is (the services
+    move it so: scoring/league, brackets). A tournament's file is held to it."""
+    if not drawn:
+        return TournamentStatus.REGISTRATION
+    if not seeded:
+        return TournamentStatus.LEAGUE
+    return TournamentStatus.KNOCKOUT if undecided else TournamentStatus.FINISHED
