@@ -1,10 +1,7 @@
-"""The rebuild's queue flag (issue 51): its one row, made here."""
+"""The rebuild's queue flag (issue 51): its one row is made by the first wish for a
+rebuild (scoring/ratings/services.py, rebuild_wanted)."""
 
 from django.db import migrations, models
-
-
-def one_row(apps, schema_editor):
-    apps.get_model("scoring", "RebuildQueue").objects.get_or_create(id=1)
 
 
 class Migration(migrations.Migration):
@@ -33,5 +30,4 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(one_row, migrations.RunPython.noop),
     ]

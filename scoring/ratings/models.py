@@ -123,7 +123,8 @@ class RebuildQueue(models.Model):
     edits of a tournament's first day cost one rebuild, not 200). A wish sets
     `queued_at` and sends the task only when it was not set (or is older than
     `STALE`: its task lost); the task clears it as it starts, so a wish made while a
-    rebuild runs queues the next. `rebuilds` counts the rebuilds done."""
+    rebuild runs queues the next. `rebuilds` counts the rebuilds done. The row is
+    made by the first wish."""
 
     STALE_SECONDS = 15 * 60
     ONLY = 1

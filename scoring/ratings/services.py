@@ -446,7 +446,7 @@ def rebuild_wanted() -> bool:
     )
     if claimed:
         return True
-    # Its row is made by a migration; a test database emptied since has none.
+    # Its one row, made by the first wish.
     _, made = RebuildQueue.objects.get_or_create(
         id=RebuildQueue.ONLY, defaults={"queued_at": now}
     )
