@@ -196,6 +196,8 @@ ANNOUNCEMENTS_SHOWN = 3  # the newest ones, at the bottom of every view
 class Screen:
     round: rules.RoundMark | None
     view: rules.ScreenView
+    index: int  # the view's place in the turn, 0 .. views - 1
+    views: int  # how many views the screen turns through
     next_view: int
     tables: list[Match]
     byes: list[Bye]
@@ -240,6 +242,8 @@ def screen_get(*, tournament: Tournament, view: int) -> Screen:
     return Screen(
         current,
         shown,
+        index,
+        len(plan),
         (index + 1) % len(plan),
         tables,
         byes,

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament.cache import cached
+from tournament.cache import cached, cached_many, keep_many
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
 from tournament.models import Player
@@ -36,6 +36,7 @@ from . import services
 from .forms import AnnouncementForm, RowForm, WhereForm
 from .selectors import (
     WHERE_MIN,
+    Screen,
     announcement_list,
     desk_get,
     screen_get,
@@ -150,21 +151,29 @@ def screen_part(tournament, view: int) -> str:  # type: ignore[no-untyped-def]
     """One view of the screen, rendered once per change of what it shows (the
     decided sheets, the round's state, the names, the announcements: one query),
     per language and time zone, and kept in the shared cache: every screen of the
-    venue, on every worker, turns to the same render."""
+    venue, on every worker, turns to the same render.
+
+    A view number turns round (the ninth of eight views is the first), so a render
+    is kept under its place in the turn, never under the number the address
+    carried: `?view=12345` makes no key of its own (issue 51). The number of views
+    is kept beside the renders; a screen's own next address is always in the turn,
+    so its view and that number come in one round trip."""
     key = repr(
         (
             decided_fingerprint(tournament=tournament, what="screen 1"),
             [(a.pk, a.text) for a in announcement_list(tournament=tournament)[:3]],
-            view,
             get_language(),
             timezone.get_current_timezone_name(),
             VERSION,
         )
     )
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    turn = f"screen-views:{tournament.pk}:{digest}"
 
-    def render_part() -> str:
-        screen = screen_get(tournament=tournament, view=view)
+    def part(index: int) -> str:
+        return f"screen-part:{tournament.pk}:{digest}:{index}"
+
+    def render_part(screen: Screen) -> str:
         return render_to_string(
             "scoring/_screen.html",
             {
@@ -176,7 +185,20 @@ def screen_part(tournament, view: int) -> str:  # type: ignore[no-untyped-def]
             },
         )
 
-    return cached(f"screen-part:{tournament.pk}:{digest}", render_part)
+    found = cached_many([turn, part(view)])
+    views = found.get(turn)
+    if views is not None:
+        index = view % views
+        if index == view and part(index) in found:
+            return found[part(index)]
+        return cached(
+            part(index),
+            lambda: render_part(screen_get(tournament=tournament, view=index)),
+        )
+    screen = screen_get(tournament=tournament, view=view)
+    html = render_part(screen)
+    keep_many({turn: screen.views, part(screen.index): html})
+    return html
 
 
 # Where do I play?

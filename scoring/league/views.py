@@ -340,16 +340,16 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             request.GET, sections=tournament.sections.order_by("name")
         )
         section = filters.cleaned_data["section"] if filters.is_valid() else None
-    etag = standings_part_etag(request, tournament, section)
+    etag = standings_part_etag(tournament, section)
     if htmx_request(request):
         return unchanged(request, etag) or live_headers(
-            HttpResponse(standings_part(request, tournament, section, etag)), etag
+            HttpResponse(standings_part(tournament, section, etag)), etag
         )
     organizer = Role.ORGANIZER in roles
     context = {
         "tournament": tournament,
         "roles": roles,
-        "part": standings_part(request, tournament, section, etag),
+        "part": standings_part(tournament, section, etag),
         # The lots' panel is the organizers': only they need the standings here.
         "standings": (
             standings_get(tournament=tournament, section=section) if organizer else None
@@ -365,17 +365,20 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def standings_part_etag(
-    request: HttpRequest, tournament: Tournament, section: int | None
-) -> str:
-    """The ETag of the standings' table as this address shows it: the standings'
-    fingerprint (one query, docs/standings.md), the address (its section), the
-    language, the time zone and the software's version. Nobody's account is in it:
-    every spectator of the same address shares one render."""
+def standings_part_etag(tournament: Tournament, section: int | None) -> str:
+    """The ETag of the standings' table, and its key in the shared cache: the
+    standings' fingerprint (one query, docs/standings.md), the tournament's address
+    (the render's links carry it), the section shown (as the filter read it: a
+    section not of the tournament shows the whole table), the language, the time
+    zone and the software's version. Nothing else of the address
+    is in it, so a made-up query string makes no new render and no new key (issue 51:
+    each one kept ~29 KB for six hours); nor anybody's account: every spectator of
+    the same table shares one render."""
     text = repr(
         (
             standings_fingerprint(tournament=tournament, section=section),
-            request.get_full_path(),
+            tournament.slug,
+            section,
             get_language(),
             timezone.get_current_timezone_name(),
             VERSION,
@@ -384,13 +387,19 @@ def standings_part_etag(
     return f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
 
 
-def standings_part(
-    request: HttpRequest, tournament: Tournament, section: int | None, etag: str
-) -> str:
+def standings_poll_url(tournament: Tournament, section: int | None) -> str:
+    """The table's own address, which its poll asks for: the standings' page with
+    the section shown and nothing else a visitor's address carried."""
+    url = reverse("scoring:standings", args=[tournament.slug])
+    return url if section is None else f"{url}?section={section}"
+
+
+def standings_part(tournament: Tournament, section: int | None, etag: str) -> str:
     """The standings' table (what its poll replaces), rendered once per change of
     the standings and kept in the shared cache under its ETag (tournament/cache.py):
     every spectator, on every worker, gets the same render until a match is
-    decided. It holds nothing of the visitor's (no token, no name)."""
+    decided. It holds nothing of the visitor's (no token, no name, not the address
+    they typed)."""
 
     def render_part() -> str:
         standings = standings_get(tournament=tournament, section=section)
@@ -400,7 +409,7 @@ def standings_part(
                 "standings": standings,
                 "live": standings.live,
                 "poll": settings.STANDINGS_POLL_SECONDS,
-                "poll_url": request.get_full_path(),
+                "poll_url": standings_poll_url(tournament, section),
                 "etag": etag,
             },
         )
