@@ -311,9 +311,12 @@ class NamesakeSuggestionListApi(GenericAPIView):
     permission_classes = [SiteAdministratorsOnly]
     serializer_class = NamesakeSuggestionOutput
 
+    def get_queryset(self):
+        return selectors.namesake_suggestions()
+
     @extend_schema(responses=NamesakeSuggestionOutput(many=True))
     def get(self, request):
-        page = self.paginate_queryset(selectors.namesake_suggestions())
+        page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([suggestion_data(s) for s in page])
 
 
