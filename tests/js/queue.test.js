@@ -190,6 +190,37 @@ test("a deal number taken on top of this phone's own sends is a clash to choose,
   assert.equal(server.deals.get(6).value, 50);
 });
 
+test("an empty 2xx from something in between is not a save: the entry is sent again with its key", async () => {
+  // A proxy that cut a slow upload answers an empty 200 (Debian's Caddy does): the
+  // first time before the site saw the deal, the second after the site saved it.
+  const server = new FakeServer();
+  const store = memoryStore();
+  let cut = 0;
+  const send = sender({
+    store, api: server.api, language: "en", t, online: () => true,
+    transport: async (request) => {
+      if (request.method === "POST" && cut === 0) { cut += 1; return { status: 200, data: null, retryAfter: 0 }; }
+      if (request.method === "POST" && cut === 1) { cut += 1; await server.handle(request); return { status: 200, data: null, retryAfter: 0 }; }
+      return server.handle(request);
+    },
+    headers: () => ({}),
+    newKey: () => "fresh",
+    on: {},
+  });
+  await queued(store, server, { number: "1" }, "a");
+  await send.flush();
+  assert.equal(server.deals.size, 0);
+  assert.deepEqual((await store.entries()).map((e) => e.state), ["waiting"]);
+  await send.flush(); // the site saves it; the answer is cut again
+  assert.equal(server.deals.size, 1);
+  assert.deepEqual((await store.entries()).map((e) => e.state), ["waiting"]);
+  await send.flush(); // the same key: the site answers the save it made
+  assert.deepEqual(await store.entries(), []);
+  assert.equal(server.deals.size, 1);
+  const keys = server.requests.filter((r) => r.method === "POST").map((r) => r.headers["Idempotency-Key"]);
+  assert.deepEqual(keys, ["a", "a"]);
+});
+
 test("offline, nothing is sent and nothing is lost", async () => {
   const server = new FakeServer();
   let online = false;

@@ -75,7 +75,16 @@
       misses = 0;
       const { status, data } = answer;
       if (status >= 200 && status < 300) {
-        return { ok: true, version: data && typeof data.version === "number" ? data.version : null };
+        // Saved only when the site says so: every write's answer is JSON with the
+        // sheet's new version. A 2xx without it came from something in between (a
+        // proxy that cut a slow upload answers an empty 200): not saved, so the
+        // entry is sent again, with its key, and a write that did land is answered
+        // as it was.
+        if (!data || typeof data.version !== "number") {
+          misses += 1;
+          return { network: true, after: Math.min(2 ** misses, RETRY_MS / 1000) };
+        }
+        return { ok: true, version: data.version };
       }
       // The sheet moved under the entry: an older version, or (sent on top of this
       // phone's own sends) its deal number taken or its deal gone meanwhile. Either

@@ -4,7 +4,13 @@ import itertools
 
 import pytest
 
-from tournament.domain.setup import DRAW, SEEDING, SETTINGS, fixed_settings
+from tournament.domain.setup import (
+    DRAW,
+    SEEDING,
+    SETTINGS,
+    fixed_settings,
+    status_made,
+)
 from tournament.domain.types import TournamentStatus
 
 LEAGUE_NUMBERS = {
@@ -54,3 +60,19 @@ def test_a_later_status_never_frees_a_setting():
     order = list(TournamentStatus)
     for earlier, later in itertools.pairwise(order):
         assert set(fixed_settings(earlier)) <= set(fixed_settings(later))
+
+
+@pytest.mark.parametrize(
+    ("drawn", "seeded", "undecided", "status"),
+    [
+        (False, False, 0, TournamentStatus.REGISTRATION),
+        (True, False, 0, TournamentStatus.LEAGUE),
+        (True, True, 3, TournamentStatus.KNOCKOUT),
+        (True, True, 0, TournamentStatus.FINISHED),
+        # A knockout with no league is no step the site takes: not finished.
+        (False, True, 0, TournamentStatus.REGISTRATION),
+    ],
+)
+def test_the_status_is_the_one_the_steps_made(drawn, seeded, undecided, status):
+    """What a tournament's file is held to (tournament/backups/api_rules.py)."""
+    assert status_made(drawn=drawn, seeded=seeded, undecided=undecided) == status
