@@ -21,10 +21,12 @@ def free_port() -> int:
 class RedisServer:
     """`start()`, `stop()` (SIGKILL, as a container dying) and `start()` again on the
     same port, `freeze()` and `thaw()` (SIGSTOP, SIGCONT: it accepts connections and
-    answers nothing); `url(db)` reaches it."""
+    answers nothing); `url(db)` reaches it. `options`: more of redis-server's
+    command line (`--maxmemory 4mb`), after the defaults, so they win."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: list[str] | None = None) -> None:
         self.port = free_port()
+        self.options = list(options or [])
         self.process: subprocess.Popen | None = None
 
     def url(self, db: int = 0) -> str:
@@ -34,7 +36,15 @@ class RedisServer:
         command = shutil.which("redis-server")
         assert command, "redis-server is missing: the Redis tests need it"
         self.process = subprocess.Popen(
-            [command, "--bind", "127.0.0.1", "--port", str(self.port), *NOTHING_KEPT],
+            [
+                command,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                *NOTHING_KEPT,
+                *self.options,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

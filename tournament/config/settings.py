@@ -380,9 +380,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT_SECONDS
 
 # The cache, shared by every worker of the site (docs/statistics.md: what is computed
-# from the sheets is kept under their fingerprint): Redis in production (CACHE_URL,
-# else the broker's Redis), local memory in the embedded default. Nothing in it is
-# needed: a cache that is down or empty means computing again.
+# from the sheets is kept under their fingerprint): Redis in production (CACHE_URL, a
+# Redis of its own that evicts when full: docs/deploy.md, "Redis"; else the broker's,
+# for a test), local memory in the embedded default, bounded by MAX_ENTRIES. Nothing in
+# it is needed: a cache that is down or empty means computing again.
 CACHE_URL = env.str("CACHE_URL", default="") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
