@@ -42,7 +42,7 @@ from tests.scoring.conftest import deal_body
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
-from tournament.models import Link, LinkKind, Seat
+from tournament.models import Link, LinkKind, NamesakeSuggestion, Seat
 from tournament.people.services import invitation_create
 from tournament.site.services import site_invitation_create, site_role_grant
 
@@ -152,6 +152,13 @@ def world(db):
         section=SectionFactory(tournament=elsewhere, name="Abroad"), name="Rovers"
     )
     aces_seat = Seat.objects.get(team=aces, name=aces.captain_name)
+    # A namesake of his in a tournament not rated: a suggested match.
+    unrated = TournamentFactory(slug="unrated", published=True, rated=False)
+    TeamFactory(
+        section=SectionFactory(tournament=unrated),
+        captain_name=aces.captain_name,
+        captain_city=aces.captain_city,
+    )
     TournamentFactory(slug="past", published=True, status="finished")
     season = Season.objects.create(name="Season", slug="season", points={"1": 10})
     season.tournaments.set([t, elsewhere])
@@ -185,6 +192,7 @@ def world(db):
             "person": aces_seat.person_id,
             "person_seat": aces_seat.pk,
             "person_abroad": Seat.objects.filter(team=abroad).first().person_id,
+            "suggestion": NamesakeSuggestion.objects.get().pk,
             "season": "season",
             "site_invitation": site_invitation_create(
                 user=site_admin, role="creator"
@@ -320,6 +328,10 @@ API = [
         {"site_admin": 400},
         body={"players": ["person_seat"]},
     ),
+    # Suggested matches: the site's administrators answer them (docs/ratings.md).
+    Case("namesake-list", "get", {}, {"site_admin": 200}),
+    Case("namesake-accept", "post", {"pk": "suggestion"}, {"site_admin": 200}),
+    Case("namesake-dismiss", "post", {"pk": "suggestion"}, {"site_admin": 204}),
     Case("season-list", "get", {}, everyone()),
     Case(
         "season-list",
@@ -541,6 +553,24 @@ PAGES = [
     Case("tournament:home", "get", {}, everyone(), page=True),
     # People, ratings and seasons: the site's pages (docs/ratings.md).
     Case("scoring:people", "get", {}, everyone(), page=True),
+    Case(
+        "scoring:people",
+        "post",
+        {},
+        {"site_admin": 302},
+        page=True,
+        body={"suggestion": "suggestion", "action": "dismiss"},
+    ),
+    # Counted for the ratings: a site administrator (or a trusted creator who
+    # organizes it) says so, on the tournament's page (docs/ratings.md).
+    Case(
+        "tournament:rated",
+        "post",
+        T,
+        {"site_admin": 302},
+        page=True,
+        body={"rated": "0"},
+    ),
     Case("scoring:person", "get", {"pk": "person"}, everyone(), page=True),
     Case(
         "scoring:person",
@@ -974,6 +1004,9 @@ SITE_WIDE = {
     "person-list",
     "person-merge",
     "person-split",
+    "namesake-list",
+    "namesake-accept",
+    "namesake-dismiss",
     "season-list",
     "season",
     "season-standings",

@@ -129,6 +129,13 @@ def tournament_rated_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("tournament:detail", args=[slug]))
     tournament, _ = visible_tournament(request, slug)
+    if not may_rate_tournament(request.user, tournament):
+        raise PermissionDenied(
+            gettext(
+                "Only a site administrator, or a trusted creator who organizes it, "
+                "counts a tournament for the ratings."
+            )
+        )
     rated = request.POST.get("rated") == "1"
 
     def act() -> str:
