@@ -3,6 +3,7 @@ Redis: the machine's shared one is never stopped. Nothing is kept on disk."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import signal
 import socket
@@ -28,11 +29,31 @@ class RedisServer:
         self.port = free_port()
         self.options = list(options or [])
         self.process: subprocess.Popen | None = None
+        self.started = False
 
     def url(self, db: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
     def start(self) -> None:
+        """Run redis-server on this port and wait until it answers. Another test's
+        server may have taken the port since `free_port` released it (two test
+        processes can be given the same one): then this one cannot bind, and the
+        other would answer in its place and be stopped under this test. So the
+        answer must come from this process; if it does not, a fresh port is tried.
+        A server restarted (`stop()`, `start()`) keeps its port."""
+        for _ in range(5):
+            if self._run():
+                self.started = True
+                return
+            assert not self.started, "redis-server could not have its port again"
+            if self.process is not None and self.process.poll() is None:
+                self.process.kill()
+                self.process.wait(timeout=10)
+            self.process = None
+            self.port = free_port()
+        raise AssertionError("redis-server found no free port of its own")
+
+    def _run(self) -> bool:
         command = shutil.which("redis-server")
         assert command, "redis-server is missing: the Redis tests need it"
         self.process = subprocess.Popen(
@@ -49,10 +70,28 @@ class RedisServer:
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
-        while not self.answers():
-            assert self.process.poll() is None, "redis-server stopped at its start"
+        while self.answering_pid() != self.process.pid:
+            if self.process.poll() is not None:
+                return False  # it could not bind: the port is another's
             assert time.monotonic() < deadline, "redis-server did not answer"
             time.sleep(0.05)
+        return True
+
+    def answering_pid(self) -> int | None:
+        """The process id of the Redis answering on this port, None if none does."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"INFO server\r\n")
+                said = b""
+                while b"process_id:" not in said or not said.endswith(b"\r\n"):
+                    part = s.recv(65536)
+                    if not part:
+                        break
+                    said += part
+        except OSError:
+            return None
+        found = re.search(rb"process_id:(\d+)", said)
+        return int(found.group(1)) if found else None
 
     def answers(self) -> bool:
         try:
