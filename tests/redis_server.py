@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 
 NOTHING_KEPT = ["--save", "", "--appendonly", "no"]
 
@@ -114,3 +115,21 @@ class RedisServer:
             self.process.kill()
             self.process.wait(timeout=10)
         self.process = None
+
+
+def celery_on(broker_url: str, monkeypatch, settings) -> Callable[[], None]:
+    """The site's Celery sending to `broker_url` for this test, not eagerly; returns
+    `forget`, which drops the pooled connections (call it again after the test, once
+    the server is stopped, so that the next test makes its own)."""
+    from tournament.config.celery import app
+
+    def forget() -> None:
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    # Celery takes $CELERY_BROKER_URL before its own setting.
+    monkeypatch.setenv("CELERY_BROKER_URL", broker_url)
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    forget()
+    return forget

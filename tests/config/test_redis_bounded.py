@@ -20,7 +20,7 @@ import redis
 import yaml
 from django.core.cache import cache
 
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisServer, celery_on
 from tournament.cache import cached
 from tournament.queue import task_send
 
@@ -125,19 +125,8 @@ def test_the_cache_stays_within_its_bound_however_much_is_kept(settings):
 def full_broker(monkeypatch, settings):
     """The site's Celery on a broker run as compose runs it, its memory SMALL;
     (the server, a client)."""
-    from tournament.config.celery import app
-
     server = _shipped("redis")
-
-    def forget_connections() -> None:
-        app._pool = None
-        app.amqp._producer_pool = None
-
-    # Celery takes $CELERY_BROKER_URL before its own setting.
-    monkeypatch.setenv("CELERY_BROKER_URL", server.url(0))
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    forget_connections()
+    forget_connections = celery_on(server.url(0), monkeypatch, settings)
     reader = redis.Redis.from_url(server.url(0))
     try:
         yield server, reader

@@ -33,21 +33,9 @@ from ..domain.errors import RuleError, RuleErrors, Words, filled, gettext_noop
 from ..domain.setup import status_made
 from ..domain.zones import check_time_zone
 from .archive import Archive, BackupRefused
+from .rows import WHOLE_NUMBER_FIELDS
 
 _TEXT = frozenset({"CharField", "TextField", "SlugField", "EmailField"})
-_NUMBER = frozenset(
-    {
-        "AutoField",
-        "BigAutoField",
-        "SmallAutoField",
-        "IntegerField",
-        "BigIntegerField",
-        "SmallIntegerField",
-        "PositiveIntegerField",
-        "PositiveBigIntegerField",
-        "PositiveSmallIntegerField",
-    }
-)
 _TIME = frozenset({"DateField", "DateTimeField"})
 
 
@@ -70,7 +58,9 @@ def _json_type_rule(kind: str, value: Any) -> Words | None:
     """Why `value` cannot be in a column of this kind, or None."""
     if kind in _TEXT and not isinstance(value, str):
         return gettext_noop("text is expected here, not a list, object or number")
-    if kind in _NUMBER and (not isinstance(value, int) or isinstance(value, bool)):
+    if kind in WHOLE_NUMBER_FIELDS and (
+        not isinstance(value, int) or isinstance(value, bool)
+    ):
         return gettext_noop("a whole number is expected here, not text or true/false")
     if kind == "BooleanField" and not isinstance(value, bool):
         return gettext_noop("true or false is expected here")

@@ -160,7 +160,8 @@ def refused_row(model: type[Model], row: dict[str, Any], label: str) -> BackupRe
     raise AssertionError(f"a row of {label} refused by its column, not by its fields")
 
 
-_WHOLE = frozenset(
+# The model fields whose column holds a whole number (api_rules.py reads it too).
+WHOLE_NUMBER_FIELDS = frozenset(
     {
         "AutoField",
         "BigAutoField",
@@ -189,7 +190,9 @@ def _prepared(field: Field, values: list) -> list:
     checks it is aware, then the database's adapter writes it)."""
     wrapper = transaction.get_connection()  # not the proxy: it is read per value
     kind = _kind(field)
-    if kind in _WHOLE and all(v.__class__ is int or v is None for v in values):
+    if kind in WHOLE_NUMBER_FIELDS and all(
+        v.__class__ is int or v is None for v in values
+    ):
         return values
     if kind == "DateTimeField" and all(
         v is None or (v.__class__ is datetime and v.utcoffset() is not None)

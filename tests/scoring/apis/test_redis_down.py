@@ -18,7 +18,7 @@ import pytest
 from scoring.models import EXPORT_UNSENT, ExportJob, Match
 from tests.conftest import as_user
 from tests.factories import UserFactory
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisServer, celery_on
 from tests.scoring.apis.test_sheet import fill, url
 from tournament.backups.services import backup_take
 from tournament.models import SheetCopy
@@ -36,15 +36,7 @@ def redis_up(monkeypatch, settings):
 
     server = RedisServer()
     server.start()
-
-    def forget_connections() -> None:
-        app._pool = None
-        app.amqp._producer_pool = None
-
-    # Celery takes $CELERY_BROKER_URL before its own setting.
-    monkeypatch.setenv("CELERY_BROKER_URL", server.url(1))
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    forget_connections = celery_on(server.url(1), monkeypatch, settings)
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

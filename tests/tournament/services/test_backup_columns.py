@@ -163,7 +163,7 @@ def test_the_fast_paths_prepare_what_the_fields_prepare():
     for label in archive.LOAD_ORDER:
         for field in apps.get_model(label)._meta.concrete_fields:
             kind = rows._kind(field)
-            if kind in rows._WHOLE:
+            if kind in rows.WHOLE_NUMBER_FIELDS:
                 values = [0, 7, 2**31 - 1, None]
             elif kind == "DateTimeField":
                 values = [moment, None]
