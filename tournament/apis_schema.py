@@ -220,6 +220,11 @@ ANSWERS: dict[str, dict[str, Any]] = {
         "setting an earlier step fixed, an open dispute… (`code` says which).",
         ERROR,
     ),
+    "411": _answer(
+        "The body was sent in chunks, with no Content-Length (`length_required`): "
+        "send it whole, with its length.",
+        ERROR,
+    ),
     "413": _answer(
         "The body is over the limit (`body_too_large`, with `limit` in bytes).", ERROR
     ),
@@ -330,6 +335,7 @@ def _errors(operation: dict, method: str, path: str, schemas: dict) -> None:
         "403": secured,
         "404": located or "page" in query,
         "409": (write and name not in TOKEN) or name in CONFLICTING_READS,
+        "411": reads_body,
         "413": write,
         "415": reads_body,
         "429": name in THROTTLED,
