@@ -121,7 +121,13 @@ def celery_on(broker_url: str, monkeypatch, settings) -> Callable[[], None]:
     """The site's Celery sending to `broker_url` for this test, not eagerly; returns
     `forget`, which drops the pooled connections (call it again after the test, once
     the server is stopped, so that the next test makes its own)."""
+    from celery import current_app
+
     from tournament.config.celery import app
+
+    # The site's shared tasks go through the current app: if a test made another
+    # app current, they would send by its connections, not these.
+    assert current_app._get_current_object() is app, "another Celery app is current"
 
     def forget() -> None:
         app._pool = None

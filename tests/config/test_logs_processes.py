@@ -236,7 +236,9 @@ def _tasks(site: Site, redis: str, keys: dict) -> str:
     """Tasks sent to the worker's queue by name, as the web sends them, their
     arguments carrying keys; the key of the one the worker does not know."""
     unknown = secrets.token_urlsafe(32)
-    sender = Celery(broker=redis)
+    # Not the current app: the site's shared tasks would be bound to this one, its
+    # connections to this test's Redis, in every later test of this process.
+    sender = Celery(broker=redis, set_as_current=False)
     link = f"https://{HOST}/invitations/{keys['invitation']}/"
     sender.send_task(
         "tournament.mail_send",
@@ -249,6 +251,7 @@ def _tasks(site: Site, redis: str, keys: dict) -> str:
         "tournament.no_such_task",
         [f"/l/{keys['table']}/?key={unknown}", f"Authorization: Token {keys['token']}"],
     )
+    sender.close()
     site.wait_for("worker", "Received unregistered task")
     deadline = time.monotonic() + 30
     while site.output("worker").count("mail not sent") < 2:
