@@ -31,6 +31,7 @@ from django.utils.translation import gettext, gettext_lazy
 from .queue import task_send_on_commit
 
 NOT_SENT = "tournament.mail.NotSent"
+CONSOLE = "django.core.mail.backends.console.EmailBackend"
 logger = logging.getLogger(__name__)
 
 
@@ -53,6 +54,12 @@ def mail_works() -> bool:
     return settings.EMAIL_BACKEND != NOT_SENT
 
 
+def mail_on_console() -> bool:
+    """Whether this site prints its mail on its console instead of sending it (the
+    embedded default): its pages say where the mail is, not that it is on its way."""
+    return settings.EMAIL_BACKEND == CONSOLE
+
+
 # An invitation form's e-mail field, on a site with no mail.
 ADDRESS_KEPT_ONLY = gettext_lazy(
     "This site sends no e-mail: the address is only kept with the invitation"
@@ -61,6 +68,11 @@ ADDRESS_KEPT_ONLY = gettext_lazy(
 
 def invitation_sent_words(address: str) -> str:
     """What an invitation page says of the mail of a new invitation to `address`."""
+    if mail_on_console():
+        return gettext(
+            "This site prints its mail in the terminal that runs it, without sending "
+            "it: the mail to %(email)s is there; hand the link over yourself."
+        ) % {"email": address}
     if mail_works():
         return gettext("It is sent to %(email)s.") % {"email": address}
     return gettext(

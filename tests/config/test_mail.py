@@ -180,3 +180,27 @@ def test_a_reset_does_the_same_work_whether_or_not_the_address_has_an_account(
     assert "ഈ ലിങ്ക് തുറക്കുക:" in sent.body  # in the language the visitor asked in
     path = re.search(r"http://testserver(/accounts/password/reset/\S+)", sent.body)
     assert Client().get(path.group(1)).status_code == 302  # a working link
+
+
+@pytest.mark.django_db
+def test_with_mail_on_the_console_the_pages_say_where_it_is_not_that_it_was_sent(
+    settings, organizer, sections, owner, django_capture_on_commit_callbacks
+):
+    """The embedded default (`make run`) prints mail in its terminal: the invitation
+    and the reset pages say that it is there, never that it is on its way."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    desk = Client()
+    desk.force_login(organizer)
+    body = {"action": "invite", "invite-role": "scorer", "invite-days": 7}
+    body |= {"invite-email": "bindu@example.org"}
+    with django_capture_on_commit_callbacks(execute=True):
+        page = desk.post(PEOPLE, body, follow=True).content.decode()
+    assert "This site prints its mail in the terminal that runs it" in page
+    assert "It is sent to" not in page
+    reset = Client().post(RESET, {"email": "owner@example.org"}, follow=True)
+    said = reset.content.decode()
+    assert "its link to choose a new password is there" in said
+    assert "is on its way" not in said
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    said = Client().get(reset.redirect_chain[-1][0]).content.decode()
+    assert "is on its way" in said

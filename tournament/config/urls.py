@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from tournament.converters import IdConverter
 from tournament.language import language_set
+from tournament.mail import mail_on_console
 from tournament.security import ThrottledPasswordResetView
 
 register_converter(IdConverter, "id")
@@ -38,7 +39,10 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        # Called by the page: the settings of the moment (tournament/mail.py).
+        auth_views.PasswordResetDoneView.as_view(
+            extra_context={"mail_on_console": mail_on_console}
+        ),
         name="password_reset_done",
     ),
     path(
