@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import Client
 
 from tournament.models import Tournament
 from tournament.tasks import health_check
@@ -148,3 +149,16 @@ def test_manage_py_version_prints_the_version():
 def test_every_page_names_the_version_in_its_footer(client):
     page = client.get("/").content.decode()
     assert f'<span class="version" lang="en">56 {_version()}</span>' in page
+
+
+@pytest.mark.django_db
+def test_the_footer_names_the_account_and_links_its_password(client, organizer):
+    """On a phone the header leaves the account's name out (site.css): the footer
+    names it on every page, with the way to change its password."""
+    client.force_login(organizer)
+    for address in ("/", "/t/spring-open/"):
+        page = client.get(address).content.decode()
+        footer = page[page.index('<footer class="site">') :]
+        assert "Logged in as org ·" in footer
+        assert 'href="/accounts/password/"' in footer
+    assert "Logged in as" not in Client().get("/").content.decode()
