@@ -425,10 +425,20 @@ def test_a_site_administrator_counts_a_tournament_from_its_page(language):
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(organizer)
     page = client.get("/t/page-cup/").content.decode()
-    said = {"en": "not rated", "ml": "റേറ്റഡ് അല്ല"}[language]
+    # The organizer reads who may count it, without a button of his own.
+    said = {
+        "en": "not rated: its matches move nobody’s rating until a site "
+        "administrator, or a creator the site trusts, marks it rated",
+        "ml": "റേറ്റഡ് അല്ല: സൈറ്റ് അഡ്മിനിസ്ട്രേറ്ററോ",
+    }[language]
     assert said in page and "/t/page-cup/rated/" not in page
     refused = client.post("/t/page-cup/rated/", {"rated": "1"}, follow=True)
+    assert refused.status_code == 403
     assert {"en": "trusted creator", "ml": "വിശ്വസ്ത ക്രിയേറ്ററോ"}[language] in (
+        refused.content.decode()
+    )
+    # The rule alone: not the stranger's advice to ask the organizer, who asked.
+    assert {"en": "ask the organizer", "ml": "സംഘാടകനോട് ചോദിക്കുക"}[language] not in (
         refused.content.decode()
     )
     tournament.refresh_from_db()
@@ -439,5 +449,9 @@ def test_a_site_administrator_counts_a_tournament_from_its_page(language):
     assert {"en": "counts for the ratings now", "ml": "ഇനി റേറ്റിംഗിൽ കണക്കാക്കും"}[
         language
     ] in done.content.decode()
+    assert {
+        "en": "rated: its confirmed matches count for the players’ ratings\n",
+        "ml": "റേറ്റഡ്: ഇതിലെ സ്ഥിരീകരിച്ച മത്സരങ്ങൾ",
+    }[language] in client.get("/t/page-cup/").content.decode()
     tournament.refresh_from_db()
     assert tournament.rated is True
