@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -34,13 +34,21 @@ SORTS = {
 }
 
 
+def _no_such_season(request: HttpRequest, slug: str) -> HttpResponse:
+    """The site's 404 page, saying that the season is what is missing."""
+    missing = gettext(
+        "There is no season “%(slug)s”: the ratings page lists the seasons there are."
+    ) % {"slug": slug}
+    return render(request, "404.html", {"missing": missing}, status=404)
+
+
 def ratings_page(request: HttpRequest) -> HttpResponse:
     """Everyone with a rated match, best first; a season keeps its players."""
     seasons = list(selectors.season_list())
     chosen = request.GET.get("season") or ""
     season = next((s for s in seasons if s.slug == chosen), None)
     if chosen and season is None:
-        raise Http404("No such season")
+        return _no_such_season(request, chosen)
     tournaments = None
     if season is not None:
         tournaments = [t.pk for t in selectors.season_tournaments(season, request.user)]
@@ -137,7 +145,7 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     season = selectors.season_get(slug=slug)
     if season is None:
-        raise Http404("No such season")
+        return _no_such_season(request, slug)
     form = None
     if may_administer_people(request.user):
         table = ", ".join(

@@ -165,7 +165,13 @@ def test_ratings_sort_and_filter_and_a_season_page_adds_points(rated):
     by_name = _text(Client().get("/ratings/", {"season": "season-one", "sort": "name"}))
     names = re.findall(r'<th scope="row"><a href="/people/\d+/">([^<]+)</a>', by_name)
     assert names == sorted(names, key=str.casefold) and len(names) == 24
-    assert Client().get("/ratings/", {"season": "nope"}).status_code == 404
+    for unknown in (
+        Client().get("/ratings/", {"season": "nope"}),
+        Client().get("/seasons/nope/"),
+    ):
+        assert unknown.status_code == 404
+        assert "There is no season “nope”" in _text(unknown)
+        assert "may not be published" not in _text(unknown)
     book = workbook(Client().get("/api/v1/seasons/season-one/standings.xlsx").content)
     teams, players = table(book, "Teams"), table(book, "Players")
     assert len(teams) == 8 and len(players) == 24
