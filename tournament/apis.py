@@ -5,6 +5,8 @@ Interfaces only: validate the shape of the input, call one service or selector, 
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -647,7 +649,13 @@ class TokenApi(APIView):
 
     @extend_schema(request=AuthTokenSerializer, responses=OutputSerializer, auth=[])
     def post(self, request):
-        data = AuthTokenSerializer(data=request.data, context={"request": request})
+        given = request.data
+        if isinstance(given, dict) and isinstance(given.get("username"), str):
+            given = dict(given)
+            # As the login page reads it (Django's UsernameField): a fullwidth
+            # "ＲＯＯＴ" is "ROOT", for the account and for the lockout's count alike.
+            given["username"] = unicodedata.normalize("NFKC", given["username"])
+        data = AuthTokenSerializer(data=given, context={"request": request})
         valid = data.is_valid()
         if getattr(request, "axes_locked_out", False):
             # django-axes marks DRF's request, which its middleware does not see.

@@ -278,3 +278,24 @@ def test_no_interface_edits_the_history(api, client, match, scorer, organizer):
         SheetChange.objects.filter(match=match).delete()
     assert SheetChange.objects.filter(match=match, reason="rewritten").count() == 0
     assert SheetChange.objects.filter(match=match).count() == 19
+
+
+@pytest.mark.django_db
+def test_a_token_is_asked_by_the_username_as_the_login_page_reads_it(api):
+    """NFKC, as Django's login form reads a username: a fullwidth name is the
+    account's own, for the token and for the count of failures alike."""
+    user = UserFactory(username="script-user")
+    user.set_password("right-password-56")
+    user.save()
+    wide = "ｓｃｒｉｐｔ-ｕｓｅｒ"
+    body = {"username": wide, "password": "right-password-56"}
+    assert api.post("/api/v1/auth/token/", body, "json").status_code == 200
+    for name in (wide, "script-user", wide, "script-user"):
+        wrong = {"username": name, "password": "nope"}
+        assert api.post("/api/v1/auth/token/", wrong, "json").status_code == 400
+    # The fifth failure, whichever way the name is written, locks the account.
+    locked = api.post(
+        "/api/v1/auth/token/", {"username": wide, "password": "nope"}, "json"
+    )
+    assert locked.status_code == 429
+    assert api.post("/api/v1/auth/token/", ["a list"], "json").status_code == 400
