@@ -64,6 +64,21 @@ def mail_on_console() -> bool:
 ADDRESS_KEPT_ONLY = gettext_lazy(
     "This site sends no e-mail: the address is only kept with the invitation"
 )
+# The same, on a site that prints its mail on its console.
+ADDRESS_ON_CONSOLE = gettext_lazy(
+    "Optional: this site prints the mail to it in the terminal that runs the site, "
+    "without sending it"
+)
+
+
+def invitation_address_help() -> str | None:
+    """An invitation form's words under its e-mail field where the site does not
+    send mail (None: the field's own, that the link is sent there)."""
+    if mail_on_console():
+        return str(ADDRESS_ON_CONSOLE)
+    if not mail_works():
+        return str(ADDRESS_KEPT_ONLY)
+    return None
 
 
 def invitation_sent_words(address: str) -> str:

@@ -39,7 +39,12 @@ def _no_such_season(request: HttpRequest, slug: str) -> HttpResponse:
     missing = gettext(
         "There is no season “%(slug)s”: the ratings page lists the seasons there are."
     ) % {"slug": slug}
-    return render(request, "404.html", {"missing": missing}, status=404)
+    context = {
+        "missing": missing,
+        "missing_link": reverse("brackets:ratings"),
+        "missing_link_words": gettext("Ratings"),
+    }
+    return render(request, "404.html", context, status=404)
 
 
 def ratings_page(request: HttpRequest) -> HttpResponse:

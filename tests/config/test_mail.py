@@ -191,6 +191,12 @@ def test_with_mail_on_the_console_the_pages_say_where_it_is_not_that_it_was_sent
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     desk = Client()
     desk.force_login(organizer)
+    form = desk.get(PEOPLE).content.decode()
+    assert "this site prints the mail to it in the terminal" in form
+    assert "the link is sent there" not in form
+    asked = Client().get(RESET).content.decode()
+    assert "prints the mail with a link to choose a new password" in asked
+    assert "is sent there" not in asked
     body = {"action": "invite", "invite-role": "scorer", "invite-days": 7}
     body |= {"invite-email": "bindu@example.org"}
     with django_capture_on_commit_callbacks(execute=True):

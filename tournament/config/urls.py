@@ -34,7 +34,10 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/",
-        ThrottledPasswordResetView.as_view(),  # per address and client (security.py)
+        # Per address and client (security.py).
+        ThrottledPasswordResetView.as_view(
+            extra_context={"mail_on_console": mail_on_console}
+        ),
         name="password_reset",
     ),
     path(

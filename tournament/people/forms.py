@@ -6,7 +6,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from ..domain.types import Role
-from ..mail import ADDRESS_KEPT_ONLY, mail_works
+from ..mail import invitation_address_help
 from .services import INVITATION_DAYS_MAX
 
 ROLE_CHOICES = [
@@ -46,8 +46,8 @@ class InvitationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
         self.fields["days"].initial = settings.INVITATION_DAYS
-        if not mail_works():
-            self.fields["email"].help_text = ADDRESS_KEPT_ONLY
+        if help_text := invitation_address_help():
+            self.fields["email"].help_text = help_text
 
 
 class RoleForm(forms.Form):

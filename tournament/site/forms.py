@@ -4,7 +4,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from ..mail import ADDRESS_KEPT_ONLY, mail_works
+from ..mail import invitation_address_help
 from ..models import SiteRole
 from ..people.services import INVITATION_DAYS_MAX
 
@@ -31,5 +31,5 @@ class SiteInvitationForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["days"].initial = settings.INVITATION_DAYS
-        if not mail_works():
-            self.fields["email"].help_text = ADDRESS_KEPT_ONLY
+        if help_text := invitation_address_help():
+            self.fields["email"].help_text = help_text

@@ -172,6 +172,7 @@ def test_ratings_sort_and_filter_and_a_season_page_adds_points(rated):
         assert unknown.status_code == 404
         assert "There is no season “nope”" in _text(unknown)
         assert "may not be published" not in _text(unknown)
+        assert '<a href="/ratings/">Ratings</a>' in _text(unknown)
     book = workbook(Client().get("/api/v1/seasons/season-one/standings.xlsx").content)
     teams, players = table(book, "Teams"), table(book, "Players")
     assert len(teams) == 8 and len(players) == 24
