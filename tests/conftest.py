@@ -75,8 +75,9 @@ def _site_language_and_zone():
     timezone.deactivate()
 
 
-# Whether this process's session worker runs (celery_worker_running).
-WORKER = {"started": False}
+# Whether this process's session worker runs (celery_worker_running), and the broker
+# it reads.
+WORKER: dict = {"started": False, "broker": None}
 
 
 @pytest.fixture(scope="session")
@@ -96,6 +97,7 @@ def celery_worker_running(django_db_setup, django_db_blocker):
         ) as worker,
     ):
         WORKER["started"] = True
+        WORKER["broker"] = app.conf.broker_read_url
         yield worker
     WORKER["started"] = False
 
@@ -116,7 +118,9 @@ def _worker_idle_after():
     from tournament.config.celery import app
 
     deadline = time.monotonic() + 30
-    with app.connection_for_read() as connection:
+    # The session worker's broker by name: a test's own Redis (tests/redis_server.py)
+    # is named by $CELERY_BROKER_URL until its monkeypatch is undone, after this.
+    with app.connection_for_read(WORKER["broker"]) as connection:
         channel = connection.default_channel
         while time.monotonic() < deadline:
             try:
