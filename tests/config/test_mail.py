@@ -16,7 +16,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.config.test_settings import PRODUCTION, _manage
-from tests.factories import UserFactory
 from tournament.config.celery import app
 from tournament.mail import NOT_SENT, mail_send
 from tournament.models import Invitation, PasswordResetRequest
@@ -68,14 +67,6 @@ def queued(monkeypatch):
             lambda args, name=task.name, **options: calls.append((name, tuple(args))),
         )
     return calls
-
-
-@pytest.fixture
-def owner(db):
-    user = UserFactory(username="owner")
-    user.email = "owner@example.org"
-    user.save()
-    return user
 
 
 @pytest.mark.django_db

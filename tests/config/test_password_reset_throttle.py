@@ -8,19 +8,10 @@ from django.conf import settings
 from django.core import mail
 from django.test import Client, override_settings
 
-from tests.factories import UserFactory
 from tournament.models import PasswordResetRequest
 
 pytestmark = pytest.mark.django_db
 RESET = "/accounts/password/reset/"
-
-
-@pytest.fixture
-def owner(db):
-    user = UserFactory(username="owner")
-    user.email = "owner@example.org"
-    user.save()
-    return user
 
 
 def test_twenty_requests_for_one_address_send_at_most_the_limit(owner):
