@@ -91,3 +91,33 @@ def test_the_lockout_reads_the_clients_address_behind_trusted_proxies(
     if forwarded:
         request.META["HTTP_X_FORWARDED_FOR"] = forwarded
     assert get_client_ip_address(request) == client
+
+
+def _copied() -> list[str]:
+    """What deploy/Containerfile copies from the build context (not from a stage)."""
+    text = (ROOT / "deploy/Containerfile").read_text().replace("\\\n", " ")
+    found = []
+    for line in text.splitlines():
+        words = line.split()
+        if words[:1] == ["COPY"] and not any(w.startswith("--from") for w in words):
+            found += [w for w in words[1:-1] if not w.startswith("--")]
+    return found
+
+
+def test_the_build_context_holds_every_file_the_image_copies():
+    """.dockerignore shuts everything out and lets each copied path in by name: a file
+    the Containerfile copies that it does not name fails the build ("no items
+    matching glob"), as deploy/gunicorn.conf.py once did, in the container pass only."""
+    admitted = [
+        line[1:]
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.startswith("!")
+    ]
+    copied = _copied()
+    assert "deploy/gunicorn.conf.py" in copied and "tournament/" in copied
+    for path in copied:
+        assert (ROOT / path).exists(), path
+        assert any(
+            path == name or (name.endswith("/") and path.startswith(name))
+            for name in admitted
+        ), f"{path} is copied by deploy/Containerfile but not let in by .dockerignore"
