@@ -5,8 +5,6 @@ Interfaces only: validate the shape of the input, call one service or selector, 
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -29,6 +27,7 @@ from .apis_common import (
 from .domain.errors import RuleError, gettext_noop
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
+from .domain.usernames import username_form
 from .links.auth import request_link
 from .models import (
     SUBSTITUTIONS_MAX,
@@ -654,7 +653,7 @@ class TokenApi(APIView):
             given = dict(given)
             # As the login page reads it (Django's UsernameField): a fullwidth
             # "ＲＯＯＴ" is "ROOT", for the account and for the lockout's count alike.
-            given["username"] = unicodedata.normalize("NFKC", given["username"])
+            given["username"] = username_form(given["username"])
         data = AuthTokenSerializer(data=given, context={"request": request})
         valid = data.is_valid()
         if getattr(request, "axes_locked_out", False):

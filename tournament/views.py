@@ -116,6 +116,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "ruleset": ruleset_name(tournament.ruleset),
             # every team is in a section: the sections' counts add up, no query more
             "playing": sum(s.playing_count for s in sections),
+            "counted": services.counted(tournament),
             "may_rate": request.user.is_authenticated
             and may_rate_tournament(request.user, tournament),
         },
