@@ -72,16 +72,18 @@ def _site(tournaments: int) -> None:
 def _suggestions_accepted(tournament) -> None:
     """Every seat of a suggested namesake on the person suggested; the namesakes,
     with their suggestions, gone."""
+    from django.db.models import OuterRef, Subquery
+
     from tournament.models import NamesakeSuggestion, Person, Seat
 
-    pairs = list(
-        NamesakeSuggestion.objects.filter(tournament=tournament).values_list(
-            "namesake", "person"
+    suggested = NamesakeSuggestion.objects.filter(tournament=tournament)
+    namesakes = list(suggested.values_list("namesake", flat=True))
+    Seat.objects.filter(person__in=namesakes).update(
+        person=Subquery(
+            suggested.filter(namesake=OuterRef("person")).values("person")[:1]
         )
     )
-    for namesake, person in pairs:
-        Seat.objects.filter(person=namesake).update(person=person)
-    Person.objects.filter(pk__in=[namesake for namesake, _ in pairs]).delete()
+    Person.objects.filter(pk__in=namesakes).delete()
 
 
 def _stored() -> tuple[list, list]:
