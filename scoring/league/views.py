@@ -24,10 +24,11 @@ from django.views.decorators.vary import vary_on_headers
 
 from tournament.cache import cached
 from tournament.domain.errors import RuleError, gettext_noop
+from tournament.domain.roster import roster_now
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
 from tournament.persons.selectors import TeamPeople
-from tournament.selectors import substitution_list
+from tournament.selectors import substitution_list, swaps_of
 from tournament.version import VERSION
 from tournament.views import (
     form_errors,
@@ -197,20 +198,21 @@ TEAM_ACTIONS = {"withdraw": _withdraw, "substitute": _substitute}
 
 
 def _roster_now(players, substitutions) -> list[dict]:
-    """The team's players as they are now, in the registration's order: a player an
-    approved substitution replaced gives way to who came in, with the substitution
-    (whom he replaced, from which round); the captain (position 1) marked while he
-    plays."""
-    roster = []
-    for player in sorted(players, key=lambda p: p.position):
-        name, came = player.name, None
-        for s in sorted(substitutions, key=lambda s: s.number):
-            if s.player_out == name:
-                name, came = s.player_in, s
-        roster.append(
-            {"name": name, "captain": player.position == 1 and not came, "came": came}
-        )
-    return roster
+    """The team's players as they are now, in the registration's order, as the rule
+    says (`roster.roster_now`): a player an approved substitution replaced gives way to
+    who came in, with the substitution (whom he replaced, from which round); the
+    captain (position 1) marked while he plays."""
+    ordered = sorted(players, key=lambda p: p.position)
+    by_number = {s.number: s for s in substitutions}
+    now = roster_now([p.name for p in ordered], swaps_of(substitutions))
+    return [
+        {
+            "name": name,
+            "captain": player.position == 1 and swap is None,
+            "came": by_number[swap.number] if swap is not None else None,
+        }
+        for player, (name, swap) in zip(ordered, now, strict=True)
+    ]
 
 
 def _with_people(team: Team, roster: list[dict]) -> list[dict]:

@@ -56,6 +56,22 @@ def roster_at(
     return roster
 
 
+def roster_now(
+    players: Sequence[str], swaps: Sequence[Swap]
+) -> list[tuple[str, Swap | None]]:
+    """The team's players as they are now, in the registration's order: every
+    approved swap applied in the order approved, whatever its round, a name matched
+    as `roster_at` matches it (without regard to case). Each place gives who holds
+    it and the last swap that put him there (None for a registered player)."""
+    roster: list[tuple[str, Swap | None]] = [(p, None) for p in players]
+    for swap in sorted(swaps, key=lambda s: s.number):
+        folded = [name.casefold() for name, _ in roster]
+        if swap.out.casefold() not in folded:
+            raise AssertionError(f"swap {swap.number}: {swap.out} is not on the roster")
+        roster[folded.index(swap.out.casefold())] = (swap.into, swap)
+    return roster
+
+
 def roster_played(roster: Sequence[str], side: str, absent: str) -> list[str]:
     """Who played for side `side` ("A" or "B") of a match whose absent side is
     `absent` ("A", "B", "both"; "" when no forfeit): rules.md §9, "Who played a
@@ -163,4 +179,5 @@ def substitution_check(
         )
     if errors:
         raise errors[0] if len(errors) == 1 else RuleErrors(errors)
-    return out, into
+    # The player who leaves as the roster spells him, however he was typed.
+    return roster[folded.index(out.casefold())], into

@@ -98,3 +98,40 @@ def test_an_organizer_substitutes_and_withdraws_from_a_teams_page(
         3,
         "the captain is ill",
     )
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_substitution_typed_in_another_case_replaces_the_captain_on_the_page(
+    language,
+):
+    """Issue 52: "anil kumar" typed for the captain "Anil Kumar" is the roster rule's
+    match (casefold), so the page lists who came in, not the captain who left."""
+    tournament = TournamentFactory(slug="case", league_rounds=3, league_deals=6)
+    organizer = member(tournament, Role.ORGANIZER, "case-org")
+    team = drawn_league(tournament, organizer, sections=3, per_section=2)[0].team_a
+    captain = team.players.get(position=1)
+    captain.name = "Anil Kumar"
+    captain.save(update_fields=["name"])
+    client = Client()
+    client.force_login(organizer)
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    url = f"/t/case/teams/{team.pk}/"
+    answer = client.post(
+        url,
+        {
+            "action": "substitute",
+            "substitute-out": "anil kumar",
+            "substitute-into": "Biju Paul",
+            "substitute-from_round": "2",
+            "substitute-stage": "league",
+            "substitute-reason": "a flight",
+        },
+        follow=True,
+    )
+    # Stored as the roster spells him, however he was typed.
+    assert Substitution.objects.get(team=team).player_out == "Anil Kumar"
+    header = answer.content.decode().split('<p class="meta">', 1)[1].split("</p>")[0]
+    assert header.startswith("Biju Paul") or ">Biju Paul</a>" in header, header
+    assert "(c)" not in header  # the captain left; nobody else is marked captain
+    # Anil Kumar is named once: as the player Biju Paul replaced, never as playing.
+    assert header.count("Anil Kumar") == 1, header
