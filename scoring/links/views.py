@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import services as tournament_services
 from tournament.domain.errors import RuleError, gettext_noop
-from tournament.domain.types import Role
+from tournament.domain.types import Role, TournamentStatus
 from tournament.links import services
 from tournament.links.auth import LinkHolder, link_refusal
 from tournament.links.selectors import link_find, link_list
@@ -247,6 +247,11 @@ def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
         "dispute_form": DisputeForm(),
         "check_in_open": link.tournament.check_in_required
         and team.checked_in_at is None,
+        # Before the draw a check-in made by mistake is undone here, as the
+        # registration page undoes it (docs/links.md).
+        "check_in_undo": link.tournament.check_in_required
+        and team.checked_in_at is not None
+        and link.tournament.status == TournamentStatus.REGISTRATION,
         "etag": etag,
         "live": any(not m.locked for m in matches),
         "poll": settings.DESK_POLL_SECONDS,
@@ -288,6 +293,9 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
     if action == "check_in":
         tournament_services.team_check_in(team=link.team, user=holder)
         return gettext("%(team)s is checked in.") % {"team": link.team.name}
+    if action == "check_in_undo":
+        tournament_services.team_check_in_undo(team=link.team)
+        return gettext("%(team)s is no longer checked in.") % {"team": link.team.name}
     raw = request.POST.get("match", "")
     match = match_reached(link, int(raw)) if raw.isdigit() and len(raw) < 19 else None
     if match is None:

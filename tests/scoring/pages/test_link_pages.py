@@ -349,3 +349,37 @@ def test_before_the_draw_an_odd_team_needs_no_table_of_its_own():
     tab = client.get("/t/five/links/").content.decode()
     assert "Tables (2)" in tab
     assert tab.count('name="link" value="table-') == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "undo", "undone"),
+    [
+        ("en", "Undo the check-in", "Team 1 is no longer checked in."),
+        ("ml", "ചെക്ക്-ഇൻ പിൻവലിക്കുക", "Team 1-ന്റെ ചെക്ക്-ഇൻ പിൻവലിച്ചു."),
+    ],
+)
+def test_a_team_link_undoes_its_check_in_before_the_draw_only(
+    cup, client, language, undo, undone
+):
+    """docs/links.md: a team link may undo a check-in before the draw, as its
+    captain may (issue 52); after the draw the button is gone and a post of it is
+    refused, changing nothing."""
+    tournament, _, teams, _ = cup
+    tournament.status = "registration"
+    tournament.save(update_fields=["status"])
+    client.cookies["django_language"] = language
+    key = _key(tournament, team=teams[1])
+    client.post(f"/l/{key}/", {"action": "check_in"})
+    page = client.get(f"/l/{key}/").content.decode()
+    assert 'value="check_in_undo"' in page and undo in page
+    said = client.post(f"/l/{key}/", {"action": "check_in_undo"}, follow=True)
+    assert undone in said.content.decode()
+    assert Team.objects.get(pk=teams[1].pk).checked_in_at is None
+
+    client.post(f"/l/{key}/", {"action": "check_in"})
+    tournament.status = "league"
+    tournament.save(update_fields=["status"])
+    page = client.get(f"/l/{key}/").content.decode()
+    assert 'value="check_in_undo"' not in page
+    client.post(f"/l/{key}/", {"action": "check_in_undo"})
+    assert Team.objects.get(pk=teams[1].pk).checked_in_at is not None
