@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.domain.rules import MatchStatus, Side
+from scoring.league.selectors import StandingsTeam, standings_get
 from scoring.models import Match
 from tournament.models import Team, Tournament
 
+from .domain import places as final_places_domain
 from .domain import progression
 from .domain.series import Series, series_state
 from .models import Bracket, Game, KnockoutMatch, Seed
@@ -78,6 +80,9 @@ class BracketView:
     seeds: list[Seed]
     rounds: list[RoundView]
     podium: progression.Podium[Team]
+    # domain/places.py: each team's place if the knockout ended now
+    knockout_places: dict[Team, int] = field(default_factory=dict)
+    final_decided: bool = False
 
     @property
     def matches(self) -> list[MatchView]:
@@ -145,7 +150,53 @@ def bracket_get(*, tournament: Tournament) -> BracketView | None:
         seeds=seeds,
         rounds=rounds,
         podium=progression.podium(plan, filled, winners),
+        knockout_places=final_places_domain.knockout_places(plan, filled, winners),
+        final_decided=final_places_domain.final_decided(plan, winners),
     )
+
+
+def places_list(
+    *, tournament: Tournament, view: BracketView | None = None
+) -> list[final_places_domain.FinalPlace[StandingsTeam]]:
+    """Every team of the league with its place if the tournament ended now
+    (domain/places.py): the knockout's places, then the league's order; before the
+    knockout, the league's order alone. `view`: the bracket, when read already.
+    Six queries for the standings, and the bracket's four unless given."""
+    if view is None:
+        view = bracket_get(tournament=tournament)
+    standings = standings_get(tournament=tournament)
+    league = [
+        final_places_domain.LeagueRow(
+            row.team.id, row.standing.rank, row.standing.withdrawn
+        )
+        for row in standings.rows
+    ]
+    knockout = (
+        {team.pk: place for team, place in view.knockout_places.items()}
+        if view is not None
+        else {}
+    )
+    teams = {row.team.id: row.team for row in standings.rows}
+    return [
+        final_places_domain.FinalPlace(
+            teams[row.team], row.final_place, row.league_rank
+        )
+        for row in final_places_domain.final_places(knockout, league)
+    ]
+
+
+def final_places_get(
+    *, tournament: Tournament, view: BracketView | None = None
+) -> list[final_places_domain.FinalPlace[StandingsTeam]] | None:
+    """Every team's final place (RULES.md §6) once the final is decided, best
+    first: rows of `team` (its `id` and `name`), `final_place` (shared places repeat
+    the number) and `league_rank`; None before (no knockout, or its final not
+    decided). Ten queries (six with `view`)."""
+    if view is None:
+        view = bracket_get(tournament=tournament)
+    if view is None or not view.final_decided:
+        return None
+    return places_list(tournament=tournament, view=view)
 
 
 # The Bracket sheet of the tournament workbook (scoring/excel/workbook.py)

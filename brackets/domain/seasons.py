@@ -1,8 +1,7 @@
 """A season's points and standings (RULES.md §10; docs/ratings.md, "Seasons").
 With the knockout, since a final place is first the knockout's (its podium).
 
-What it computes: a team's final place in a tournament (the knockout's places first,
-then the league's for the teams that did not qualify), the points a place scores by
+What it computes (a team's final place is places.py's): the points a place scores by
 a season's table, and the season's standings of whoever collected them (teams, or
 players: a player scores his team's points for a tournament in which he played at
 least one match), with points per tournament, a total and a rank.
@@ -24,8 +23,6 @@ from typing import TypeVar
 
 from tournament.domain.errors import RuleError, gettext_noop
 
-from .progression import Podium
-
 T = TypeVar("T")
 
 # The default table (docs/ratings.md): the knockout's places of a 24-qualifier
@@ -45,41 +42,6 @@ DEFAULT_POINTS: dict[int, int] = {
     97: 1,
     129: 0,
 }
-
-
-def final_places(
-    podium: Podium[T], lost_among: Mapping[T, int], league: Mapping[T, int]
-) -> dict[T, int]:
-    """Each team's final place in a tournament: the podium's 1 to 4 (progression's
-    `podium`); a team that lost an earlier knockout round shares the place after every
-    team that went further, `m + 1` for a round of `m` matches (`lost_among`: 4 for
-    the quarter-finals, so 5); any other team its league place."""
-    places = dict(league)
-    for team, matches in lost_among.items():
-        if matches < 4:
-            raise ValueError(
-                "the semi-finals' losers finish as second or third runner-up"
-            )
-        places[team] = matches + 1
-    finishers = (
-        podium.champion,
-        podium.runner_up,
-        podium.second_runner_up,
-        podium.third_runner_up,
-    )
-    for place, finisher in enumerate(finishers, start=1):
-        if finisher is not None:
-            places[finisher] = place
-    return places
-
-
-def round_exit(matches: int, byes: int) -> int | None:
-    """How many teams went further than a knockout round's losers: its winners and
-    its byes (the `lost_among` of `final_places`: a quarter-final's losers 4, the
-    first round of 24 qualifiers' 16). None for the semi-finals and later, whose
-    losers finish on the podium."""
-    further = matches + byes
-    return further if further >= 4 else None
 
 
 _DIGITS = frozenset("0123456789")

@@ -12,24 +12,15 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from scoring.domain.rules import Side
-from scoring.league.selectors import standings_get
 from scoring.ratings.models import RatedGame
 from scoring.ratings.selectors import person_list
 from tournament.domain.persons import person_key
 from tournament.models import Seat, Team, Tournament
 from tournament.selectors import tournament_list_visible
 
-from ..domain.progression import Kind, Podium
-from ..domain.seasons import (
-    SeasonRow,
-    best_places,
-    final_places,
-    round_exit,
-    season_standings,
-)
+from ..domain.seasons import SeasonRow, best_places, season_standings
 from ..models import Season
-from ..selectors import bracket_get
+from ..selectors import places_list
 
 
 def season_list() -> QuerySet[Season]:
@@ -51,38 +42,9 @@ def season_tournaments(season: Season, user=None) -> list[Tournament]:
 
 
 def tournament_places(*, tournament: Tournament) -> dict[int, int]:
-    """Each team's final place: the knockout's, then the league's rank."""
-    standings = standings_get(tournament=tournament)
-    league = {row.standing.team: row.standing.rank for row in standings.rows}
-    view = bracket_get(tournament=tournament)
-    if view is None:
-        return league
-    lost_among: dict[int, int] = {}
-    for planned in view.rounds:
-        further = round_exit(len(planned.matches), len(planned.byes))
-        for shown in planned.matches:
-            match = shown.match
-            if further is None or match.kind != Kind.MAIN or not match.winner:
-                continue
-            loser = shown.team(Side(match.winner).other.value)
-            if loser is not None:
-                lost_among[loser.pk] = further
-    podium = view.podium
-    return final_places(
-        Podium(
-            *(
-                t.pk if t is not None else None
-                for t in (
-                    podium.champion,
-                    podium.runner_up,
-                    podium.second_runner_up,
-                    podium.third_runner_up,
-                )
-            )
-        ),
-        lost_among,
-        league,
-    )
+    """Each team's final place (brackets/domain/places.py, the bracket's own): while
+    the tournament runs, its place if it ended now."""
+    return {row.team.id: row.final_place for row in places_list(tournament=tournament)}
 
 
 @dataclass(frozen=True)

@@ -4,34 +4,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from brackets.domain.progression import Podium
 from brackets.domain.seasons import (
     DEFAULT_POINTS,
     best_places,
-    final_places,
     place_points,
     points_table,
-    round_exit,
     season_standings,
 )
-
-
-def test_the_knockout_places_then_the_rounds_losers_share_theirs():
-    podium = Podium(
-        champion="c", runner_up="r", second_runner_up="s", third_runner_up="t"
-    )
-    lost = {"q1": 4, "q2": 4, "p1": 8, "f1": 16}  # quarter-finals, round of 16, of 32
-    # Every team's league place; the knockout's teams finish by the knockout.
-    league = {"c": 3, "r": 1, "s": 2, "t": 7, "q1": 4, "q2": 9, "p1": 5, "f1": 20}
-    league["x"] = 25
-    places = final_places(podium, lost, league)
-    assert [places[t] for t in "crst"] == [1, 2, 3, 4]
-    assert (places["q1"], places["q2"]) == (5, 5)  # quarter-finals
-    assert places["p1"] == 9  # round of 16
-    assert places["f1"] == 17  # round of 32 (24 qualifiers: 8 played)
-    assert places["x"] == 25  # did not qualify: its league place
-    with pytest.raises(ValueError, match="semi-finals"):
-        final_places(Podium(), {"s1": 2}, {})
 
 
 def test_the_default_table_scores_each_place_of_a_championship():
@@ -112,11 +91,3 @@ def test_a_player_scores_his_teams_place_the_best_if_he_played_for_two():
     places = {10: 1, 20: 9, 30: 40}
     played = [(1, 10), (2, 20), (3, 20), (3, 30), (1, 10)]
     assert best_places(played, places) == {1: 1, 2: 9, 3: 9}
-
-
-def test_a_rounds_losers_finish_behind_its_winners_and_byes():
-    assert round_exit(8, 8) == 16  # 24 qualifiers: the first round's losers are 17th
-    assert round_exit(8, 0) == 8  # the round of 16's: 9th
-    assert round_exit(4, 0) == 4  # the quarter-finals': 5th
-    assert round_exit(2, 0) is None  # the semi-finals': the podium's
-    assert round_exit(1, 0) is None
