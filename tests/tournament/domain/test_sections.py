@@ -122,7 +122,8 @@ def test_every_spelling_of_the_united_states_is_usa(typed):
 
 
 @pytest.mark.parametrize(
-    ("typed", "kept"), [("India", "India"), (" Canada ", "Canada"), ("UAE", "UAE")]
+    ("typed", "kept"),
+    [("India", "India"), (" Canada ", "Canada"), ("Ruritania ", "Ruritania")],
 )
 def test_other_countries_are_kept_as_typed(typed, kept):
     assert normalize_country(typed) == kept
@@ -134,12 +135,13 @@ def test_us_captain_needs_city_and_state_and_all_errors_come_at_once():
     assert {e.field for e in refused.value.errors} == {"name", "city", "state"}
 
 
-def test_captain_outside_the_usa_keeps_no_state():
+def test_captain_outside_the_usa_keeps_the_region_as_written_for_the_record():
     captain = normalize_captain(
-        name="Jose", city="Kochi", state="Kerala", country="India"
+        name="Jose", city="Kochi", state=" Kerala ", country="India"
     )
-    assert captain.state == ""
+    assert captain.state == "Kerala"
     assert captain.country == "India"
+    assert place_team(captain, SECTIONS) == ("intl", Placement.INTERNATIONAL)
 
 
 @given(st.sampled_from(sorted(US_STATES)), st.booleans(), st.booleans())
