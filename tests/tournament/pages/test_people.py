@@ -337,3 +337,45 @@ def test_a_role_given_is_said_by_its_label_in_malayalam(organizer, sections):
         follow=True,
     ).content.decode()
     assert "anil-ന് ഇപ്പോൾ സംഘാടകൻ എന്ന ചുമതലയുണ്ട്." in page
+
+
+@pytest.mark.parametrize(
+    ("language", "too_short", "help_text"),
+    [
+        (
+            "en",
+            "This password is too short. It must contain at least 8 characters.",
+            "Your password must contain at least 8 characters.",
+        ),
+        (
+            "ml",
+            "ഈ പാസ്‌വേഡ് വളരെ ചെറുതാണ്. അതിൽ കുറഞ്ഞത് 8 അക്ഷരങ്ങൾ വേണം.",
+            "നിങ്ങളുടെ പാസ്‌വേഡിൽ കുറഞ്ഞത് 8 അക്ഷരങ്ങൾ വേണം.",
+        ),
+    ],
+)
+def test_a_too_short_password_is_refused_in_the_pages_language(
+    scorer, language, too_short, help_text
+):
+    """Issue 52: Django's Malayalam has no "too short"; the site's catalogue does, so
+    a Malayalam page never refuses a password in English."""
+    scorer.set_password("pw-for-tests-56")
+    scorer.save()
+    client = Client()
+    client.force_login(scorer)
+    client.cookies["django_language"] = language
+    form = client.get("/accounts/password/").content.decode()
+    assert help_text in form
+    answer = client.post(
+        "/accounts/password/",
+        {
+            "old_password": "pw-for-tests-56",
+            "new_password1": "k7#q",
+            "new_password2": "k7#q",
+        },
+    )
+    said = answer.content.decode()
+    assert too_short in said
+    assert language == "en" or "too short" not in said
+    scorer.refresh_from_db()
+    assert scorer.check_password("pw-for-tests-56")
