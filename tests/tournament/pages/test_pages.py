@@ -5,6 +5,7 @@ from django.test import Client
 
 from tests.factories import TeamFactory, TournamentFactory, member
 from tests.spreadsheets import team_list_xlsx
+from tournament import services
 from tournament.domain.types import Role
 from tournament.models import Section, Team, Tournament
 
@@ -303,3 +304,15 @@ def test_each_rule_sets_name_is_its_title_in_english():
         assert {c: ruleset_name(c) for c in RULESETS} == {
             c: r.title for c, r in RULESETS.items()
         }
+
+
+def test_a_moved_teams_placement_is_said_in_malayalam(desk, team, sections):
+    """Issue 52: the badge of a team the organizer moved said "organizer" on a
+    Malayalam page."""
+    services.team_update(team=team, section_id=sections["midwest"].pk)
+    desk.cookies["django_language"] = "ml"
+    page = desk.get(DESK).content.decode()
+    teams = page.split("section-", 1)[1]  # Teams by section, below the check-in
+    row = teams.split("<td>Edison Aces</td>", 1)[1].split("</tr>", 1)[0]
+    assert 'class="badge"' in row
+    assert "സംഘാടകൻ" in row and "organizer" not in row
