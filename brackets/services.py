@@ -164,7 +164,7 @@ def knockout_seed(
             )
         made.update((m.number, m) for m in created)
     ready = [m for m in made.values() if m.team_a_id and m.team_b_id]
-    _games_open(ready, number=1, user=user)
+    _games_open(ready, number=1, user=user, fresh=True)
     tournament.status = TournamentStatus.KNOCKOUT
     tournament.save(update_fields=["status", "updated_at"])
     return bracket
@@ -177,11 +177,14 @@ def _game_open(knockout_match: KnockoutMatch, *, number: int, user) -> Game:
 
 
 def _games_open(
-    knockout_matches: list[KnockoutMatch], *, number: int, user
+    knockout_matches: list[KnockoutMatch], *, number: int, user, fresh: bool = False
 ) -> list[Game]:
     """New score sheets for game `number` of knockout matches whose teams are known,
-    written together. Each takes the next free table of its knockout round, in the
-    order given (void sheets keep theirs)."""
+    written together. A match that had a sheet keeps its table (rules.md §6: the
+    games of the final's series follow each other at the first game's table, and a
+    sheet opened after a reset replaces the voided one where it stood); any other
+    takes the next free table of its knockout round, in the order given (void
+    sheets keep theirs). `fresh`: matches just made, with no sheet yet."""
     if not knockout_matches:
         return []
     tournament = knockout_matches[0].bracket.tournament
@@ -195,12 +198,23 @@ def _games_open(
         .annotate(m=Max("table"))
         .values_list("round", "m")
     )
+    kept = (
+        {}
+        if fresh
+        else dict(
+            Game.objects.filter(knockout_match__in=knockout_matches)
+            .order_by("-number", "-pk")
+            .values_list("knockout_match_id", "sheet__table")
+        )
+    )  # the first game's table, last in the order: a dict keeps the last value
     plans = []
     for m in knockout_matches:
-        used[m.round] = used.get(m.round, 0) + 1
+        table = kept.get(m.pk)
+        if table is None:
+            used[m.round] = table = used.get(m.round, 0) + 1
         plans.append(
             sheets_services.MatchPlan(
-                m.team_a_id, m.team_b_id, m.round, used[m.round], m.deals_scheduled
+                m.team_a_id, m.team_b_id, m.round, table, m.deals_scheduled
             )
         )
     sheets = sheets_services.matches_create(

@@ -181,9 +181,26 @@ class Match(models.Model):
                 | (~Q(status=MatchStatus.CONFIRMED) & Q(confirmed_at__isnull=True)),
                 name="scoring_match_confirmed_when_locked",
             ),
+            # A league table plays one match a round. A knockout table plays one
+            # sheet at a time: the games of the final's series follow each other at
+            # the first game's table (rules.md §6), and a sheet opened after a reset
+            # takes the table of the one it replaces, which stays void there.
             models.UniqueConstraint(
-                fields=["tournament", "stage", "round", "table"],
-                name="scoring_match_table_once_per_round",
+                fields=["tournament", "round", "table"],
+                condition=Q(stage=Stage.LEAGUE),
+                name="scoring_match_table_once_per_league_round",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "round", "table"],
+                condition=Q(
+                    stage=Stage.KNOCKOUT,
+                    status__in=[
+                        MatchStatus.SCHEDULED,
+                        MatchStatus.IN_PROGRESS,
+                        MatchStatus.COMPLETED,
+                    ],
+                ),
+                name="scoring_match_table_one_open_sheet_per_knockout_round",
             ),
             models.CheckConstraint(
                 condition=Q(tiebreak="")

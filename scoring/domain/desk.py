@@ -236,8 +236,10 @@ def table_reach(
     being played (scheduled or in progress), whatever later rounds have opened at
     other tables (a quarter-final still played when a semi-final has begun); when
     none is being played, its sheet of the latest released round (None when the
-    table has no match there). The others are its sheets not yet final (confirmed,
-    forfeited or void), in playing order. A round not yet released reaches nothing."""
+    table has no match there; the latest of them, as the games of the final's
+    series follow each other at one table). The others are its sheets not yet final
+    (confirmed, forfeited or void), in playing order. A round not yet released
+    reaches nothing."""
     latest = latest_round(released)
     if latest is None:
         return None, []
@@ -251,7 +253,12 @@ def table_reach(
     if playing:
         current: TableSheet | None = max(playing, key=_sheet_order)
     else:
-        current = next((s for s in reached if (s.stage, s.number) == latest), None)
+        # The latest of them: a table plays the final's games one after another.
+        current = max(
+            (s for s in reached if (s.stage, s.number) == latest),
+            key=_sheet_order,
+            default=None,
+        )
     earlier = sorted(
         (s for s in reached if s is not current and s.status in OPEN_STATUSES),
         key=_sheet_order,

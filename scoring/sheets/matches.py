@@ -15,7 +15,7 @@ from tournament.domain.errors import (
 )
 from tournament.models import Team, Tournament
 
-from ..domain.rules import Stage
+from ..domain.rules import MatchStatus, Stage
 from ..models import (
     Match,
     SheetAction,
@@ -61,6 +61,12 @@ def match_create(
     return match
 
 
+# The sheets that hold a knockout table (the named constraint
+# scoring_match_table_one_open_sheet_per_knockout_round).
+_KNOCKOUT_TABLE_BUSY = frozenset(
+    {MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS, MatchStatus.COMPLETED}
+)
+
 # A new match's references that matches_create reads itself before checking a row.
 _READ_ABOVE = frozenset({"tournament", "team_a", "team_b"})
 
@@ -80,10 +86,16 @@ def matches_create(
     existing = list(
         Match.objects.filter(tournament=tournament, stage=stage, round__in=rounds)
         .order_by()
-        .values_list("round", "table", "team_a_id", "team_b_id")
+        .values_list("round", "table", "team_a_id", "team_b_id", "status")
     )
-    tables = {(r, t) for r, t, _, _ in existing}
-    busy = {(r, team) for r, _, a, b in existing for team in (a, b)}
+    # A league table plays one match a round; a knockout table one sheet at a time
+    # (the final's games follow each other there, rules.md §6; a void sheet stays).
+    tables = {
+        (r, t)
+        for r, t, _, _, status in existing
+        if stage == Stage.LEAGUE or status in _KNOCKOUT_TABLE_BUSY
+    }
+    busy = {(r, team) for r, _, a, b, _ in existing for team in (a, b)}
     matches = []
     for plan in plans:
         a, b = _plan_check(tournament, stage, plan, teams, tables, busy)

@@ -81,6 +81,19 @@ def test_the_latest_sheet_being_played_is_current_and_an_older_one_is_listed():
     assert table_reach([(L, 3), (L, 4)], [now, forgotten]) == (now, [forgotten])
 
 
+def test_the_finals_games_follow_each_other_at_one_table():
+    """rules.md §6: game 2 at game 1's table; once it has every deal in (completed,
+    waiting for its confirmation) the link still opens game 2, not game 1."""
+    game_1 = TableSheet(11, K, 5, MatchStatus.CONFIRMED)
+    game_2 = TableSheet(12, K, 5, MatchStatus.SCHEDULED)
+    assert table_reach([(K, 5)], [game_1, game_2]) == (game_2, [])
+    game_2 = TableSheet(12, K, 5, MatchStatus.COMPLETED)
+    assert table_reach([(K, 5)], [game_1, game_2]) == (game_2, [])
+    game_3 = TableSheet(13, K, 5, MatchStatus.SCHEDULED)
+    game_2 = TableSheet(12, K, 5, MatchStatus.CONFIRMED)
+    assert table_reach([(K, 5)], [game_1, game_2, game_3]) == (game_3, [])
+
+
 ROUNDS = st.tuples(st.sampled_from([L, K]), st.integers(1, 6))
 
 
@@ -117,6 +130,11 @@ def test_a_link_reaches_released_sheets_only_and_in_playing_order(released, shee
         assert current == max(playing, key=order)
     elif current is not None:
         assert (current.stage, current.number) == latest
+        # The latest sheet of that round.
+        assert current == max(
+            (s for s in sheets if (s.stage, s.number) == latest and s.status != "void"),
+            key=order,
+        )
     for sheet in earlier:
         assert sheet.status in OPEN_STATUSES
     assert earlier == sorted(earlier, key=order)

@@ -95,7 +95,11 @@ CASES = {
         c, status="in_progress", winner="A"
     ),
     "scoring_match_confirmed_when_locked": lambda c: _match(c, status="confirmed"),
-    "scoring_match_table_once_per_round": lambda c: _match(c, round=1),
+    "scoring_match_table_once_per_league_round": lambda c: _match(c, round=1),
+    "scoring_match_table_one_open_sheet_per_knockout_round": lambda c: [
+        _match(c, stage="knockout", round=5),
+        _match(c, stage="knockout", round=5, status="in_progress"),
+    ],
     "scoring_match_tiebreak_knockout_only": lambda c: _match(c, tiebreak="toss"),
     "scoring_match_toss_whole_in_knockout": lambda c: _match(
         c, stage="knockout", tiebreak="toss", toss_winner="A"
@@ -189,3 +193,12 @@ def test_penalty_points_that_the_rules_do_not_give_fail(ctx, kind, points, warni
 
 def test_a_confirmed_match_with_its_time_passes(ctx):
     _match(ctx, status="confirmed", confirmed_at=timezone.now(), winner="A")
+
+
+def test_a_knockout_table_plays_the_series_games_one_after_another(ctx):
+    """rules.md §6: the final's games at one table; a void sheet stays there too."""
+    done = {"status": "confirmed", "confirmed_at": timezone.now(), "winner": "A"}
+    _match(ctx, stage="knockout", round=5, **done)
+    _match(ctx, stage="knockout", round=5, status="void")
+    _match(ctx, stage="knockout", round=5)
+    assert Match.objects.filter(stage="knockout", round=5, table=1).count() == 3
