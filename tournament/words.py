@@ -41,7 +41,7 @@ WORDS: dict[type[StrEnum], dict[str, object]] = {
         Placement.CITY: pgettext_lazy("placement", "City"),
         Placement.STATE: pgettext_lazy("placement", "State"),
         Placement.INTERNATIONAL: pgettext_lazy("placement", "International"),
-        Placement.ORGANIZER: pgettext_lazy("placement", "organizer"),
+        Placement.ORGANIZER: pgettext_lazy("placement", "Organizer"),
     },
 }
 
