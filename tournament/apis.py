@@ -85,6 +85,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "check_in_required",
             "substitutions_allowed",
             "time_zone",
+            "home_country",
             "team_count",
             "created_at",
         ]
@@ -133,6 +134,14 @@ class TournamentInput(serializers.Serializer):
         help_text="An IANA time zone name (America/New_York) in which the pages, "
         "printouts and workbook tell the tournament's times; the site's unless set; "
         "fixed by the draw. The API's own times stay in UTC.",
+    )
+    home_country = serializers.CharField(
+        max_length=60,
+        required=False,
+        help_text="The country whose captains are placed by city or state/region "
+        "(rules.md §5); a team from anywhere else plays in International. A name as "
+        "`captain.country` takes it (USA, India; common spellings normalised); USA "
+        "unless set; fixed by the draw (409 `draw_locked`).",
     )
 
 
@@ -294,7 +303,7 @@ class CaptainSerializer(serializers.Serializer):
         max_length=80, required=False, allow_blank=True, default=""
     )
     state = serializers.CharField(
-        max_length=40, required=False, allow_blank=True, default=""
+        max_length=80, required=False, allow_blank=True, default=""
     )
     country = serializers.CharField(max_length=60, allow_blank=True)
 
@@ -304,7 +313,7 @@ class CaptainPatchSerializer(CaptainSerializer):
 
     name = serializers.CharField(max_length=80, required=False)
     city = serializers.CharField(max_length=80, required=False, allow_blank=True)
-    state = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    state = serializers.CharField(max_length=80, required=False, allow_blank=True)
     country = serializers.CharField(max_length=60, required=False)
 
 
@@ -546,6 +555,7 @@ class TeamImportTemplateApi(TournamentScopedMixin, APIView):
         content = team_template_build(
             tournament_name=self.tournament.name,
             players_per_team=self.tournament.players_per_team,
+            home_country=self.tournament.home_country,
         )
         return xlsx_response(content, f"{slug}-teams.xlsx")
 

@@ -4,7 +4,7 @@ services."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .domain.sections import US_STATES
+from .domain.sections import US_STATES, USA, known_countries
 from .domain.zones import listed_zone_names, zone_names, zone_place, zone_region
 from .models import SUBSTITUTIONS_MAX
 from .words import FIXED_BY, ZONE_REGIONS, ruleset_name, zone_label
@@ -22,15 +22,24 @@ class TeamForm(forms.Form):
             attrs={"list": "us-states", "autocapitalize": "characters"}
         ),
     )
-    captain_country = forms.CharField(max_length=60, initial="USA", label=_("Country"))
+    captain_country = forms.CharField(max_length=60, initial=USA, label=_("Country"))
     player_2 = forms.CharField(max_length=80, required=False, label=_("Player 2"))
     player_3 = forms.CharField(max_length=80, required=False, label=_("Player 3"))
     player_4 = forms.CharField(max_length=80, required=False, label=_("Player 4"))
 
-    def __init__(self, *args, players_per_team: int = 3, **kwargs):
+    def __init__(
+        self, *args, players_per_team: int = 3, home_country: str = USA, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         for n in range(players_per_team + 1, 5):
             del self.fields[f"player_{n}"]
+        # The tournament's home country places its captains (rules.md §5): the form
+        # starts from it, and outside the USA a state is a region as written.
+        self.fields["captain_country"].initial = home_country
+        if home_country != USA:
+            state = self.fields["captain_state"]
+            state.label = _("State or region")
+            state.widget.attrs = {"list": "regions"}
 
     def players(self) -> list[str]:
         return [
@@ -53,6 +62,19 @@ class SectionForm(forms.Form):
         help_text=_("Comma-separated; a city wins over its state"),
     )
 
+    def __init__(self, *args, home_country: str = USA, **kwargs):
+        super().__init__(*args, **kwargs)
+        if home_country != USA:  # regions as the organizer writes them (rules.md §5)
+            states = self.fields["states"]
+            states.label = _("States or regions")
+            states.help_text = _(
+                "As you write them, comma-separated: Kerala-North, Malabar (any case "
+                "or spacing matches)"
+            )
+            self.fields["cities"].help_text = _(
+                "Comma-separated: Kochi, Aluva; a city wins over its region"
+            )
+
     def split(self, field: str) -> list[str]:
         return [
             p.strip() for p in self.cleaned_data.get(field, "").split(",") if p.strip()
@@ -74,6 +96,7 @@ class MoveForm(forms.Form):
 
 
 STATE_CHOICES = sorted(US_STATES.items())
+COUNTRY_CHOICES = known_countries()
 
 
 def time_zone_choices(current: str = "") -> list:
@@ -159,6 +182,16 @@ class TournamentForm(forms.Form):
     substitutions_allowed = forms.IntegerField(
         min_value=0, max_value=SUBSTITUTIONS_MAX, label=_("Substitutions per team")
     )
+    home_country = forms.CharField(
+        max_length=60,
+        required=False,  # left out: the USA for a new tournament, else unchanged
+        label=_("Home country"),
+        help_text=_(
+            "Cities and states or regions place this country's teams; teams from "
+            "elsewhere play in International (USA, India, …)"
+        ),
+        widget=forms.TextInput(attrs={"list": "countries"}),
+    )
     time_zone = ZoneChoiceField(
         required=False,  # left out: the site's for a new tournament, else unchanged
         label=_("Time zone"),
@@ -207,14 +240,14 @@ class TournamentForm(forms.Form):
             field.help_text = FIXED_BY.get(step.code, f"Fixed: {step.done}")
 
     def changes(self) -> dict:
-        """The settings to save: every field not fixed, an empty address or time
-        zone left out."""
+        """The settings to save: every field not fixed, an empty address, time
+        zone or home country left out."""
         data = {
             name: value
             for name, value in self.cleaned_data.items()
             if not self.fields[name].disabled
         }
-        for optional in ("slug", "time_zone"):
+        for optional in ("slug", "time_zone", "home_country"):
             if not data.get(optional):
                 data.pop(optional, None)
         return data

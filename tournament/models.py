@@ -12,9 +12,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
+from django.utils.translation import pgettext
 
 from .domain.rulesets import RuleSetCode
-from .domain.sections import Placement
+from .domain.sections import USA, Placement
 from .domain.types import Role, RoundStage, TeamStatus, TournamentStatus
 from .words import choices as _choices
 
@@ -94,6 +95,12 @@ class Tournament(models.Model):
         help_text="An IANA name (America/New_York): every time the tournament's "
         "pages, printouts and workbook show is in it.",
     )
+    home_country = models.CharField(
+        max_length=60,
+        default=USA,
+        help_text="Its captains are placed by city or state/region; everyone else "
+        "plays in International (rules.md §5). Normalised: USA, India.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -140,6 +147,9 @@ class Tournament(models.Model):
                 condition=~Q(time_zone=""), name="tournament_time_zone_present"
             ),
             models.CheckConstraint(
+                condition=~Q(home_country=""), name="tournament_home_country_present"
+            ),
+            models.CheckConstraint(
                 condition=Q(substitutions_allowed__lte=SUBSTITUTIONS_MAX),
                 name="tournament_substitutions_0_10",
             ),
@@ -181,6 +191,15 @@ class Section(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def shown_name(self) -> str:
+        """The name a page shows: International in the page's language (its stored
+        name, and the API's, stay "International": rules.md §5), any other as
+        named."""
+        if self.is_international:
+            return pgettext("section", "International")
+        return self.name
+
 
 class Team(models.Model):
     tournament = models.ForeignKey(
@@ -190,7 +209,9 @@ class Team(models.Model):
     name = models.CharField(max_length=80)
     captain_name = models.CharField(max_length=80)
     captain_city = models.CharField(max_length=80, blank=True)
-    captain_state = models.CharField(max_length=2, blank=True)
+    # A US state code for a captain in the USA; the region as written elsewhere
+    # (rules.md §5): which of them places the team depends on the home country.
+    captain_state = models.CharField(max_length=80, blank=True)
     captain_country = models.CharField(max_length=60)
     placement = models.CharField(max_length=20, choices=_choices(Placement))
     created_at = models.DateTimeField(auto_now_add=True)
@@ -214,14 +235,6 @@ class Team(models.Model):
             models.CheckConstraint(condition=~Q(name=""), name="team_name_present"),
             models.CheckConstraint(
                 condition=~Q(captain_name=""), name="team_captain_name_present"
-            ),
-            models.CheckConstraint(
-                condition=~Q(captain_country="USA") | ~Q(captain_state=""),
-                name="team_us_captain_has_state",
-            ),
-            models.CheckConstraint(
-                condition=Q(captain_country="USA") | Q(captain_state=""),
-                name="team_state_only_in_usa",
             ),
             models.CheckConstraint(
                 condition=Q(placement__in=[p.value for p in Placement]),

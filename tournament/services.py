@@ -31,9 +31,11 @@ from .domain.errors import (
 from .domain.rulesets import RuleSetCode, ruleset_get
 from .domain.sections import (
     INTERNATIONAL,
+    USA,
     Captain,
     Placement,
     SectionArea,
+    check_home_country,
     check_section_areas,
     clean_name,
     normalize_areas,
@@ -160,15 +162,18 @@ def tournament_create(
     check_in_required: bool = False,
     substitutions_allowed: int = 1,
     time_zone: str | None = None,
+    home_country: str = USA,
     rated: bool = False,
 ) -> Tournament:
     """A new tournament with the rule set's defaults, its International section, and the
-    creating user as its organizer; its time zone the site's unless given. Made rated
+    creating user as its organizer; its time zone the site's unless given, its home
+    country the USA unless given (rules.md §5). Made rated
     by a site administrator or a trusted creator only."""
     if rated and not may_rate_tournament(user):
         raise _not_trusted()
     rules = ruleset_get(ruleset)
     time_zone = check_time_zone(site_time_zone() if time_zone is None else time_zone)
+    home_country = check_home_country(home_country)
     if not slug:
         slug = _free_slug(name)
     if Tournament.objects.filter(slug=slug).exists():
@@ -197,6 +202,7 @@ def tournament_create(
         check_in_required=check_in_required,
         substitutions_allowed=substitutions_allowed,
         time_zone=time_zone,
+        home_country=home_country,
         rated=rated,
         rated_by=account(user) if rated else None,
         rated_at=timezone.now() if rated else None,
@@ -249,6 +255,8 @@ def tournament_update(
     was_counted = counted(tournament)
     if "time_zone" in changes:
         changes["time_zone"] = check_time_zone(changes["time_zone"])
+    if "home_country" in changes:
+        changes["home_country"] = check_home_country(changes["home_country"])
     changed = {k: v for k, v in changes.items() if getattr(tournament, k) != v}
     if "rated" in changed and not may_rate_tournament(user, tournament):
         raise _not_trusted()
@@ -305,6 +313,8 @@ def tournament_update(
             )
     if "name" in changed:
         tournament.name = clean_name(tournament.name)
+    if "home_country" in changed:
+        _sections_replace(tournament)
     if "rated" in changed:
         tournament.rated_by = account(user)
         tournament.rated_at = timezone.now()
@@ -317,6 +327,80 @@ def tournament_update(
         # day; a draft's edits, or an unrated tournament's, never rate anything.
         ratings_stale.send(sender=Tournament)
     return tournament
+
+
+def _sections_replace(tournament: Tournament) -> None:
+    """After a change of the home country (before the draw): every section's states
+    read again under it (in the USA, US state codes), and every team the organizer
+    did not move placed again by its captain (rules.md §5). A section or a team that
+    does not fit refuses the change, naming it, on the field `home_country`."""
+    home = tournament.home_country
+    sections = list(Section.objects.filter(tournament=tournament))
+    errors: list[RuleError] = []
+    for section in sections:
+        if section.is_international:
+            continue
+        try:
+            states, cities = normalize_areas(section.states, section.cities, home)
+        except RuleError:
+            errors.append(
+                RuleError(
+                    "home_country_sections",
+                    gettext_noop(
+                        "section %(section)s lists %(states)s, which are not states "
+                        "of %(country)s; change its states first"
+                    ),
+                    field="home_country",
+                    section=section.name,
+                    states=", ".join(section.states),
+                    country=home,
+                )
+            )
+            continue
+        section.states, section.cities = list(states), list(cities)
+    if not errors:
+        check_section_areas([_area(s) for s in sections])
+    areas = [_area(s) for s in sections]
+    by_pk = {s.pk: s for s in sections}
+    teams = list(
+        Team.objects.filter(tournament=tournament).exclude(
+            placement=Placement.ORGANIZER
+        )
+    )
+    for team in teams:
+        try:
+            captain = normalize_captain(
+                name=team.captain_name,
+                city=team.captain_city,
+                state=team.captain_state,
+                country=team.captain_country,
+                home=home,
+            )
+            key, team.placement = place_team(captain, areas, home)
+        except RuleError as error:
+            first = error.errors[0] if isinstance(error, RuleErrors) else error
+            errors.append(
+                RuleError(
+                    "home_country_team",
+                    gettext_noop(
+                        "team %(team)s would have no section with %(country)s as "
+                        "the home country: %(reason)s"
+                    ),
+                    field="home_country",
+                    team=team.name,
+                    country=home,
+                    reason=first.words,
+                )
+            )
+            continue
+        team.section = by_pk[key]  # type: ignore[index]
+        team.captain_state = captain.state
+    if errors:
+        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+    for section in sections:
+        section.full_clean()
+    Section.objects.bulk_update(sections, ["states", "cities"])
+    Team.objects.bulk_update(teams, ["section", "placement", "captain_state"])
 
 
 # Sections
@@ -375,7 +459,7 @@ def section_create(
     tournament = _locked(tournament)
     _require_registration(tournament, gettext_noop("add a section"))
     name = _check_section_name(tournament, name)
-    states_n, cities_n = normalize_areas(states, cities)
+    states_n, cities_n = normalize_areas(states, cities, tournament.home_country)
     check_section_areas(
         _areas(tournament, with_=SectionArea(None, name, states_n, cities_n))
     )
@@ -405,8 +489,8 @@ def section_update(
         raise RuleError(
             "international_fixed",
             gettext_noop(
-                "International takes every team from outside the USA; its name and "
-                "places are fixed"
+                "International takes every team from outside the tournament's home "
+                "country; its name and places are fixed"
             ),
             field="name" if name not in (None, section.name) else "states",
         )
@@ -415,6 +499,7 @@ def section_update(
     states_n, cities_n = normalize_areas(
         section.states if states is None else states,
         section.cities if cities is None else cities,
+        tournament.home_country,
     )
     check_section_areas(
         _areas(
@@ -502,6 +587,7 @@ def team_entry_check(
             city=captain.get("city", ""),
             state=captain.get("state", ""),
             country=captain.get("country", ""),
+            home=tournament.home_country,
         )
     except RuleError as error:
         errors.append(_prefixed(error, "captain"))
@@ -510,7 +596,9 @@ def team_entry_check(
     if captain_n is not None:
         try:
             key, placement = place_team(
-                captain_n, [_area(s) for s in sections.values()]
+                captain_n,
+                [_area(s) for s in sections.values()],
+                tournament.home_country,
             )
             section = sections[key]  # type: ignore[index]
         except RuleError as error:

@@ -19,6 +19,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
 from .domain.errors import RuleError, gettext_noop
+from .domain.sections import USA
 from .services import ImportRow
 from .xlsx import row_cells
 from .xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
@@ -165,8 +166,11 @@ def _team_rows(rows) -> list[ImportRow]:
     return result
 
 
-def team_template_build(*, tournament_name: str, players_per_team: int) -> bytes:
-    """An empty team list with the header row and a sheet of instructions."""
+def team_template_build(
+    *, tournament_name: str, players_per_team: int, home_country: str = USA
+) -> bytes:
+    """An empty team list with the header row and a sheet of instructions, which say
+    how the tournament's home country places its teams (rules.md §5)."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "Teams"
@@ -183,10 +187,23 @@ def team_template_build(*, tournament_name: str, players_per_team: int) -> bytes
         f"Team list for {tournament_name}: one team per row on the sheet Teams.",
         "Team: the team's name, unique in the tournament.",
         "Captain: the captain's name; the captain plays and counts as player 1.",
-        "City, State: where the captain lives; State is a US state code (NJ) or name.",
-        "Country: USA (any spelling) or the country; teams from outside the USA play "
-        "in "
-        "the section International.",
+        *(
+            [
+                "City, State: where the captain lives; State is a US state code (NJ) "
+                "or name.",
+                "Country: USA (any spelling) or the country; teams from outside the "
+                "USA play in the section International.",
+            ]
+            if home_country == USA
+            else [
+                "City, State: where the captain lives; State is the state or region "
+                "as the sections list it (any case or spacing); in the USA a state "
+                "code (NJ) or name.",
+                f"Country: {home_country} or the country; cities and regions place "
+                f"teams from {home_country} only, and teams from elsewhere play in "
+                "the section International.",
+            ]
+        ),
         f"Player 2 to Player {players_per_team}: the other players "
         f"({players_per_team} players per team).",
         "A file with any bad row creates no team; every bad row is reported with its "

@@ -23,6 +23,7 @@ from .domain.setup import fixed_settings
 from .domain.types import Role
 from .etags import etag_sent
 from .forms import (
+    COUNTRY_CHOICES,
     STATE_CHOICES,
     CheckInForm,
     ImportForm,
@@ -224,10 +225,14 @@ class _Desk:
                 return {}
             return {"data": request.POST, "files": request.FILES}
 
-        size = tournament.players_per_team
+        size, home = tournament.players_per_team, tournament.home_country
         self.forms = {
-            "team": TeamForm(**bound("team"), players_per_team=size, prefix="team"),
-            "section": SectionForm(**bound("section"), prefix="section"),
+            "team": TeamForm(
+                **bound("team"), players_per_team=size, home_country=home, prefix="team"
+            ),
+            "section": SectionForm(
+                **bound("section"), home_country=home, prefix="section"
+            ),
             "import": ImportForm(**bound("import"), prefix="import"),
             "move": MoveForm(**bound("move")),
             "check-in": CheckInForm(**bound("check-in")),
@@ -268,7 +273,7 @@ class _Desk:
         )
         return gettext("%(team)s is registered in section %(section)s.") % {
             "team": team.name,
-            "section": team.section.name,
+            "section": team.section.shown_name,
         }
 
     def _section(self, data) -> str:
@@ -315,7 +320,7 @@ class _Desk:
         team = services.team_update(team=team, section_id=data["section"])
         return gettext("%(team)s now plays in %(section)s.") % {
             "team": team.name,
-            "section": team.section.name,
+            "section": team.section.shown_name,
         }
 
 
@@ -331,7 +336,19 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
             gettext("Only the tournament's organizers run registration.")
         )
     desk = _Desk(request, tournament)
-    if request.method == "POST":
+    moved: dict = {}
+    if (
+        request.method == "POST"
+        and htmx_request(request)
+        and request.POST.get("action") == "move"
+    ):
+        # A move asked with htmx: done in place, the team list (#teams) answered
+        # with what became of it, and the page stays where it was.
+        try:
+            moved["move_said"] = desk.handle("move")
+        except RuleError as error:
+            moved.update(move_said=refusal(error), move_refused=True)
+    elif request.method == "POST":
         answer = page_action(
             request,
             lambda: desk.handle(request.POST.get("action", "")),
@@ -339,20 +356,30 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if answer is not None:
             return answer
+    sections = list(section_list(tournament=tournament))
+    groups = teams_by_section(tournament=tournament)
     return render(
         request,
         "tournament/registration.html",
         {
             "tournament": tournament,
             "roles": roles,
-            "sections": list(section_list(tournament=tournament)),
-            "groups": teams_by_section(tournament=tournament),
+            "sections": sections,
+            "groups": groups,
+            # the team list, by name, with each team's section beside it
+            "teams": sorted(
+                (team for _section, teams in groups for team in teams),
+                key=lambda team: team.name.casefold(),
+            ),
+            "regions": sorted({r for s in sections for r in s.states}),
+            **moved,
             "import_problems": desk.import_problems,
             "arrivals": check_in_counts(tournament=tournament),
             "states": STATE_CHOICES,
+            "countries": COUNTRY_CHOICES,
             **{f"{name}_form": desk.forms[name] for name in FORM_NAMES},
         },
-        status=400 if request.method == "POST" else 200,
+        status=400 if request.method == "POST" and not moved else 200,
     )
 
 
@@ -384,6 +411,7 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))
     initial["substitutions_allowed"] = Tournament.substitutions_allowed.field.default
     initial["time_zone"] = site_time_zone()
+    initial["home_country"] = Tournament.home_country.field.default
     form = TournamentForm(
         request.POST if request.method == "POST" else None,
         initial=initial,
@@ -410,7 +438,12 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournament/settings.html",
-        {"form": form, "creating": True, "rulesets": RULESETS.values()},
+        {
+            "form": form,
+            "creating": True,
+            "rulesets": RULESETS.values(),
+            "countries": COUNTRY_CHOICES,
+        },
         status=400 if form.is_bound else 200,
     )
 
@@ -457,6 +490,7 @@ def tournament_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "roles": roles,
             "rulesets": RULESETS.values(),
+            "countries": COUNTRY_CHOICES,
         },
         status=400 if form.is_bound else 200,
     )

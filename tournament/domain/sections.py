@@ -228,6 +228,12 @@ def clean_name(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def known_countries() -> tuple[str, ...]:
+    """The countries whose common spellings are known, each by its one name, for a
+    form to suggest (any other name is still accepted as typed)."""
+    return (USA, *sorted(_COUNTRY_NAMES))
+
+
 _COUNTRY_BY_NAME = {
     _fold(alias): name for name, aliases in _COUNTRY_NAMES.items() for alias in aliases
 }

@@ -2,8 +2,9 @@
 
 A setting is fixed by the step that relies on it (API.md: a field an earlier step fixed
 is 409 naming that step): the rule set and the league's numbers by the draw, which made
-the rounds with them, and the time zone, in which the day's times are told from then
-on (check-in is over, play starts: docs/decisions.md, "Time zones"); the number of
+the rounds with them, the time zone, in which the day's times are told from then
+on (check-in is over, play starts: docs/decisions.md, "Time zones"), and the home
+country, which placed the teams in the sections the draw kept apart; the number of
 qualifiers by the knockout seeding, which drew the line with it. Names, dates, venue,
 publication and substitutions stay open throughout. It does not check the values
 themselves (the rule set's team sizes are in rulesets.py, the time zone's names in
@@ -26,6 +27,7 @@ SETTINGS = (
     "ends_on",
     "venue",
     "time_zone",
+    "home_country",
     "ruleset",
     "players_per_team",
     "league_rounds",
@@ -58,6 +60,7 @@ DRAW = Step(
             "league_deals",
             "check_in_required",
             "time_zone",
+            "home_country",
         }
     ),
     TournamentStatus.LEAGUE,

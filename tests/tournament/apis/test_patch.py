@@ -36,6 +36,7 @@ VALUES = {
         "check_in_required": True,
         "substitutions_allowed": 2,
         "time_zone": "America/New_York",
+        "home_country": "India",
     },
     "section_update": {
         "name": "Tri-State North",

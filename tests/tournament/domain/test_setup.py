@@ -20,6 +20,7 @@ LEAGUE_NUMBERS = {
     "league_deals",
     "check_in_required",
     "time_zone",
+    "home_country",
 }
 
 

@@ -112,6 +112,7 @@ CASES = {
         name="", slug="t", league_deals=18
     ).save(),
     "tournament_time_zone_present": _bad_tournament(time_zone=""),
+    "tournament_home_country_present": _bad_tournament(home_country=""),
     "tournament_ends_on_or_after_start": _bad_tournament(
         starts_on=timezone.now().date(),
         ends_on=timezone.now().date() - timedelta(days=1),
@@ -141,12 +142,6 @@ CASES = {
     "team_name_present": lambda ctx: _team(ctx["section"], name="").save(),
     "team_captain_name_present": lambda ctx: _team(
         ctx["section"], captain_name=""
-    ).save(),
-    "team_us_captain_has_state": lambda ctx: _team(
-        ctx["section"], captain_state=""
-    ).save(),
-    "team_state_only_in_usa": lambda ctx: _team(
-        ctx["section"], captain_country="India"
     ).save(),
     "team_placement_known": lambda ctx: _team(ctx["section"], placement="luck").save(),
     "player_position_once_per_team": lambda ctx: Player.objects.create(
