@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
@@ -549,12 +548,13 @@ def standings_get(*, tournament: Tournament, section: int | None = None) -> Stan
         for s in standings
         if section is None or teams[s.team].section_id == section
     ]
-    rows = [
-        replace(row, line=True)
-        if row.qualifies is not False and following.qualifies is False
-        else row
-        for row, following in pairwise(rows)
-    ] + rows[-1:]
+    # The line under the last qualifier (or the last team tied across the line):
+    # a withdrawn team inside the qualifying places draws none above itself.
+    last = max(
+        (n for n, row in enumerate(rows) if row.qualifies is not False), default=None
+    )
+    if last is not None and last < len(rows) - 1:
+        rows[last] = replace(rows[last], line=True)
     return Standings(
         tournament=tournament,
         rows=rows,

@@ -284,3 +284,32 @@ def test_every_spectator_shares_one_render_and_a_decided_match_makes_a_new_one(
     assert changed.status_code == 200
     assert changed["ETag"] != first["ETag"]
     assert table_rows(changed.content.decode()) != table_rows(first.content.decode())
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_withdrawn_team_inside_the_places_moves_the_line_under_the_last_qualifier(
+    api, client, language
+):
+    """Four qualifiers of six teams, the league's second withdrawn: the line is drawn
+    once, under the fifth row (the fourth team that may qualify), as the API's
+    `qualifies` says; none above the withdrawn team."""
+    from tests.brackets.knockout import final_league
+    from tests.conftest import as_user
+
+    tournament, organizer = final_league(2, 3, qualifiers=4, slug="line-cup")
+    as_user(api, organizer)
+    url = "/api/v1/tournaments/line-cup/standings/"
+    second = api.get(url).json()["rows"][1]["team"]
+    answer = api.post(
+        f"/api/v1/tournaments/line-cup/teams/{second}/withdraw/",
+        {"from_round": 3, "reason": "flight home"},
+        "json",
+    )
+    assert answer.status_code == 200, answer.json()
+    qualifies = [row["qualifies"] for row in api.get(url).json()["rows"]]
+    assert qualifies == [True, False, True, True, True, False]
+    client.cookies["django_language"] = language
+    rows = table_rows(client.get("/t/line-cup/standings/").content.decode())
+    marks = [row.split(" | ")[0] for row in rows]
+    assert marks == ["in", "out", "in", "in", "in line", "out"]
+    assert ("withdrawn" if language == "en" else "പിന്മാറി") in rows[1]
