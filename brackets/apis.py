@@ -17,7 +17,7 @@ from tournament.domain.types import Role
 from . import services
 from .domain.progression import Feed, Kind
 from .domain.seeding import QUALIFIERS_MAX, QUALIFIERS_MIN
-from .selectors import BracketView, MatchView, bracket_get
+from .selectors import BracketView, MatchView, bracket_get, final_places_get
 
 SIDE_CHOICES = ["A", "B"]
 FEED_CHOICES = [f.value for f in Feed]
@@ -98,6 +98,15 @@ class PlaceOutput(serializers.Serializer):
     seed = serializers.IntegerField()
 
 
+class FinalPlaceOutput(serializers.Serializer):
+    team = serializers.IntegerField()
+    team_name = serializers.CharField()
+    final_place = serializers.IntegerField(
+        help_text="Shared places repeat the number: 5, 5, 5, 5, 9, …"
+    )
+    league_rank = serializers.IntegerField()
+
+
 class BracketOutput(serializers.Serializer):
     seeded = serializers.BooleanField()
     qualifiers = serializers.IntegerField()
@@ -110,6 +119,13 @@ class BracketOutput(serializers.Serializer):
     runner_up = PlaceOutput(allow_null=True)
     second_runner_up = PlaceOutput(allow_null=True)
     third_runner_up = PlaceOutput(allow_null=True)
+    places = FinalPlaceOutput(
+        many=True,
+        allow_null=True,
+        help_text="Every team's final place once the final is decided (RULES.md "
+        "§6), best first: the knockout's, then the teams that did not qualify in "
+        "league order, then the teams that withdrew; null before.",
+    )
 
 
 def tiebreak_summary(sheet) -> dict[str, Any] | None:
@@ -176,7 +192,23 @@ def _place(team, seeds: dict[int, int]) -> dict[str, Any] | None:
     return {"team": team.pk, "name": team.name, "seed": seeds[team.pk]}
 
 
+def places_data(places) -> list[dict[str, Any]] | None:
+    if places is None:
+        return None
+    return [
+        {
+            "team": row.team.id,
+            "team_name": row.team.name,
+            "final_place": row.final_place,
+            "league_rank": row.league_rank,
+        }
+        for row in places
+    ]
+
+
 def bracket_data(view: BracketView | None, *, qualifiers: int) -> dict[str, Any]:
+    """The bracket as the API gives it; `places` once the final is decided (the
+    standings' six queries more, then only)."""
     if view is None:
         return {
             "seeded": False,
@@ -190,6 +222,7 @@ def bracket_data(view: BracketView | None, *, qualifiers: int) -> dict[str, Any]
             "runner_up": None,
             "second_runner_up": None,
             "third_runner_up": None,
+            "places": None,
         }
     seeds = {s.team_id: s.number for s in view.seeds}
     podium = view.podium
@@ -221,6 +254,7 @@ def bracket_data(view: BracketView | None, *, qualifiers: int) -> dict[str, Any]
         "runner_up": _place(podium.runner_up, seeds),
         "second_runner_up": _place(podium.second_runner_up, seeds),
         "third_runner_up": _place(podium.third_runner_up, seeds),
+        "places": places_data(final_places_get(tournament=view.tournament, view=view)),
     }
 
 

@@ -10,6 +10,7 @@ from scoring.signals import (
     sheet_locked,
     sheet_reopening,
 )
+from tournament.signals import champions_named
 
 from . import selectors, services
 from .domain.progression import Kind
@@ -38,6 +39,12 @@ def on_sheet_reopening(sender, *, match, user, reason, reset_next, **kwargs):
 @receiver(export_bracket, dispatch_uid="brackets-export")
 def on_export_bracket(sender, *, tournament, **kwargs):
     return selectors.bracket_export(tournament=tournament)
+
+
+@receiver(champions_named, dispatch_uid="brackets-champions")
+def on_champions_named(sender, *, tournaments, **kwargs):
+    """The tournament's pages name a finished tournament's champion (one query)."""
+    return selectors.champions_list(tournaments=tournaments)
 
 
 @receiver(match_named, dispatch_uid="brackets-match-named")

@@ -312,3 +312,16 @@ def bracket_export(*, tournament: Tournament) -> tuple[list[list], str] | None:
         f"best of {bracket.final_best_of}. Totals of the final are games won."
     )
     return rows, note
+
+
+def champions_list(*, tournaments: list[Tournament]) -> dict[int, str]:
+    """The champion's name of each of `tournaments` whose final is decided (the
+    home page and the Overview): one query."""
+    finals = (
+        KnockoutMatch.objects.filter(
+            bracket__tournament__in=tournaments, kind=progression.Kind.FINAL
+        )
+        .exclude(winner="")
+        .values_list("bracket__tournament_id", "winner", "team_a__name", "team_b__name")
+    )
+    return {t: a if winner == "A" else b for t, winner, a, b in finals}

@@ -21,7 +21,7 @@ from tournament.words import refusal
 
 from . import services
 from .forms import KnockoutForm
-from .selectors import bracket_get
+from .selectors import bracket_get, final_places_get
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -31,7 +31,20 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     final's games and the podium; readable on a phone, printable. It refreshes
     itself while the knockout is played."""
     tournament, roles = visible_tournament(request, slug)
-    form = KnockoutForm(initial={"qualifiers": tournament.qualifiers})
+    # Before the seeding, the teams that can play on: the most that can qualify
+    # (withdrawn teams and teams absent from the draw cannot), the form's default.
+    playing = (
+        teams_playing_count(tournament=tournament)
+        if tournament.status == TournamentStatus.LEAGUE
+        else None
+    )
+    form = KnockoutForm(
+        initial={
+            "qualifiers": min(tournament.qualifiers, playing)
+            if playing is not None
+            else tournament.qualifiers
+        }
+    )
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -59,13 +72,22 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("brackets:bracket", slug=slug)
     view = bracket_get(tournament=tournament)
     context = {
+        "places": (
+            final_places_get(tournament=tournament, view=view) if view else None
+        ),
         "tournament": tournament,
         "roles": roles,
         "bracket": view,
         "form": form,
         "progress": league_progress(tournament=tournament) if view is None else None,
         "playing": (
-            teams_playing_count(tournament=tournament) if view is None else None
+            (
+                playing
+                if playing is not None
+                else teams_playing_count(tournament=tournament)
+            )
+            if view is None
+            else None
         ),
         "live": view is not None and tournament.status == TournamentStatus.KNOCKOUT,
         "poll": settings.STANDINGS_POLL_SECONDS,

@@ -41,6 +41,7 @@ from .selectors import (
     tournament_list_visible,
     tournament_roles,
 )
+from .signals import champions_get
 from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read
 from .uploads import upload_content, xlsx_limits
@@ -93,6 +94,9 @@ def visible_tournament(
 
 def home(request: HttpRequest) -> HttpResponse:
     tournaments = list(tournament_list_visible(user=request.user))
+    champions = champions_get(tournaments)  # a finished one names its champion
+    for t in tournaments:
+        t.champion = champions.get(t.pk)
     return render(
         request,
         "tournament/home.html",
@@ -118,6 +122,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             # every team is in a section: the sections' counts add up, no query more
             "playing": sum(s.playing_count for s in sections),
             "counted": services.counted(tournament),
+            "champion": champions_get([tournament]).get(tournament.pk),
             "may_rate": request.user.is_authenticated
             and may_rate_tournament(request.user, tournament),
         },
