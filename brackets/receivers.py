@@ -2,11 +2,12 @@
 
 from django.dispatch import receiver
 
-from scoring.domain import rounds
-from scoring.domain.rules import Stage
+from scoring.domain import desk, rounds
+from scoring.domain.rules import FINAL_STATUSES, MatchStatus, Stage
 from scoring.signals import (
     export_bracket,
     match_named,
+    screen_bracket,
     sheet_locked,
     sheet_reopening,
 )
@@ -67,3 +68,71 @@ def on_match_named(sender, *, match, **kwargs):
     if kind == Kind.SECOND_RUNNER_UP:
         return rounds.SECOND_RUNNER_UP
     return None
+
+
+# A sheet's result counts on the screen once decided: completed (provisional until
+# confirmed) or final.
+_SHOWN = frozenset({MatchStatus.COMPLETED, *FINAL_STATUSES}) - {MatchStatus.VOID}
+
+
+def _screen_match(mv: selectors.MatchView) -> desk.BracketMatch:
+    """One match of the bracket as the venue screen shows it: its result from
+    decided sheets only (the screen's render changes with them, not with each
+    deal); a series by the games each side has won."""
+    km = mv.match
+    shown = [g.sheet for g in mv.games if g.sheet.status in _SHOWN]
+    scores: tuple[int | None, int | None] = (None, None)
+    if km.best_of > 1 and shown:  # no score before a game has a result
+        wins = [s.winner for s in shown]
+        scores = (wins.count("A"), wins.count("B"))
+    elif shown and shown[-1].status != MatchStatus.FORFEITED:
+        scores = (shown[-1].total_a, shown[-1].total_b)
+
+    def side(letter: str, team, seed, score) -> desk.BracketSide:
+        return desk.BracketSide(
+            team.name if team is not None else None, seed, score, km.winner == letter
+        )
+
+    return desk.BracketMatch(
+        side("A", km.team_a, mv.seed_a, scores[0]),
+        side("B", km.team_b, mv.seed_b, scores[1]),
+        best_of=km.best_of,
+        decided=bool(km.winner),
+        provisional=any(s.status == MatchStatus.COMPLETED for s in shown),
+        forfeit=any(s.status == MatchStatus.FORFEITED for s in shown),
+    )
+
+
+@receiver(screen_bracket, dispatch_uid="brackets-screen")
+def on_screen_bracket(sender, *, tournament, **kwargs):
+    """The bracket, the podium and the final's sheets' names for the venue screen, in
+    the bracket's own four queries; None before the knockout is seeded."""
+    view = selectors.bracket_get(tournament=tournament)
+    if view is None:
+        return None
+    names = {}
+    for mv in view.matches:
+        kind = mv.match.kind
+        for game in mv.games:
+            if kind == Kind.FINAL:
+                names[game.sheet_id] = rounds.final_game(game.number, mv.match.best_of)
+            elif kind == Kind.SECOND_RUNNER_UP:
+                names[game.sheet_id] = rounds.SECOND_RUNNER_UP
+    podium = view.podium
+
+    def name(team):
+        return team.name if team is not None else None
+
+    return desk.ScreenBracket(
+        tuple(
+            desk.BracketColumn(r.name, tuple(_screen_match(m) for m in r.matches))
+            for r in view.rounds
+        ),
+        desk.Podium(
+            name(podium.champion),
+            name(podium.runner_up),
+            name(podium.second_runner_up),
+            name(podium.third_runner_up),
+        ),
+        names,
+    )

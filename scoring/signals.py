@@ -24,3 +24,8 @@ export_bracket = Signal()
 # Arguments: match. A receiver answers the match's name as marked words ("Final,
 # game 2", "Second runner-up match"), or None.
 match_named = Signal()
+
+# Sent by the venue screen once the knockout is seeded, for its bracket and podium
+# views and the names of the final's sheets. Arguments: tournament. A receiver
+# answers a domain.desk.ScreenBracket (plain values), or None before seeding.
+screen_bracket = Signal()

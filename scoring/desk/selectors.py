@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tournament.domain.roster import roster_at
-from tournament.domain.types import RoundStage
+from tournament.domain.types import RoundStage, TournamentStatus
 from tournament.models import Announcement, Bye, LeagueRound, Team, Tournament
 from tournament.selectors import rosters_get
 
@@ -26,6 +26,7 @@ from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
 from ..league.selectors import league_teams, standings_get
 from ..models import Deal, Match, SheetAction, SheetChange
 from ..sheets.selectors import DECIDED, match_queryset
+from ..signals import screen_bracket
 
 STAGES = [s.value for s in Stage]
 ENTRIES = [
@@ -203,22 +204,59 @@ class Screen:
     byes: list[Bye]
     rows: list  # this view's part of the standings (StandingRow), on its views
     announcements: list[Announcement]
+    bracket: rules.ScreenBracket | None = None  # once the knockout is seeded
+    grid: tuple[int, int] = (1, 6)  # a pairings view's columns and rows
+
+    @property
+    def columns(self) -> list[rules.BracketColumn]:
+        """The rounds the bracket view shows (rules.bracket_shown)."""
+        return rules.bracket_shown(self.bracket.columns) if self.bracket else []
+
+    @property
+    def names(self) -> dict[int, rules.Words]:
+        """Each table of the final's round by its own match's name, by the sheet's
+        id ("Final, game 2", "Second runner-up match"); other tables have none."""
+        if self.bracket is None:
+            return {}
+        return {
+            m.pk: n for m in self.tables if (n := self.bracket.sheet_names.get(m.pk))
+        }
+
+
+KNOCKOUT_STATUSES = frozenset({TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED})
+
+
+def screen_bracket_get(*, tournament: Tournament) -> rules.ScreenBracket | None:
+    """The knockout as the screen shows it, asked of the bracket (which scoring may
+    not import: scoring.signals.screen_bracket), once it can be seeded; None before.
+    Four queries in the knockout, none before it."""
+    if tournament.status not in KNOCKOUT_STATUSES:
+        return None
+    for _, answer in screen_bracket.send(sender=Tournament, tournament=tournament):
+        if answer is not None:
+            return answer
+    return None
 
 
 def screen_get(*, tournament: Tournament, view: int) -> Screen:
     """View number `view` (any integer: it turns round) of the venue screen, with
     only what that view shows read: the tables of its part of the round, the byes on
-    the last, the standings on theirs."""
+    the last, the standings on theirs; in the knockout, its bracket (which says
+    whether the final is decided, and so which views there are)."""
     marks = round_marks(tournament=tournament, drafts=False)
     current = rules.current_round(marks)
+    bracket = screen_bracket_get(tournament=tournament)
+    decided = bracket is not None and bracket.final_decided
     plan = rules.screen_plan(
         marks,
         current,
         PAIRINGS_PER_VIEW,
         teams=league_teams(tournament=tournament).count()
-        if any(m.stage == Stage.LEAGUE and m.decided for m in marks)
+        if not decided and any(m.stage == Stage.LEAGUE and m.decided for m in marks)
         else 0,
         rows_per_view=STANDINGS_PER_VIEW,
+        bracket=bracket,
+        finished=tournament.status == TournamentStatus.FINISHED,
     )
     index = view % len(plan)
     shown = plan[index]
@@ -249,6 +287,8 @@ def screen_get(*, tournament: Tournament, view: int) -> Screen:
         byes,
         rows,
         list(announcement_list(tournament=tournament)[:ANNOUNCEMENTS_SHOWN]),
+        bracket,
+        rules.pairings_grid(len(tables)),
     )
 
 

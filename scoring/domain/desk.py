@@ -1,6 +1,7 @@
 """The tournament day at a glance: which round is being played, where each table of it
 stands, which tables are late, and how a round's pairings are split over the views of
-a venue screen.
+a venue screen, and which views it turns through as the knockout fills its bracket
+and ends the day on its champion.
 
 It does not score or rank (rules.py, standings.py); it reads statuses and times the
 selectors hand it. Vocabulary: a *table* is one match of a round, named by its table
@@ -11,10 +12,12 @@ deals (or since the round was released, before its first deal).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+
+from tournament.domain.errors import Words
 
 from .rules import MatchStatus, Stage
 
@@ -158,12 +161,97 @@ def screen_views(tables: int, per_view: int) -> list[range]:
 class ScreenView:
     """One view of the venue screen."""
 
-    kind: str  # "pairings", "standings", or "waiting" (no round released yet)
+    # "pairings", "standings", "bracket", "champion" (the podium, once the final is
+    # decided), or "waiting" (no round released yet)
+    kind: str
     tables: range = range(0)  # positions of the round's tables shown, by table
     part: int = 0  # 1-based among the views of its kind
     parts: int = 0
     byes: bool = False  # the round's byes are shown here (on its last pairings view)
     rows: range = range(0)  # positions (0-based) of the standings' rows shown
+
+
+# The knockout as the screen shows it: plain values the bracket hands over (the
+# bracket's app is above scoring, so it answers scoring's signal with these).
+
+
+@dataclass(frozen=True)
+class BracketSide:
+    """One place of a knockout match: its team once known."""
+
+    name: str | None  # None while the team is not known
+    seed: int | None = None
+    score: int | None = None  # its total, or in a series the games it won
+    won: bool = False
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    a: BracketSide
+    b: BracketSide
+    best_of: int = 1
+    decided: bool = False  # a winner moved on
+    provisional: bool = False  # a result shown is not confirmed yet
+    forfeit: bool = False
+
+
+@dataclass(frozen=True)
+class BracketColumn:
+    """One round of the bracket: its name (rounds.py) and its matches, top down."""
+
+    name: Words
+    matches: tuple[BracketMatch, ...]
+
+
+@dataclass(frozen=True)
+class Podium:
+    """Who finishes where, as far as the results go (rules.md §6)."""
+
+    champion: str | None = None
+    runner_up: str | None = None
+    second_runner_up: str | None = None
+    third_runner_up: str | None = None
+
+
+@dataclass(frozen=True)
+class ScreenBracket:
+    """The knockout for the screen: every round in order, the podium, and the own
+    name of each sheet of the final's round ("Final, game 2", "Second runner-up
+    match"), by the sheet's id."""
+
+    columns: tuple[BracketColumn, ...]
+    podium: Podium
+    sheet_names: Mapping[int, Words] = field(default_factory=dict)
+
+    @property
+    def final_decided(self) -> bool:
+        return self.podium.champion is not None
+
+
+# A column of more matches than this does not fit the screen's height beside the
+# others; its round is on the pairings views while it is played.
+BRACKET_MATCHES_SHOWN = 8
+
+
+def bracket_shown(
+    columns: Sequence[BracketColumn], most: int = BRACKET_MATCHES_SHOWN
+) -> list[BracketColumn]:
+    """The rounds the screen's bracket view shows: from the first round of at most
+    `most` matches on (a bracket of 64 shows the round of 16 on), always the last."""
+    for index, column in enumerate(columns):
+        if len(column.matches) <= most:
+            return list(columns[index:])
+    return list(columns[-1:])
+
+
+def pairings_grid(tables: int) -> tuple[int, int]:
+    """(columns, rows) of a pairings view of `tables` tables on a wide screen: up to
+    6 in one column across the screen; more in two columns, filled top to bottom,
+    of at least 6 rows, so that 12 tables stand 6 and 6 (not 12 down the left half).
+    """
+    if tables <= 6:
+        return 1, 6
+    return 2, max(6, -(-tables // 2))
 
 
 def screen_plan(
@@ -173,17 +261,31 @@ def screen_plan(
     *,
     teams: int = 0,
     rows_per_view: int = 12,
+    bracket: ScreenBracket | None = None,
+    finished: bool = False,
 ) -> list[ScreenView]:
     """The views the venue screen turns through: the current round's pairings over
-    as few even views as hold them (screen_views), then, once a league result
-    counts, the standings of every one of the `teams` the same way, `rows_per_view`
-    at most a view: the whole league, not only its top."""
+    as few even views as hold them (screen_views), the bracket once the knockout is
+    seeded, then, once a league result counts, the standings of every one of the
+    `teams` the same way, `rows_per_view` at most a view: the whole league, not only
+    its top.
+
+    Once the final is decided the league is behind: the champion (with the podium)
+    comes first, then what is still played of the final's round, then the bracket,
+    and the standings no longer. When the tournament is `finished` (every knockout
+    match decided) the champion is the one view: the screen rests on it."""
+    decided = bracket is not None and bracket.final_decided
+    if decided and finished:
+        return [ScreenView("champion")]
+    views = [ScreenView("champion")] if decided else []
     parts = screen_views(current.tables, per_view) if current is not None else []
-    views = [
+    views += [
         ScreenView("pairings", part, n, len(parts), n == len(parts))
         for n, part in enumerate(parts, start=1)
     ]
-    if any(r.stage == Stage.LEAGUE and r.decided for r in rounds):
+    if bracket is not None:
+        views.append(ScreenView("bracket"))
+    if not decided and any(r.stage == Stage.LEAGUE and r.decided for r in rounds):
         pages = screen_views(teams, rows_per_view)
         views += [
             ScreenView("standings", part=n, parts=len(pages), rows=rows)

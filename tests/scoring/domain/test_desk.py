@@ -217,3 +217,62 @@ def test_the_screen_pages_through_every_team_of_the_standings(teams, per_view, t
     assert [(v.part, v.parts) for v in views] == [
         (n, len(views)) for n in range(1, len(views) + 1)
     ]
+
+
+# The knockout's end of the day on the screen (issue 52)
+# ----------------------------------------------------------------------------------
+
+
+def _bracket(champion=None, columns=()):
+    from scoring.domain.desk import Podium, ScreenBracket
+
+    return ScreenBracket(tuple(columns), Podium(champion=champion))
+
+
+def test_the_screen_shows_the_bracket_then_the_champion_and_rests_on_it():
+    league = _mark(stage="league", tables=4, decided=4, final=4)
+    final_round = _mark(stage="knockout", tables=3, decided=2, final=2)
+    kinds = lambda **kw: [  # noqa: E731
+        v.kind for v in screen_plan([league, final_round], final_round, 24, **kw)
+    ]
+    # Seeded: the round's tables, the bracket, and the league's standings.
+    assert kinds(teams=8, bracket=_bracket()) == ["pairings", "bracket", "standings"]
+    # The final decided: the champion first, the standings gone.
+    decided = _bracket(champion="Alpha")
+    assert kinds(teams=8, bracket=decided) == ["champion", "pairings", "bracket"]
+    # Every knockout match decided: the champion alone.
+    assert kinds(teams=8, bracket=decided, finished=True) == ["champion"]
+    # A finished league without a knockout keeps its standings.
+    assert kinds(teams=8, finished=True) == ["pairings", "standings"]
+
+
+@given(st.integers(min_value=1, max_value=24))
+def test_a_pairings_view_uses_both_columns_from_seven_tables(tables):
+    from scoring.domain.desk import pairings_grid
+
+    columns, rows = pairings_grid(tables)
+    assert columns * rows >= tables  # every table has a cell
+    assert rows <= 12
+    if tables > 6:
+        assert columns == 2 and rows == max(6, -(-tables // 2))
+    else:
+        assert (columns, rows) == (1, 6)
+    assert pairings_grid(12) == (2, 6)  # 6 and 6, not 12 down the left half
+
+
+def test_the_bracket_view_starts_at_a_round_that_fits_the_screen():
+    from scoring.domain.desk import (
+        BracketColumn,
+        BracketMatch,
+        BracketSide,
+        bracket_shown,
+    )
+
+    def column(n):
+        match = BracketMatch(BracketSide(None), BracketSide(None))
+        return BracketColumn(f"{n} matches", (match,) * n)
+
+    sizes = [32, 16, 8, 4, 2, 1, 1]
+    shown = bracket_shown([column(n) for n in sizes])
+    assert [len(c.matches) for c in shown] == [8, 4, 2, 1, 1]
+    assert [len(c.matches) for c in bracket_shown([column(12)])] == [12]

@@ -202,7 +202,7 @@ def test_the_venue_screen_splits_a_long_round_and_turns_to_the_standings(
     names, view = [], 2
     while True:
         page = screen.get(url + f"?view={view}").content.decode()
-        names += re.findall(r'<td><span class="name">([^<]+)</span></td>', page)
+        names += re.findall(r'<td><span class="name">([^<]+)</span>', page)
         view = int(re.search(r'hx-get="[^"]*\?view=(\d+)"', page).group(1))
         if view == 0:
             break
