@@ -17,6 +17,7 @@ from scoring.ratings.apis import SiteAdministratorsOnly
 from scoring.ratings.selectors import rating_list
 from tournament.apis_common import XLSX, ReadOnlyOrAuthenticated, xlsx_response
 from tournament.domain.errors import RuleError
+from tournament.domain.types import TournamentStatus
 
 from ..domain.seasons import SeasonRow, points_read, whole_number
 from ..models import Season
@@ -151,8 +152,20 @@ class SeasonRowOutput(serializers.Serializer):
     total = serializers.IntegerField()
 
 
+class SeasonTournamentOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    provisional = serializers.BooleanField(
+        help_text="Still running (not finished): its points are its teams' places "
+        "if it ended now, and may change."
+    )
+
+
 class SeasonStandingsOutput(serializers.Serializer):
     season = SeasonOutput()
+    tournaments = SeasonTournamentOutput(
+        many=True, help_text="The season's tournaments, in the order played."
+    )
     players = SeasonRowOutput(many=True)
     teams = SeasonRowOutput(many=True)
 
@@ -190,6 +203,14 @@ class SeasonStandingsApi(APIView):
         return Response(
             {
                 "season": season_data(found.season, request.user),
+                "tournaments": [
+                    {
+                        "slug": t.slug,
+                        "name": t.name,
+                        "provisional": t.status != TournamentStatus.FINISHED,
+                    }
+                    for t in found.tournaments
+                ],
                 "players": rows_data(found.players, found.cities),
                 "teams": rows_data(found.teams, found.team_cities),
             }

@@ -261,3 +261,33 @@ def test_the_people_list_keeps_its_search_across_pages(rated, monkeypatch):
     assert found > 5
     page = _text(Client().get("/people/", {"q": "a"}))
     assert 'href="?q=a&amp;page=2">Later</a>' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "badge"), [("en", "provisional"), ("ml", "താൽക്കാലികം")]
+)
+def test_a_season_marks_the_points_of_a_tournament_still_running(
+    rated, language, badge
+):
+    tournament, _, _ = rated
+    client = Client()
+    client.force_login(_admin())
+    client.post(
+        "/seasons/",
+        {"name": "Running", "tournaments": [tournament.slug], "points": "1: 10"},
+    )
+    data = APIClient().get("/api/v1/seasons/running/standings/").json()
+    assert data["tournaments"] == [
+        {"slug": tournament.slug, "name": tournament.name, "provisional": True}
+    ]
+    viewer = Client()
+    viewer.cookies["django_language"] = language
+    head = _text(viewer.get("/seasons/running/")).split("</thead>")[0]
+    assert f'{tournament.name}</a> <span class="badge draft"' in head
+    assert badge in head
+    tournament.status = "finished"
+    tournament.save(update_fields=["status"])
+    data = APIClient().get("/api/v1/seasons/running/standings/").json()
+    assert data["tournaments"][0]["provisional"] is False
+    head = _text(viewer.get("/seasons/running/")).split("</thead>")[0]
+    assert 'class="badge draft"' not in head
