@@ -73,6 +73,7 @@ def test_tournament_day_from_the_team_list_to_the_standings(
         assert row[0] in desk.inner_text("main")
 
     desk.goto(f"{base}/draw/")
+    desk.on("dialog", lambda dialog: dialog.accept())  # the draw asks first
     desk.click("button:has-text('Draw the league')")
     desk.get_by_text("Release every round").wait_for()
     desk.click("button:has-text('Release every round')")

@@ -81,6 +81,7 @@ OFFLINE_ASSETS = (
     "js/print.js",
     "js/live.js",
     "js/failed.js",
+    "js/confirm.js",
     "js/score/queue.js",
     "js/score/store.js",
     "js/score/send.js",

@@ -36,6 +36,20 @@ def test_arrivals_draw_forfeit_and_a_ruling(browser, live_server):
     assert "6 of 7 teams have arrived" in desk.inner_text("#check-in h2")
 
     desk.goto(f"{live_server.url}/t/day-cup/draw/")
+    # The draw fixes teams and sections: the page asks first, and Cancel draws
+    # nothing (issue 52).
+    asked: list[str] = []
+
+    def cancel(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    desk.once("dialog", cancel)
+    desk.click("button:has-text('Draw the league')")
+    desk.wait_for_timeout(300)
+    assert asked == ["Draw the league now? Teams and sections are fixed from then on."]
+    assert not Match.objects.filter(tournament=tournament).exists()
+    desk.on("dialog", lambda dialog: dialog.accept())
     desk.click("button:has-text('Draw the league')")
     desk.locator(".messages").wait_for()
     desk.click("button:has-text('Release every round')")

@@ -212,3 +212,41 @@ def test_the_bye_sentence_ends_without_a_stray_space(
     page = text(client.get(url(tournament), HTTP_ACCEPT_LANGUAGE=language))
     intro = re.search(r"<p>[^<]*</p>", page.split("</nav>", 1)[1]).group(0)
     assert " .</p>" not in intro and intro.endswith(".</p>")
+
+
+@pytest.mark.parametrize(
+    ("language", "draw_first", "draw_again", "release", "method"),
+    [
+        (
+            "en",
+            "Draw the league now? Teams and sections are fixed from then on.",
+            "Draw the league again? Draw 1 and its pairings are replaced.",
+            "Release round 2? Its pairings become public",
+            "s draw, version 1<",
+        ),
+        (
+            "ml",
+            "ഇപ്പോൾ ലീഗിന്റെ ഡ്രോ എടുക്കണോ?",
+            "ലീഗിന്റെ ഡ്രോ വീണ്ടും എടുക്കണോ? ഡ്രോ 1-ഉം",
+            "റൗണ്ട് 2 പ്രഖ്യാപിക്കണോ?",
+            "സൈറ്റിന്റെ ഡ്രോ, പതിപ്പ് 1<",
+        ),
+    ],
+)
+def test_the_draw_and_a_release_ask_first_in_the_pages_language(
+    client, tournament, organizer, language, draw_first, draw_again, release, method
+):
+    """Issue 52: the draw and a round's release, which this page cannot take back,
+    carry their question (static/js/confirm.js asks it); the draw's facts are in the
+    page's words, and the server's command is for the site's administrator only."""
+    make_field(tournament, (4, 4, 3, 2))
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = text(client.get(url(tournament)))
+    assert f'data-confirm="{draw_first}' in page
+    client.post(url(tournament), {"action": "draw", "seed": "7"})
+    page = text(client.get(url(tournament)))
+    assert f'data-confirm="{draw_again}' in page
+    assert release in page and method in page
+    assert "manage.py" not in page and "Algorithm" not in page
+    assert 'title="56-draw/1"' in page  # the code, for whoever looks

@@ -135,3 +135,34 @@ def test_a_substitution_typed_in_another_case_replaces_the_captain_on_the_page(
     assert "(c)" not in header  # the captain left; nobody else is marked captain
     # Anil Kumar is named once: as the player Biju Paul replaced, never as playing.
     assert header.count("Anil Kumar") == 1, header
+
+
+@pytest.mark.parametrize(
+    ("language", "withdraw", "forfeit"),
+    [
+        (
+            "en",
+            "Withdraw {team}? Its matches from that round on become forfeits, and "
+            "this cannot be taken back.",
+            "Record the forfeit? The present team wins this match",
+        ),
+        (
+            "ml",
+            "{team} നെ പിൻവലിക്കണോ? ആ റൗണ്ട് മുതലുള്ള",
+            "തോൽവി രേഖപ്പെടുത്തണോ?",
+        ),
+    ],
+)
+def test_a_withdrawal_and_a_forfeit_ask_first(language, withdraw, forfeit):
+    """Issue 52: neither can be taken back from its page, so each form carries its
+    question for static/js/confirm.js, in the page's language."""
+    tournament = TournamentFactory(slug="ask", league_rounds=3, league_deals=6)
+    organizer = member(tournament, Role.ORGANIZER, "ask-org")
+    match = drawn_league(tournament, organizer, sections=3, per_section=2)[0]
+    client = Client()
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = client.get(f"/t/ask/teams/{match.team_a.pk}/").content.decode()
+    assert 'data-confirm="' + withdraw.format(team=match.team_a.name) in page
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'data-confirm="{forfeit}' in page

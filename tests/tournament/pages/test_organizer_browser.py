@@ -89,6 +89,7 @@ def test_a_tournament_run_from_its_pages(
     desk.click("button:has-text('Import')")
     desk.locator(".messages").get_by_text("4 teams", exact=False).wait_for()
     desk.click("nav.tabs a:has-text('Draw')")
+    desk.on("dialog", lambda dialog: dialog.accept())  # the draw asks first
     desk.click("button:has-text('Draw the league')")
     desk.locator(".messages").wait_for()
 
