@@ -90,6 +90,19 @@ def choices(enum: type[StrEnum]) -> list[tuple[str, object]]:
     return tournament_words.choices(enum, WORDS)
 
 
+def locked_notice(status: str) -> str:
+    """Why a locked sheet opens no score page, as its status says it: a forfeited
+    sheet was never confirmed, and a void one counts nowhere."""
+    if status == MatchStatus.FORFEITED:
+        return gettext(
+            "This sheet is forfeited (a team did not come) and locked; only an "
+            "organizer can reopen it."
+        )
+    if status == MatchStatus.VOID:
+        return gettext("This sheet is void: it was set aside and counts nowhere.")
+    return gettext("This sheet is confirmed and locked.")
+
+
 def said(value: str, kind: str) -> str:
     """`value` (a code of the kind named) as the page's language says it; an unknown
     value is shown as it is."""

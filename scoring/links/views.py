@@ -62,6 +62,7 @@ from ..sheets.views import (
     score_response,
     sheet_shown,
 )
+from ..words import locked_notice
 from .qr import qr_inline, qr_svg
 from .selectors import (
     link_side,
@@ -171,7 +172,7 @@ def link_sheet_page(request: HttpRequest, key: str, pk: int) -> HttpResponse:
     if match is None:
         raise PermissionDenied(words_said(link_refusal(link)))
     if match.locked:
-        messages.info(request, gettext("This sheet is confirmed and locked."))
+        messages.info(request, locked_notice(match.status))
         return redirect("scoring:link", key=key)
     current = reach.current is not None and reach.current.pk == match.pk
     return _private(_table_score(request, link, match, reach, home=current))

@@ -41,7 +41,7 @@ from tournament.zones import local, tournament_zone_activate
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, MatchStatus, PenaltyKind, Side
 from ..models import Deal, Dispute, Match
-from ..words import PENALTY_WORDS
+from ..words import PENALTY_WORDS, locked_notice
 from . import day, locking, services, toss
 from .forms import (
     ConfirmForm,
@@ -483,7 +483,7 @@ def score_page(request: HttpRequest, pk: int) -> HttpResponse:
             gettext("Only the tournament's scorers and organizers score.")
         )
     if match.locked:
-        messages.info(request, gettext("This sheet is confirmed and locked."))
+        messages.info(request, locked_notice(match.status))
         return redirect("scoring:match", pk=pk)
     here = reverse("scoring:score", kwargs={"pk": pk})
     at = ScoreAt(

@@ -383,3 +383,29 @@ def test_a_team_link_undoes_its_check_in_before_the_draw_only(
     assert 'value="check_in_undo"' not in page
     client.post(f"/l/{key}/", {"action": "check_in_undo"})
     assert Team.objects.get(pk=teams[1].pk).checked_in_at is not None
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "This sheet is forfeited (a team did not come) and locked"),
+        ("ml", "ഒരു ടീം വരാത്തതിനാൽ ഈ ഷീറ്റ് തോൽവിയായി പൂട്ടിയിരിക്കുന്നു"),
+    ],
+)
+def test_a_forfeited_sheet_is_said_forfeited_not_confirmed(cup, client, language, said):
+    """Issue 52: a forfeited sheet's score page, by login or by the table's link,
+    said "confirmed and locked"; nobody confirmed it."""
+    from scoring.sheets.day import score_sheet_forfeit
+
+    tournament, organizer, _, (match, *_) = cup
+    score_sheet_forfeit(
+        match_id=match.pk, user=organizer, absent="B", reason="late", version=None
+    )
+    client.cookies["django_language"] = language
+    key = _key(tournament, table=1)
+    for url in (f"/l/{key}/sheets/{match.pk}/", f"/matches/{match.pk}/score/"):
+        if url.startswith("/matches"):
+            client.force_login(organizer)
+        page = client.get(url, follow=True).content.decode()
+        assert said in page, url
+        assert "confirmed and locked" not in page
