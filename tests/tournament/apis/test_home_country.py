@@ -198,3 +198,47 @@ def test_the_draw_fixes_the_home_country(api, tournament, organizer):
     )
     assert api.patch(url, {"home_country": "U.S.A."}, format="json").status_code == 200
     assert Section.objects.filter(tournament=tournament).count() == 4
+
+
+def test_the_team_list_template_says_how_the_home_country_places_teams(kerala):
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    answer = kerala.get(KERALA + "teams/import/template.xlsx")
+    assert answer.status_code == 200
+    notes = load_workbook(BytesIO(answer.content))["How to fill"]
+    text = " ".join(str(row[0].value) for row in notes.iter_rows())
+    assert "teams from India only" in text and "International" in text
+    assert "teams from outside the USA" not in text
+
+
+def test_an_imported_team_list_is_placed_by_the_home_country(kerala):
+    from tests.spreadsheets import team_list_xlsx
+
+    content = team_list_xlsx(
+        [
+            ["Kochi Kings", "Anil", "Kochi", "", "India", "Biju", "Chacko"],
+            [
+                "Chalakudy Chargers",
+                "Dev",
+                "Chalakudy",
+                "kerala north",
+                "Bharat",
+                "Eapen",
+                "Fasil",
+            ],
+            ["Edison Aces", "Jose", "Edison", "NJ", "USA", "Gopan", "Hari"],
+        ]
+    )
+    content.seek(0)
+    answer = kerala.post(
+        KERALA + "teams/import/", {"file": content}, format="multipart"
+    )
+    assert answer.status_code == 201, answer.json()
+    placed = dict(Team.objects.values_list("name", "section__name"))
+    assert placed == {
+        "Kochi Kings": "Ernakulam",
+        "Chalakudy Chargers": "Thrissur",
+        "Edison Aces": "International",
+    }
