@@ -220,15 +220,19 @@ def _sheet_line(sheet: Match) -> list:
         sheet.deals_won_a + sheet.deals_won_b,
         _tiebreak_deals(sheet),
         sheet.tiebreak_decided_by,
-        sheet.toss_winner or None,
-        sheet.first_dealer or None,
+        sheet.team(sheet.toss_winner).name if sheet.toss_winner else None,
+        sheet.team(sheet.first_dealer).name if sheet.first_dealer else None,
     ]
 
 
-def bracket_export(*, tournament: Tournament) -> tuple[list[list], str] | None:
+def bracket_export(
+    *, tournament: Tournament
+) -> tuple[list[list], str, list[list] | None] | None:
     """The Bracket sheet's rows (workbook.BRACKET_COLUMNS) and its note: every match
-    with seeds, totals, tie-break and winner; the final's games below it; the byes;
-    then the places."""
+    with seeds, totals, tie-break (the toss's teams by name) and winner; the final's
+    games below it; the byes; then the podium. Third, the Final places sheet's rows
+    (workbook.FINAL_PLACES_COLUMNS: place, team, league rank), None until the final
+    is decided."""
     view = bracket_get(tournament=tournament)
     if view is None:
         return None
@@ -311,7 +315,14 @@ def bracket_export(*, tournament: Tournament) -> tuple[list[list], str] | None:
         f"{bracket.qualifiers} qualifiers, a bracket of {bracket.size}; the final is "
         f"best of {bracket.final_best_of}. Totals of the final are games won."
     )
-    return rows, note
+    places = final_places_get(tournament=tournament, view=view)
+    return (
+        rows,
+        note,
+        None
+        if places is None
+        else [[p.final_place, p.team.name, p.league_rank] for p in places],
+    )
 
 
 def champions_list(*, tournaments: list[Tournament]) -> dict[int, str]:

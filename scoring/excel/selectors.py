@@ -448,7 +448,7 @@ def tournament_workbook_sheets(
         for _, answer in export_bracket.send(sender=Tournament, tournament=tournament)
         if answer is not None
     ]
-    bracket_rows, bracket_note = answers[0] if answers else ([], "")
+    bracket_rows, bracket_note, places = answers[0] if answers else ([], "", None)
     title = tournament.name
     if tournament.starts_on:
         title += f", {tournament.starts_on:%d %b %Y}"
@@ -467,6 +467,19 @@ def tournament_workbook_sheets(
             workbook.BRACKET_COLUMNS,
             bracket_rows,
             note=bracket_note or "The knockout is not seeded yet.",
+        ),
+        workbook.TableSheet(
+            "Final places",
+            workbook.FINAL_PLACES_COLUMNS,
+            places or [],
+            note=(
+                "Every team's final place: the podium, then each knockout round's "
+                "losers sharing the place after every team that went further, then "
+                "the teams that did not qualify in league order, then the teams "
+                "that withdrew."
+                if places is not None
+                else "Given once the final is decided."
+            ),
         ),
         _day_sheet(tournament, matches),
         _roster_sheet(matches),
@@ -548,8 +561,10 @@ def _statistics_sheet(tournament: Tournament) -> workbook.TableSheet:
         workbook.STATISTICS_COLUMNS,
         rows(),
         note=f"{found.deals} deals counted, {found.bidders_recorded} with their "
-        "bidder; void and forfeited sheets left out. Ratings: every player's, before "
-        "the tournament and after it (docs/ratings.md).",
+        "bidder; void and forfeited sheets left out. Ratings: every player's rating "
+        "before the tournament and after it, from the rated matches of every "
+        "tournament on this site (a new player starts at 1000; a win against "
+        "stronger players raises it more).",
     )
 
 

@@ -26,7 +26,7 @@ from tournament.zones import tournament_zone_activate
 
 from ..domain.rules import Stage
 from ..links.qr import qr_inline
-from ..models import ExportJob, ExportStatus
+from ..models import ExportJob, ExportStatus, Match
 from ..sheets.selectors import (
     match_get_visible,
     match_list,
@@ -98,6 +98,13 @@ def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("number")
         .values_list("number", flat=True)
     )
+    # The knockout's rounds with sheets: their paper sheets too (one query).
+    knockout_rounds = list(
+        Match.objects.filter(tournament=tournament, stage=Stage.KNOCKOUT)
+        .order_by("round")
+        .values_list("round", flat=True)
+        .distinct()
+    )
     return render(
         request,
         "scoring/excel.html",
@@ -109,6 +116,7 @@ def excel_page(request: HttpRequest, slug: str) -> HttpResponse:
             # The last request's task could not be sent (Redis down): said on top.
             "unsent": jobs[0] if jobs and jobs[0].unsent else None,
             "rounds": rounds,
+            "knockout_rounds": knockout_rounds,
             "imported": imported,
             "problems": problems,
             "import_error": import_error,

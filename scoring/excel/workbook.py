@@ -420,6 +420,14 @@ BRACKET_COLUMNS = (
 )
 
 
+# RULES.md §6: every team's final place once the final is decided.
+FINAL_PLACES_COLUMNS = (
+    Column("Place", 7, "int"),
+    Column("Team", 26),
+    Column("League rank", 12, "int"),
+)
+
+
 @dataclass(frozen=True)
 class SheetBlock:
     """One match's score sheet for the Score sheets table: the match, then each deal

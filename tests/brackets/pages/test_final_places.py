@@ -133,3 +133,48 @@ def test_the_knockout_form_offers_as_many_qualifiers_as_can_play(api, language, 
     field = re.search(r'<input[^>]*name="qualifiers"[^>]*>', page).group(0)
     assert 'value="5"' in field
     assert said in page
+
+
+def test_the_workbook_gives_the_final_places_and_the_tosss_teams_by_name(api, finished):
+    from scoring.models import Match
+    from tests.scoring.excel import table, workbook
+
+    data = bracket(api, SLUG)
+    semi = next(m for m in matches_of(data).values() if m["stage"] == "semi_final")
+    Match.objects.filter(pk=semi["match"]).update(toss_winner="B", first_dealer="A")
+    book = workbook(api.get(f"/api/v1/tournaments/{SLUG}/export.xlsx").content)
+    assert [
+        (r["Place"], r["Team"], r["League rank"]) for r in table(book, "Final places")
+    ] == [(p["final_place"], p["team_name"], p["league_rank"]) for p in data["places"]]
+    row = next(r for r in table(book, "Bracket") if r["Match"] == semi["number"])
+    assert (row["Toss won by"], row["First dealer"]) == (
+        semi["team_b_name"],
+        semi["team_a_name"],
+    )
+    note = book["Statistics"]["C2"].value
+    assert "docs/" not in note and "starts at 1000" in note
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "final"),
+    [("en", "Knockout round", "Final"), ("ml", "നോക്കൗട്ട് റൗണ്ട്", None)],
+)
+def test_the_excel_tab_offers_paper_sheets_of_the_knockout_rounds(
+    api, finished, language, label, final
+):
+    _, organizer, _, _ = finished
+    client = Client()
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = client.get(f"/t/{SLUG}/excel/").content.decode()
+    assert label in page
+    form = page.split('name="stage" value="knockout"', 1)[1].split("</form>")[0]
+    assert re.findall(r'<option value="(\d+)">', form) == ["1", "2"]
+    if final:
+        assert "Semi-finals" in form and final in form
+    printed = client.get(f"/t/{SLUG}/print/?round=2&stage=knockout")
+    assert printed.status_code == 200
+    sheets = api.get(
+        f"/api/v1/tournaments/{SLUG}/score-sheets.xlsx?round=2&stage=knockout"
+    )
+    assert sheets.status_code == 200

@@ -83,6 +83,7 @@ def test_the_workbook_says_what_the_api_says(api, played):
         "Standings",
         "Score sheets",
         "Bracket",
+        "Final places",
         "Tournament day",
         "Rosters",
         "Statistics",
@@ -271,6 +272,8 @@ def test_a_tournament_before_its_draw_exports_empty_sheets(api, tournament):
     assert table(book, "Draw") == []
     assert book["Draw"]["C2"].value == "The league is not drawn yet."
     assert book["Bracket"]["C2"].value == "The knockout is not seeded yet."
+    assert table(book, "Final places") == []
+    assert book["Final places"]["C2"].value == "Given once the final is decided."
 
 
 @pytest.mark.django_db
