@@ -184,11 +184,24 @@ def statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
             for name in ("players", "teams")
         },
         "shown": SHOWN,
-        "bidder_percent": round(100 * found.bidders_recorded / found.deals)
-        if found.deals
-        else 0,
+        "bidder_percent": share(found.bidders_recorded, found.deals),
     }
     return render(request, "scoring/statistics.html", context)
+
+
+def share(part: int, whole: int) -> str:
+    """A percentage that never rounds a few to none or nearly all to all: 6 of 1,911
+    is "<1", not "0"; 1,905 of 1,911 is ">99", not "100"."""
+    if not whole or not part:
+        return "0"
+    if part == whole:
+        return "100"
+    percent = 100 * part / whole
+    if percent < 1:
+        return "<1"
+    if percent > 99:
+        return ">99"
+    return str(round(percent))
 
 
 def _kinds(team: stats.TeamStatistics) -> str:

@@ -244,6 +244,11 @@ def test_a_player_page_lists_his_contracts(client, played, tournament, team):
     text = page.content.decode()
     assert text.count("<tr><td><a href=") == 3  # deals 1, 2 and 6
     assert "66.7" in text and "42.67" in text
+    # Each contract's round by its one name, not "R1 · T1" (issue 52).
+    assert "Round 1 · table 1</a>" in text and "R1 · T" not in text
+    client.cookies["django_language"] = "ml"
+    said = client.get(f"/t/{tournament.slug}/teams/{team.pk}/players/{aces_1}/")
+    assert "റൗണ്ട് 1 · മേശ 1</a>" in said.content.decode()
     missing = client.get(f"/t/{tournament.slug}/teams/{team.pk}/players/Nobody/")
     assert missing.status_code == 404
 
@@ -385,3 +390,23 @@ def test_the_json_joined_from_each_teams_rows_is_the_document_rendered_whole(
     assert statistics_json(found, names, keys) == whole
     assert b"\\u2028" in whole
     assert statistics_json(found, names, keys) == whole  # from the rows kept
+
+
+@pytest.mark.parametrize(
+    ("part", "whole", "said"),
+    [
+        (6, 1911, "<1"),
+        (0, 1911, "0"),
+        (0, 0, "0"),
+        (1905, 1911, ">99"),
+        (1911, 1911, "100"),
+        (20, 1911, "1"),
+        (955, 1911, "50"),
+        (1, 3, "33"),
+    ],
+)
+def test_a_share_never_rounds_a_few_to_none(part, whole, said):
+    """Issue 52: "6 of 1,911 deals with their bidder (0%)"."""
+    from scoring.statistics.views import share
+
+    assert share(part, whole) == said
