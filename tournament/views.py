@@ -329,6 +329,14 @@ class _Desk:
         }
 
 
+# The registration page's actions done in place with htmx: each one's words in the
+# context, and the flag of a refusal.
+IN_PLACE = {
+    "move": ("move_said", "move_refused"),
+    "check-in": ("check_in_said", "check_in_refused"),
+}
+
+
 @require_http_methods(["GET", "POST"])
 def registration(request: HttpRequest, slug: str) -> HttpResponse:
     """The organizer's desk: register or import teams, define sections, check teams
@@ -342,17 +350,16 @@ def registration(request: HttpRequest, slug: str) -> HttpResponse:
         )
     desk = _Desk(request, tournament)
     moved: dict = {}
-    if (
-        request.method == "POST"
-        and htmx_request(request)
-        and request.POST.get("action") == "move"
-    ):
-        # A move asked with htmx: done in place, the team list (#teams) answered
-        # with what became of it, and the page stays where it was.
+    action = request.POST.get("action", "")
+    if request.method == "POST" and htmx_request(request) and action in IN_PLACE:
+        # A move or a check-in asked with htmx: done in place, its part of the page
+        # (#teams, #check-in) answered with what became of it, and the page stays
+        # where it was.
+        said, refused = IN_PLACE[action]
         try:
-            moved["move_said"] = desk.handle("move")
+            moved[said] = desk.handle(action)
         except RuleError as error:
-            moved.update(move_said=refusal(error), move_refused=True)
+            moved.update({said: refusal(error), refused: True})
     elif request.method == "POST":
         answer = page_action(
             request,

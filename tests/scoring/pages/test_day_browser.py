@@ -30,9 +30,27 @@ def test_arrivals_draw_forfeit_and_a_ruling(browser, live_server):
 
     desk = log_in(browser, live_server, organizer, viewport=DESK)
     desk.goto(f"{live_server.url}/t/day-cup/registration/")
+    # Each arrival is ticked in place (htmx): the list's own line says what
+    # happened, and the page stays where it was (issue 52: 23 reloads to the top).
     for team in teams:  # one team, Late Sevens, never arrives
         desk.get_by_role("button", name=f"Arrived {team.name}", exact=True).click()
-        desk.locator(".messages").get_by_text(f"{team.name} is checked in").wait_for()
+        desk.locator("#check-in-said").get_by_text(
+            f"{team.name} is checked in"
+        ).wait_for()
+    assert "6 of 7 teams have arrived" in desk.inner_text("#check-in h2")
+    # A tick by mistake is undone the same way before the draw, where it was
+    # tapped: a click that does not scroll (as a finger's), then the same place.
+    undo = desk.get_by_role("button", name=f"Undo the check-in of {teams[5].name}")
+    undo.scroll_into_view_if_needed()
+    desk.evaluate("window.scrollBy(0, 40)")
+    at = desk.evaluate("window.scrollY")
+    assert at > 0
+    undo.dispatch_event("click")
+    desk.locator("#check-in-said").get_by_text("no longer checked in").wait_for()
+    assert "5 of 7 teams have arrived" in desk.inner_text("#check-in h2")
+    assert desk.evaluate("window.scrollY") == at
+    desk.get_by_role("button", name=f"Arrived {teams[5].name}", exact=True).click()
+    desk.locator("#check-in-said").get_by_text("is checked in").wait_for()
     assert "6 of 7 teams have arrived" in desk.inner_text("#check-in h2")
 
     desk.goto(f"{live_server.url}/t/day-cup/draw/")

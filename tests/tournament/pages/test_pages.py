@@ -316,3 +316,68 @@ def test_a_moved_teams_placement_is_said_in_malayalam(desk, team, sections):
     row = teams.split("<td>Edison Aces</td>", 1)[1].split("</tr>", 1)[0]
     assert 'class="badge"' in row
     assert "സംഘാടകൻ" in row and "organizer" not in row
+
+
+@pytest.mark.parametrize(
+    ("language", "arrived", "undone"),
+    [
+        ("en", "Edison Aces is checked in.", "Edison Aces is no longer checked in."),
+        ("ml", "Edison Aces ചെക്ക്-ഇൻ ചെയ്തു.", "Edison Aces-ന്റെ ചെക്ക്-ഇൻ പിൻവലിച്ചു."),
+    ],
+)
+def test_a_check_in_is_ticked_and_undone_in_place(
+    desk, team, language, arrived, undone
+):
+    """Issue 52: "Arrived" reloaded the page to its top, 23 times a morning. Asked
+    with htmx it answers the check-in list with its own line saying what happened
+    (200, the list's part only is swapped); without htmx the page posts as before."""
+    desk.cookies["django_language"] = language
+    page = desk.get(DESK).content.decode()
+    check_in = page.split('id="check-in"', 1)[1].split("</section>", 1)[0]
+    assert 'hx-select="#check-in"' in check_in and 'hx-target="#check-in"' in check_in
+    answer = desk.post(
+        DESK,
+        {"action": "check-in", "team": team.pk, "arrived": "on"},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200
+    said = answer.content.decode().split('id="check-in-said"', 1)[1].split("</p>")[0]
+    assert arrived in said and 'class="success"' in said
+    team.refresh_from_db()
+    assert team.checked_in_at is not None
+    answer = desk.post(
+        DESK, {"action": "check-in", "team": team.pk}, headers={"HX-Request": "true"}
+    )
+    said = answer.content.decode().split('id="check-in-said"', 1)[1].split("</p>")[0]
+    assert undone in said
+    team.refresh_from_db()
+    assert team.checked_in_at is None
+
+
+def test_a_refused_check_in_in_place_says_why_and_changes_nothing(
+    desk, team, tournament
+):
+    """After the draw an undo is refused: in place, the line says why."""
+    desk.post(DESK, {"action": "check-in", "team": team.pk, "arrived": "on"})
+    Tournament.objects.filter(pk=tournament.pk).update(status="league")
+    answer = desk.post(
+        DESK, {"action": "check-in", "team": team.pk}, headers={"HX-Request": "true"}
+    )
+    said = answer.content.decode().split('id="check-in-said"', 1)[1].split("</p>")[0]
+    assert 'class="error"' in said and "undo a check-in" in said
+    team.refresh_from_db()
+    assert team.checked_in_at is not None
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_after_the_draw_the_registration_forms_are_gone(
+    desk, team, tournament, language
+):
+    """Issue 52: the forms stayed live after the draw and were refused on submit.
+    The page says why they are gone; the check-in list stays."""
+    Tournament.objects.filter(pk=tournament.pk).update(status="league")
+    desk.cookies["django_language"] = language
+    page = desk.get(DESK).content.decode()
+    for action in ("team", "import", "section", "move"):
+        assert f'name="action" value="{action}"' not in page, action
+    assert 'class="notice"' in page and 'id="check-in"' in page
