@@ -260,3 +260,31 @@ def test_a_sheet_of_the_finals_round_names_its_own_match(api, db):
                 assert name in crumbs, (language, url, crumbs)
     printed = staff.get(f"/matches/{third['match']}/print/").content.decode()
     assert "Final and second runner-up match" in printed
+
+
+@pytest.mark.parametrize("language", ["en", "ml"])
+def test_a_sheet_decided_by_its_totals_has_no_tiebreak_notice(api, league, language):
+    """A knockout sheet decided after its stipulated deals had no tie-break: its
+    pages showed an empty tie-break notice (a yellow bar) above the checkpoints."""
+    _tournament, organizer = league
+    data = _seed(api, organizer, deals={"quarter_final": 4})
+    quarter = data["rounds"][0]["matches"][0]["match"]
+    enter(api, quarter, deals_for(5, 2, 4))
+    client = Client()
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    for url in (f"/matches/{quarter}/", f"/matches/{quarter}/score/"):
+        page = client.get(url).content.decode()
+        assert 'class="scoreboard"' in page
+        assert "tiebreak notice" not in page, url
+    # A sheet the two extra deals decided still says so.
+    tied = data["rounds"][0]["matches"][1]["match"]
+    enter(api, tied, deals_for(2, 2, 4))
+    enter(api, tied, deals_for(2, 0, 2), first=5)
+    page = client.get(f"/matches/{tied}/").content.decode()
+    assert "tiebreak notice phase-decided" in page
+    said = {
+        "en": "Equal after deal 4: the two extra deals decided it.",
+        "ml": "കളി 4 കഴിഞ്ഞപ്പോൾ തുല്യം: രണ്ട് അധിക കളികൾ ഫലം തീരുമാനിച്ചു.",
+    }
+    assert said[language] in page
