@@ -2,10 +2,16 @@
 services."""
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .domain.sections import US_STATES, USA, known_countries
-from .domain.zones import listed_zone_names, zone_names, zone_place, zone_region
+from .domain.zones import (
+    listed_zone_names,
+    zone_choice_label,
+    zone_names,
+    zone_region,
+)
 from .models import SUBSTITUTIONS_MAX
 from .words import FIXED_BY, ZONE_REGIONS, ruleset_name, zone_label
 
@@ -100,16 +106,18 @@ COUNTRY_CHOICES = known_countries()
 
 
 def time_zone_choices(current: str = "") -> list:
-    """The time zones a tournament may choose, by region ("America": New York, ...,
-    "North Dakota – Center"), UTC first: the tz database's canonical zones, each
-    once (not its old aliases: Asia/Calcutta, America/Buenos_Aires); `current` (the
-    site's, or the tournament's) among them even when it is such an older name
-    (US/Eastern, typed via the API)."""
+    """The time zones a tournament may choose, by region ("America": "New York ·
+    USA · EST", ..., "North Dakota – Center · USA · CST": a place, its country and
+    its short name now, so that each finds its zone), UTC first: the tz database's
+    canonical zones, each once (not its old aliases: Asia/Calcutta,
+    America/Buenos_Aires); `current` (the site's, or the tournament's) among them
+    even when it is such an older name (US/Eastern, typed via the API)."""
     groups: dict[str, list[tuple[str, str]]] = {}
+    now = timezone.now()
     for name in listed_zone_names():
         region = zone_region(name)
         if region in ZONE_REGIONS:
-            groups.setdefault(region, []).append((name, zone_place(name)))
+            groups.setdefault(region, []).append((name, zone_choice_label(name, now)))
     for names in groups.values():
         names.sort(key=lambda choice: choice[1])
     listed = {name for names in groups.values() for name, _label in names}
@@ -232,7 +240,13 @@ class TournamentForm(forms.Form):
         self.fields["time_zone"].choices = time_zone_choices(
             str(self.initial.get("time_zone") or "")
         )
-        if not creating:
+        if creating:
+            # Left so, a new tournament takes its home country's zone where the
+            # country has one (India: Kolkata), else the site's.
+            zones = self.fields["time_zone"]
+            own = ("", _("The home country's (else the site's)"))
+            zones.choices = [own, *zones.choices]
+        else:
             del self.fields["slug"]
         for name, step in (fixed or {}).items():
             field = self.fields[name]

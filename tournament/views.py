@@ -21,6 +21,7 @@ from .domain.errors import RuleError, RuleErrors, gettext_noop
 from .domain.rulesets import RULESETS, RuleSetCode
 from .domain.setup import fixed_settings
 from .domain.types import Role
+from .domain.zones import home_zone
 from .etags import etag_sent
 from .forms import (
     COUNTRY_CHOICES,
@@ -422,7 +423,7 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
         )
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))
     initial["substitutions_allowed"] = Tournament.substitutions_allowed.field.default
-    initial["time_zone"] = site_time_zone()
+    initial["time_zone"] = ""  # the home country's, else the site's
     initial["home_country"] = Tournament.home_country.field.default
     form = TournamentForm(
         request.POST if request.method == "POST" else None,
@@ -432,8 +433,12 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
         may_rate=may_rate_tournament(request.user),
     )
     if request.method == "POST" and form.is_valid():
+        changes = form.changes()
+        if "time_zone" not in changes:
+            zone = home_zone(changes.get("home_country") or "")
+            changes["time_zone"] = zone or site_time_zone()
         try:
-            tournament = services.tournament_create(user=request.user, **form.changes())
+            tournament = services.tournament_create(user=request.user, **changes)
         except RuleError as error:
             form_errors(form, error)
         else:

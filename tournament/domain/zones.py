@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import RuleError, gettext_noop
+from .sections import normalize_country
 
 # Names the tz database holds that are not a place's zone: the machine's own setting
 # and the database's internal files.
@@ -102,21 +103,80 @@ def zones_of_table(text: str) -> list[str]:
     return names
 
 
-def _table_texts() -> Iterable[str]:
-    """zone.tab as the system's tz database holds it, then as the tzdata wheel does."""
+def _table_texts(table: str = ZONE_TABLE) -> Iterable[str]:
+    """A table of the tz database (zone.tab, iso3166.tab) as the system's holds it,
+    then as the tzdata wheel does."""
     for directory in zoneinfo.TZPATH:
         try:
-            yield (Path(directory) / ZONE_TABLE).read_text(encoding="utf-8")
+            yield (Path(directory) / table).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
     try:
         yield (
             resources.files("tzdata.zoneinfo")
-            .joinpath(ZONE_TABLE)
+            .joinpath(table)
             .read_text(encoding="utf-8")
         )
     except (ModuleNotFoundError, OSError, UnicodeDecodeError):
         return
+
+
+# The tz database's table of country codes and their English names ("IN\tIndia").
+COUNTRY_TABLE = "iso3166.tab"
+
+
+def countries_of_table(zone_text: str, country_text: str) -> dict[str, str]:
+    """Each zone of a zone.tab text with its country's name from an iso3166.tab text
+    ("Asia/Kolkata": "India"); a zone whose code the second table lacks is left
+    out."""
+    names: dict[str, str] = {}
+    for line in country_text.splitlines():
+        code, tab, name = line.partition("\t")
+        if tab and not line.startswith("#"):
+            names[code.strip()] = name.strip()
+    found: dict[str, str] = {}
+    for line in zone_text.splitlines():
+        columns = line.split("\t")
+        if line.startswith("#") or len(columns) < 3:
+            continue
+        country = names.get(columns[0].strip())
+        if country:
+            found[columns[2].strip()] = country
+    return found
+
+
+@cache
+def zone_countries() -> dict[str, str]:
+    """Each listed zone's country, by the name `normalize_country` gives it (a
+    captain's country and a tournament's home country are compared in it): "India"
+    for Asia/Kolkata, "USA" for America/New_York. Empty without the tables."""
+    for zone_text in _table_texts():
+        for country_text in _table_texts(COUNTRY_TABLE):
+            found = countries_of_table(zone_text, country_text)
+            if found:
+                return {z: normalize_country(c) for z, c in found.items()}
+    return {}
+
+
+def home_zone(country: str) -> str | None:
+    """The one zone of a country that has one (India: Asia/Kolkata; United Arab
+    Emirates: Asia/Dubai); None for a country of several zones (the USA) or one the
+    tables do not know."""
+    wanted = normalize_country(country).casefold()
+    zones = [z for z, c in zone_countries().items() if c.casefold() == wanted]
+    return zones[0] if len(zones) == 1 else None
+
+
+def zone_choice_label(name: str, moment: datetime) -> str:
+    """A zone as a list offers it, so that its place, its country and its short name
+    can each be found: "Kolkata · India · IST" (at `moment`: a zone's short name
+    changes with summer time), "Dubai · United Arab Emirates · UTC+04"."""
+    parts = [zone_place(name)]
+    country = zone_countries().get(name)
+    if country:
+        parts.append(country)
+    parts.append(zone_abbreviation(moment.astimezone(zone(name))))
+    return " · ".join(dict.fromkeys(parts))
 
 
 @cache

@@ -190,3 +190,48 @@ def test_without_any_table_the_list_still_offers_the_world(monkeypatch):
         assert "US/Eastern" not in names
     finally:
         listed_zone_names.cache_clear()
+
+
+# A zone by its country (issue 52): the create page's default and the list's labels
+# ----------------------------------------------------------------------------------
+
+
+def test_a_zone_tables_line_gives_its_country():
+    zone_text = "# comment\nIN\t+2232+08822\tAsia/Kolkata\nXX\t+0\tNowhere/Else\n"
+    country_text = "# code\tname\nIN\tIndia\nAE\tUnited Arab Emirates\n"
+    assert zones.countries_of_table(zone_text, country_text) == {
+        "Asia/Kolkata": "India"
+    }
+
+
+@pytest.mark.parametrize(
+    ("country", "found"),
+    [
+        ("India", "Asia/Kolkata"),
+        ("  bharat ", "Asia/Kolkata"),
+        ("UAE", "Asia/Dubai"),
+        ("United Arab Emirates", "Asia/Dubai"),
+        ("USA", None),  # several zones: the site's decides
+        ("United States", None),
+        ("Atlantis", None),
+        ("", None),
+    ],
+)
+def test_a_country_of_one_zone_gives_it(country, found):
+    assert zones.home_zone(country) == found
+
+
+@given(st.sampled_from(sorted(zones.zone_countries())))
+def test_every_listed_zone_is_labelled_by_place_country_and_short_name(name):
+    moment = datetime(2026, 1, 15, 12, tzinfo=UTC)
+    label = zones.zone_choice_label(name, moment)
+    parts = label.split(" · ")
+    assert parts[0] == zone_place(name)
+    assert zones.zone_countries()[name] in parts
+    assert parts[-1] == zone_abbreviation(moment.astimezone(zone(name)))
+    assert len(parts) == len(set(parts))
+
+
+def test_kolkata_is_found_by_india_and_ist():
+    label = zones.zone_choice_label("Asia/Kolkata", datetime(2026, 7, 1, tzinfo=UTC))
+    assert label == "Kolkata · India · IST"

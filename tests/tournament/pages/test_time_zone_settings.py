@@ -44,21 +44,38 @@ def creator():
 
 
 @pytest.mark.parametrize(
-    ("language", "label", "region"),
-    [("en", "Time zone", "America"), ("ml", "സമയമേഖല", "അമേരിക്ക")],
+    ("language", "label", "region", "default"),
+    [
+        (
+            "en",
+            "Time zone",
+            "America",
+            "The home country&#x27;s (else the site&#x27;s)",
+        ),
+        ("ml", "സമയമേഖല", "അമേരിക്ക", "ആതിഥേയ രാജ്യത്തിന്റേത് (അല്ലെങ്കിൽ സൈറ്റിന്റേത്)"),
+    ],
 )
-def test_the_create_page_offers_the_sites_zone_by_default(
-    creator, settings, language, label, region
+def test_the_create_page_takes_the_home_countrys_zone_by_default(
+    creator, settings, language, label, region, default
 ):
-    settings.TIME_ZONE = "Asia/Kolkata"
+    """Issue 52: a Kerala championship was created in UTC unless its organizer found
+    Kolkata in the list. Left as offered, the zone is the home country's where the
+    country has one zone, else the site's."""
+    settings.TIME_ZONE = "Europe/London"
     page = creator.get(NEW, HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f'<label for="id_time_zone">{label}</label>' in page
-    assert _selected(page) == ["Asia/Kolkata"]
+    assert f'<option value="" selected>{default}</option>' in page
     assert f'<optgroup label="{region}">' in page
-    assert '<option value="America/New_York">New York</option>' in page
-    creator.post(NEW, _body(slug="kochi"))
+    assert '<option value="America/New_York">New York · USA · E' in page
+    creator.post(NEW, _body(slug="kochi", home_country="India"))
     assert Tournament.objects.get(slug="kochi").time_zone == "Asia/Kolkata"
-    creator.post(NEW, _body(slug="edison", time_zone="America/New_York"))
+    creator.post(NEW, _body(slug="dubai", home_country="UAE"))
+    assert Tournament.objects.get(slug="dubai").time_zone == "Asia/Dubai"
+    creator.post(NEW, _body(slug="many-zones", home_country="USA"))
+    assert Tournament.objects.get(slug="many-zones").time_zone == "Europe/London"
+    creator.post(
+        NEW, _body(slug="edison", home_country="India", time_zone="America/New_York")
+    )
     assert Tournament.objects.get(slug="edison").time_zone == "America/New_York"
 
 
@@ -128,13 +145,16 @@ def test_the_list_names_each_place_once_and_in_full(creator, language, region):
         assert f'value="{alias}"' not in select
     for bare in ("Center", "Knox", "North", "South", "West"):
         assert f">{bare}</option>" not in select
+    # Each by its place, its country and its short name (issue 52: "India" and
+    # "IST" found nothing); a short name changes with summer time.
     for name, label in (
-        ("America/North_Dakota/Center", "North Dakota – Center"),
-        ("America/Indiana/Knox", "Indiana – Knox"),
-        ("America/Argentina/Buenos_Aires", "Argentina – Buenos Aires"),
-        ("Asia/Kolkata", "Kolkata"),
+        ("America/North_Dakota/Center", "North Dakota – Center · USA · C"),
+        ("America/Indiana/Knox", "Indiana – Knox · USA · C"),
+        ("America/Argentina/Buenos_Aires", "Argentina – Buenos Aires · Argentina · "),
+        ("Asia/Kolkata", "Kolkata · India · IST</option>"),
+        ("Asia/Dubai", "Dubai · United Arab Emirates · UTC+04</option>"),
     ):
-        assert f'<option value="{name}">{label}</option>' in select
+        assert f'<option value="{name}">{label}' in select
 
 
 def test_an_old_alias_is_still_a_zone(creator):
