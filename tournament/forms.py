@@ -2,6 +2,7 @@
 services."""
 
 from django import forms
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -241,6 +242,18 @@ class TournamentForm(forms.Form):
             str(self.initial.get("time_zone") or "")
         )
         if creating:
+            # The address it will get, shown as the name is typed (htmx asks the
+            # create page again with ?name=; the page answers #address-preview).
+            self.fields["name"].widget.attrs.update(
+                {
+                    "hx-get": reverse("tournament:create"),
+                    "hx-trigger": "input changed delay:300ms",
+                    "hx-select": "#address-preview",
+                    "hx-target": "#address-preview",
+                    "hx-swap": "outerHTML",
+                    "hx-sync": "this:replace",
+                }
+            )
             # Left so, a new tournament takes its home country's zone where the
             # country has one (India: Kolkata), else the site's.
             zones = self.fields["time_zone"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
+from .domain.addresses import address_from_name
 from .domain.roster import Swap, roster_at, roster_played
 from .domain.types import Role, RoundStage, TeamStatus
 from .models import Membership, Player, Section, Substitution, Team, Tournament
@@ -40,6 +41,22 @@ def tournament_get_visible(*, user, slug: str) -> Tournament | None:
     found = Tournament.objects.filter(slug=slug)
     visible = _visible(user)
     return (found if visible is None else found.filter(visible)).first()
+
+
+def tournament_address_free(*, name: str) -> str:
+    """The address a new tournament of that name gets (`/t/<address>/`): made from
+    its name (domain/addresses.py: a Malayalam name read in Latin letters), numbered
+    when taken (`kerala-open`, `kerala-open-2`). One query; the create page's preview
+    asks it as the name is typed, and the service when no address is given."""
+    base = address_from_name(name) or "tournament"
+    taken = set(
+        Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)
+    )
+    return next(
+        s
+        for n in range(1, len(taken) + 2)
+        if (s := base if n == 1 else f"{base}-{n}") not in taken
+    )
 
 
 def tournament_team_count(*, tournament: Tournament) -> int:

@@ -17,7 +17,6 @@ from django.db import transaction
 from django.db.models import Count
 from django.db.models.functions import Lower
 from django.utils import timezone
-from django.utils.text import slugify
 
 from .domain.errors import (
     ConflictError,
@@ -57,6 +56,7 @@ from .models import (
 )
 from .persons.services import namesakes_accept, seats_sync
 from .persons.signals import ratings_stale
+from .selectors import tournament_address_free
 from .site.selectors import may_rate_tournament
 
 
@@ -130,20 +130,6 @@ def _check_tournament_numbers(
         )
 
 
-def _free_slug(name: str) -> str:
-    """The address made from a tournament's name, numbered when taken
-    (`kerala-open`, `kerala-open-2`)."""
-    base = slugify(name)[:55].strip("-") or "tournament"
-    taken = set(
-        Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True)
-    )
-    return next(
-        s
-        for n in range(1, len(taken) + 2)
-        if (s := base if n == 1 else f"{base}-{n}") not in taken
-    )
-
-
 @transaction.atomic
 def tournament_create(
     *,
@@ -175,7 +161,7 @@ def tournament_create(
     time_zone = check_time_zone(site_time_zone() if time_zone is None else time_zone)
     home_country = check_home_country(home_country)
     if not slug:
-        slug = _free_slug(name)
+        slug = tournament_address_free(name=name)
     if Tournament.objects.filter(slug=slug).exists():
         raise RuleError(
             "slug_taken",

@@ -38,6 +38,7 @@ from .selectors import (
     check_in_counts,
     section_list,
     teams_by_section,
+    tournament_address_free,
     tournament_get_visible,
     tournament_list_visible,
     tournament_roles,
@@ -424,6 +425,8 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
     initial = _ruleset_defaults(request.GET.get("ruleset", ""))
     initial["substitutions_allowed"] = Tournament.substitutions_allowed.field.default
     initial["time_zone"] = ""  # the home country's, else the site's
+    typed = request.POST.get("name") or request.GET.get("name") or ""
+    address = tournament_address_free(name=typed[:120]) if typed.strip() else ""
     initial["home_country"] = Tournament.home_country.field.default
     form = TournamentForm(
         request.POST if request.method == "POST" else None,
@@ -460,6 +463,7 @@ def tournament_create_page(request: HttpRequest) -> HttpResponse:
             "creating": True,
             "rulesets": RULESETS.values(),
             "countries": COUNTRY_CHOICES,
+            "address_preview": address,
         },
         status=400 if form.is_bound else 200,
     )

@@ -183,3 +183,34 @@ def test_the_overview_names_the_zone_as_a_place(tournament, language, said):
         re.escape(said) + r"(അവിടെ ഇപ്പോൾ )?<time[^>]*>\d\d:\d\d E[SD]T</time>",
         page,
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Left empty, its address is /t/kerala-champyanshipp-2026/ for good."),
+        ("ml", "/t/kerala-champyanshipp-2026/"),
+    ],
+)
+def test_a_malayalam_name_gives_an_address_shown_before_it_is_made(
+    creator, language, said
+):
+    """Issue 52: "കേരള ചാമ്പ്യൻഷിപ്പ് 2026" became /t/56-2026/ for good, unseen. The
+    create page shows the address as the name is typed (htmx asks ?name=), read in
+    Latin letters, and the tournament gets exactly that address."""
+    name = "കേരള ചാമ്പ്യൻഷിപ്പ് 2026"
+    page = creator.get(NEW, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    field = re.search(r'<input type="text" name="name"[^>]*>', page).group(0)
+    assert 'hx-get="/tournaments/new/"' in field
+    assert 'hx-select="#address-preview"' in field
+    assert '<p id="address-preview" class="muted" aria-live="polite"></p>' in page
+    preview = creator.get(
+        NEW, {"name": name}, HTTP_ACCEPT_LANGUAGE=language, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    shown = preview.split('id="address-preview"', 1)[1].split("</p>", 1)[0]
+    assert said in shown
+    creator.post(NEW, _body(name=name, home_country="India"))
+    assert Tournament.objects.get(name=name).slug == "kerala-champyanshipp-2026"
+    # A second of the same name is numbered, and the preview says so first.
+    again = creator.get(NEW, {"name": name}, HTTP_ACCEPT_LANGUAGE=language)
+    assert "/t/kerala-champyanshipp-2026-2/" in again.content.decode()
