@@ -127,6 +127,14 @@ def test_the_scorer_records_the_toss_on_the_score_page(api, league):
     client.force_login(scorer)
     page = client.get(f"/matches/{quarter}/score/").content.decode()
     assert "Record the toss first" in page and 'id="toss-form"' in page
+    # In Malayalam the toss's winner chooses who deals (ചീട്ട് കൊടുക്കുക), not who
+    # puts a card down (ഇടുക reads as leading; issue 52).
+    said = client.get(
+        f"/matches/{quarter}/score/", HTTP_ACCEPT_LANGUAGE="ml"
+    ).content.decode()
+    form = said.split('id="toss-form"', 1)[1].split("</form>", 1)[0]
+    assert "ആദ്യം ചീട്ട് കൊടുക്കുന്നത്" in form
+    assert "ഇടുന്നത്" not in form and "ഇടും" not in said
     version = api.get(f"/api/v1/matches/{quarter}/").json()["version"]
     answer = client.post(
         f"/matches/{quarter}/score/",
