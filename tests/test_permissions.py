@@ -551,6 +551,8 @@ API = [
 
 PAGES = [
     Case("tournament:home", "get", {}, everyone(), page=True),
+    # The site's icon, for whoever asks (issue 52).
+    Case("favicon", "get", {}, everyone(301), page=True),
     # People, ratings and seasons: the site's pages (docs/ratings.md).
     Case("scoring:people", "get", {}, everyone(), page=True),
     Case(

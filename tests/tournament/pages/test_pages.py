@@ -381,3 +381,13 @@ def test_after_the_draw_the_registration_forms_are_gone(
     for action in ("team", "import", "section", "move"):
         assert f'name="action" value="{action}"' not in page, action
     assert 'class="notice"' in page and 'id="check-in"' in page
+
+
+def test_the_favicon_is_the_sites_icon_not_a_missing_page(client):
+    """Issue 52: no favicon, so every first visit fetched an 18 KB 404 page."""
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301
+    assert answer["Location"].startswith("/static/img/icon")
+    assert answer["Location"].endswith(".svg")
+    home = client.get("/").content.decode()
+    assert home.count('rel="icon"') == 1 and 'type="image/svg+xml"' in home
