@@ -10,7 +10,7 @@ from brackets.models import Game, KnockoutMatch
 from scoring.models import Match
 from tests.brackets.knockout import bracket, final_league, matches_of, play_sheet
 from tests.conftest import as_user
-from tests.scoring.league import confirm, deals_for, link_key
+from tests.scoring.league import confirm, link_key
 
 pytestmark = pytest.mark.django_db
 

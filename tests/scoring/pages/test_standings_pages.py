@@ -296,7 +296,7 @@ def test_a_withdrawn_team_inside_the_places_moves_the_line_under_the_last_qualif
     from tests.brackets.knockout import final_league
     from tests.conftest import as_user
 
-    tournament, organizer = final_league(2, 3, qualifiers=4, slug="line-cup")
+    _tournament, organizer = final_league(2, 3, qualifiers=4, slug="line-cup")
     as_user(api, organizer)
     url = "/api/v1/tournaments/line-cup/standings/"
     second = api.get(url).json()["rows"][1]["team"]
