@@ -1039,6 +1039,7 @@ def test_an_unpublished_tournament_does_not_exist_for_outsiders(world, role):
                 "tournament:site",  # the site's, of no tournament
                 "tournament:site-invitation",
                 "scoring:service-worker",  # of no tournament
+                "favicon",  # the site's icon
             )
             or case.name.startswith(("password_", "site-"))
             or case.name in KEYED

@@ -128,10 +128,24 @@ def time_zone_choices(current: str = "") -> list:
     return first + [(ZONE_REGIONS[r], names) for r, names in groups.items()]
 
 
+class ZoneSelect(forms.Select):
+    """The zones' list: each zone's label is the tz database's English (a place, a
+    country: "Kolkata · India · IST"), said as English on a Malayalam page
+    (lang="en"); the regions and the home country's choice are the page's."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if value:
+            option["attrs"]["lang"] = "en"
+        return option
+
+
 class ZoneChoiceField(forms.ChoiceField):
     """A time zone from the list; any other name of the tz database (an old alias
     such as Asia/Calcutta, as the API accepts it) is still a zone, not a wrong
     choice."""
+
+    widget = ZoneSelect
 
     def valid_value(self, value) -> bool:
         return str(value) in zone_names() or super().valid_value(value)

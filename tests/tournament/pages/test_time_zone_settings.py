@@ -66,7 +66,7 @@ def test_the_create_page_takes_the_home_countrys_zone_by_default(
     assert f'<label for="id_time_zone">{label}</label>' in page
     assert f'<option value="" selected>{default}</option>' in page
     assert f'<optgroup label="{region}">' in page
-    assert '<option value="America/New_York">New York · USA · E' in page
+    assert '<option value="America/New_York" lang="en">New York · USA · E' in page
     creator.post(NEW, _body(slug="kochi", home_country="India"))
     assert Tournament.objects.get(slug="kochi").time_zone == "Asia/Kolkata"
     creator.post(NEW, _body(slug="dubai", home_country="UAE"))
@@ -154,7 +154,7 @@ def test_the_list_names_each_place_once_and_in_full(creator, language, region):
         ("Asia/Kolkata", "Kolkata · India · IST</option>"),
         ("Asia/Dubai", "Dubai · United Arab Emirates · UTC+04</option>"),
     ):
-        assert f'<option value="{name}">{label}' in select
+        assert f'<option value="{name}" lang="en">{label}' in select
 
 
 def test_an_old_alias_is_still_a_zone(creator):
