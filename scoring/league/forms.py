@@ -41,7 +41,7 @@ class SectionFilterForm(forms.Form):
     def __init__(self, *args, sections, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["section"].choices = [("", _("All sections"))] + [
-            (s.pk, s.name) for s in sections
+            (s.pk, s.shown_name) for s in sections
         ]
 
 

@@ -2,6 +2,7 @@
 
 from django import template
 from django.utils.html import json_script
+from django.utils.translation import pgettext
 
 from scoring.domain import rounds, tiebreak
 from scoring.domain.rules import TRUMP_SYMBOLS, Trump
@@ -11,6 +12,7 @@ from scoring.words import offline_words as _offline_words
 from scoring.words import said as _said
 from scoring.words import who_said as _who_said
 from tournament.domain.errors import Words
+from tournament.domain.sections import INTERNATIONAL
 from tournament.words import words_said
 
 register = template.Library()
@@ -49,6 +51,14 @@ def round_name(stage: str, number: int, qualifiers: int | None = None) -> str:
     """A round's one name in the page's language (scoring/domain/rounds.py):
     {% round_name match.stage match.round tournament.qualifiers %}."""
     return words_said(rounds.round_name(stage, number, qualifiers))
+
+
+@register.filter
+def section_said(name: str) -> str:
+    """A section's name as a list of names gives it, in the page's language: the
+    International section's stored name (the API's) is said as the page says it
+    (`Section.shown_name`); any other as its organizer named it."""
+    return pgettext("section", "International") if name == INTERNATIONAL else name
 
 
 @register.filter

@@ -251,3 +251,33 @@ def test_the_settings_page_changes_the_home_country_or_says_why_not(
     answer = client.post("/t/kerala/settings/", {**SETTINGS, "home_country": "u.s."})
     assert answer.status_code == 302
     assert Tournament.objects.get(pk=kerala.pk).home_country == "USA"
+
+
+@pytest.mark.parametrize(
+    ("language", "intl", "outside"),
+    [
+        ("en", "International", "every team from outside India"),
+        ("ml", ML_INTERNATIONAL, "India-ന് പുറത്തുനിന്നുള്ള എല്ലാ ടീമുകളും"),
+    ],
+)
+def test_international_is_said_in_the_pages_language_on_every_list(
+    kerala, organizer, language, intl, outside
+):
+    """Issue 52's walk: the Overview said International takes "every team from
+    outside the USA" in an Indian championship, and the Overview, the Draw page and
+    the standings said "International" in English on Malayalam pages."""
+    Tournament.objects.filter(pk=kerala.pk).update(published=True)
+    section = Section.objects.get(tournament=kerala, is_international=True)
+    TeamFactory(section=section, name="Dubai Dealers", placement="international")
+    for name in ("Kochi Kings", "Aluva Aces", "Fort Fours"):
+        TeamFactory(section=Section.objects.get(name="Ernakulam"), name=name)
+    client = _in(language, organizer)
+    overview = client.get("/t/kerala/").content.decode()
+    assert f"<tr><td>{intl}</td><td>{outside}</td>" in overview
+    draw = client.get("/t/kerala/draw/").content.decode()
+    assert f"<tr><td>{intl}</td>" in draw
+    standings = client.get("/t/kerala/standings/").content.decode()
+    assert f'<small class="muted">{intl}</small>' in standings
+    if language == "ml":
+        for page in (overview, draw, standings):
+            assert ">International<" not in page
