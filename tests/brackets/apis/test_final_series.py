@@ -81,3 +81,32 @@ def test_the_finals_games_are_played_at_the_first_games_table_and_its_link_follo
         table=table
     )
     assert not others.filter(pk__in=[g.sheet_id for g in games]).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "final", "third"),
+    [
+        ("en", "Final, game {}: ", "Second runner-up match: "),
+        ("ml", "ഫൈനൽ, ഗെയിം {}: ", "രണ്ടാം റണ്ണർ-അപ്പ് മത്സരം: "),
+    ],
+)
+def test_the_links_tab_names_the_match_each_table_plays(api, language, final, third):
+    """Issue 52's walk: both tables of the final's round read "Final and second
+    runner-up match"; each names its own match, the final's game by its number."""
+    _, organizer = final_league(2, 3, qualifiers=4, slug=SLUG)
+    as_user(api, organizer)
+    api.post(f"/api/v1/tournaments/{SLUG}/knockout/", {}, "json")
+    for m in matches_of(bracket(api, SLUG)).values():  # the semi-finals
+        if m["status"] == "scheduled":
+            play_sheet(api, m["match"], 14, 10, 24)
+            confirm(api, m["match"])
+    first = Match.objects.get(pk=_final(api)["match"])
+    client = Client()
+    client.force_login(organizer)
+    client.cookies["django_language"] = language
+    page = client.get(f"/t/{SLUG}/links/").content.decode()
+    assert page.count(final.format(1)) == 1 and page.count(third) == 1
+    play_sheet(api, first.pk, 10, 8, 18)
+    confirm(api, first.pk)
+    page = client.get(f"/t/{SLUG}/links/").content.decode()
+    assert page.count(final.format(2)) == 1 and final.format(1) not in page
