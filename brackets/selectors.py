@@ -294,27 +294,27 @@ def bracket_export(
                             g.pk,
                         ]
                     )
+    # The podium as far as it is decided, in the sheet's note: rows under the
+    # matches would sit inside its filter and borrow its columns (issue 52's walk);
+    # every place is on the Final places sheet once the final is decided.
     podium = view.podium
-    seeds = {s.team_id: s.number for s in view.seeds}
-    places = [
-        ("Champion", podium.champion),
-        ("Runner-up", podium.runner_up),
-        ("Second runner-up", podium.second_runner_up),
-        ("Third runner-up", podium.third_runner_up),
+    decided = [
+        f"{name}: {team.name}"
+        for name, team in (
+            ("Champion", podium.champion),
+            ("runner-up", podium.runner_up),
+            ("second runner-up", podium.second_runner_up),
+            ("third runner-up", podium.third_runner_up),
+        )
+        if team is not None
     ]
-    rows.append([None] * 18)
-    for name, team in places:
-        if team is not None:
-            rows.append(
-                [name, None, None, seeds.get(team.pk), team.name]
-                + [None] * 10
-                + [team.name, "place", None]
-            )
     bracket = view.bracket
     note = (
         f"{bracket.qualifiers} qualifiers, a bracket of {bracket.size}; the final is "
         f"best of {bracket.final_best_of}. Totals of the final are games won."
     )
+    if decided:
+        note += " " + "; ".join(decided) + "."
     places = final_places_get(tournament=tournament, view=view)
     return (
         rows,

@@ -153,6 +153,13 @@ def test_the_workbook_gives_the_final_places_and_the_tosss_teams_by_name(api, fi
     )
     note = book["Statistics"]["C2"].value
     assert "docs/" not in note and "starts at 1000" in note
+    # The podium is the Bracket sheet's note, not rows inside its table's filter
+    # that borrow the matches' columns (issue 52's walk).
+    bracket_rows = table(book, "Bracket")
+    assert all(r["Match"] is not None for r in bracket_rows)
+    ws = book["Bracket"]
+    assert ws.auto_filter.ref.endswith(str(ws.max_row))
+    assert f"Champion: {data['champion']['name']}" in ws["C2"].value
 
 
 @pytest.mark.parametrize(
