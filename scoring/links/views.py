@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import services as tournament_services
 from tournament.domain.errors import RuleError, gettext_noop
-from tournament.domain.types import Role, TournamentStatus
+from tournament.domain.types import Role, TeamStatus, TournamentStatus
 from tournament.links import services
 from tournament.links.auth import LinkHolder, link_refusal
 from tournament.links.selectors import link_find, link_list
@@ -247,12 +247,13 @@ def _team_page(request: HttpRequest, link: Link) -> HttpResponse:
             key=lambda s: (s is not playing, -sheets.index(s)),
         ),
         "dispute_form": DisputeForm(),
-        "check_in_open": link.tournament.check_in_required
-        and team.checked_in_at is None,
+        # A team checks in here as on the registration desk: where check-in is not
+        # required, it still tells the desk the team has arrived.
+        "check_in_open": team.checked_in_at is None
+        and team.status == TeamStatus.ACTIVE,
         # Before the draw a check-in made by mistake is undone here, as the
         # registration page undoes it (docs/links.md).
-        "check_in_undo": link.tournament.check_in_required
-        and team.checked_in_at is not None
+        "check_in_undo": team.checked_in_at is not None
         and link.tournament.status == TournamentStatus.REGISTRATION,
         "etag": etag,
         "live": any(not m.locked for m in matches),

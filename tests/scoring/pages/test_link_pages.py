@@ -409,3 +409,24 @@ def test_a_forfeited_sheet_is_said_forfeited_not_confirmed(cup, client, language
         page = client.get(url, follow=True).content.decode()
         assert said in page, url
         assert "confirmed and locked" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Check-in is not required here"),
+        ("ml", "ഇവിടെ ചെക്ക്-ഇൻ നിർബന്ധമല്ല"),
+    ],
+)
+def test_a_team_link_checks_in_where_check_in_is_not_required(language, said):
+    """Issue 52's walk: the desk ticks arrivals where check-in is not required, the
+    team's link offered nothing; now both record the arrival."""
+    tournament, _, teams, _ = tables_in_play("free", tables=1, deals=4)
+    assert not tournament.check_in_required
+    client = Client()
+    client.cookies["django_language"] = language
+    key = _key(tournament, team=teams[0])
+    page = client.get(f"/l/{key}/").content.decode()
+    assert said in page and 'value="check_in"' in page
+    client.post(f"/l/{key}/", {"action": "check_in"})
+    assert Team.objects.get(pk=teams[0].pk).checked_in_at is not None
