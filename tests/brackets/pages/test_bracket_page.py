@@ -212,7 +212,7 @@ def test_the_knockout_has_one_set_of_names_on_every_page(api, league):
     named = {r["Round"] for r in table(workbook(book.content), "Bracket")}
     assert {"Quarter-finals", "Semi-finals", "Second runner-up match", "Final"} <= named
     bracket_page = Client().get(PAGE, HTTP_ACCEPT_LANGUAGE="ml").content.decode()
-    assert "സെമി ഫൈനൽ" in bracket_page and "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം" in bracket_page
+    assert "സെമി ഫൈനൽ" in bracket_page and "രണ്ടാം റണ്ണർ-അപ്പ് മത്സരം" in bracket_page
     assert "Semi-finals" not in bracket_page and "Second runner-up match" not in (
         bracket_page
     )
@@ -249,7 +249,7 @@ def test_a_sheet_of_the_finals_round_names_its_own_match(api, db):
     staff.force_login(organizer)
     said = {
         "en": ("Final, game 1", "Final, game 2", "Second runner-up match"),
-        "ml": ("ഫൈനൽ, ഗെയിം 1", "ഫൈനൽ, ഗെയിം 2", "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം"),
+        "ml": ("ഫൈനൽ, ഗെയിം 1", "ഫൈനൽ, ഗെയിം 2", "രണ്ടാം റണ്ണർ-അപ്പ് മത്സരം"),
     }
     for language, (first, second, runner_up) in said.items():
         for sheet, name in (

@@ -84,7 +84,7 @@ def test_the_knockout_day_on_the_screen_to_its_champion(api, four):
     assert kinds(screen, slug) == ["pairings", "bracket", "standings"]
     for language, names in (
         ("en", ("Semi-finals", "Second runner-up match", "Final")),
-        ("ml", ("സെമി ഫൈനൽ", "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം", "ഫൈനൽ")),
+        ("ml", ("സെമി ഫൈനൽ", "രണ്ടാം റണ്ണർ-അപ്പ് മത്സരം", "ഫൈനൽ")),
     ):
         shown = view_of(screen, slug, "bracket", language)
         columns = re.findall(
@@ -128,7 +128,7 @@ def test_the_knockout_day_on_the_screen_to_its_champion(api, four):
 
     said = {
         "en": ("Final, game {}", "Second runner-up match"),
-        "ml": ("ഫൈനൽ, ഗെയിം {}", "മൂന്നാം സ്ഥാനത്തിനുള്ള മത്സരം"),
+        "ml": ("ഫൈനൽ, ഗെയിം {}", "രണ്ടാം റണ്ണർ-അപ്പ് മത്സരം"),
     }
     for number, (a, b) in enumerate(((4, 2), (2, 4), (4, 2)), start=1):
         final = final_sheet()
