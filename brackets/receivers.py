@@ -62,9 +62,16 @@ def on_match_named(sender, *, match, **kwargs):
     )
     if game is None:
         return None
-    kind = game.knockout_match.kind
+    return _sheet_name(
+        game.knockout_match.kind, game.number, game.knockout_match.best_of
+    )
+
+
+def _sheet_name(kind: str, game: int, best_of: int):
+    """A sheet of the final's round by its own match's name ("Final, game 2",
+    "Second runner-up match"); None for any other round's, which its round names."""
     if kind == Kind.FINAL:
-        return rounds.final_game(game.number, game.knockout_match.best_of)
+        return rounds.final_game(game, best_of)
     if kind == Kind.SECOND_RUNNER_UP:
         return rounds.SECOND_RUNNER_UP
     return None
@@ -110,14 +117,12 @@ def on_screen_bracket(sender, *, tournament, **kwargs):
     view = selectors.bracket_get(tournament=tournament)
     if view is None:
         return None
-    names = {}
-    for mv in view.matches:
-        kind = mv.match.kind
-        for game in mv.games:
-            if kind == Kind.FINAL:
-                names[game.sheet_id] = rounds.final_game(game.number, mv.match.best_of)
-            elif kind == Kind.SECOND_RUNNER_UP:
-                names[game.sheet_id] = rounds.SECOND_RUNNER_UP
+    names = {
+        game.sheet_id: name
+        for mv in view.matches
+        for game in mv.games
+        if (name := _sheet_name(mv.match.kind, game.number, mv.match.best_of))
+    }
     podium = view.podium
 
     def name(team):

@@ -230,7 +230,8 @@ def bracket_export(
 ) -> tuple[list[list], str, list[list] | None] | None:
     """The Bracket sheet's rows (workbook.BRACKET_COLUMNS) and its note: every match
     with seeds, totals, tie-break (the toss's teams by name) and winner; the final's
-    games below it; the byes; then the podium. Third, the Final places sheet's rows
+    games below it; the byes; the note ends with the podium as far as it is decided.
+    Third, the Final places sheet's rows
     (workbook.FINAL_PLACES_COLUMNS: place, team, league rank), None until the final
     is decided."""
     view = bracket_get(tournament=tournament)

@@ -20,8 +20,12 @@ from tournament.views import htmx_request, visible_tournament
 from tournament.words import refusal
 
 from . import services
+from .domain.seeding import qualifiers_offered
 from .forms import KnockoutForm
 from .selectors import bracket_get, final_places_get
+
+# A tournament whose knockout is seeded: the form and the teams' count are behind it.
+SEEDED = frozenset({TournamentStatus.KNOCKOUT, TournamentStatus.FINISHED})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -31,19 +35,15 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     final's games and the podium; readable on a phone, printable. It refreshes
     itself while the knockout is played."""
     tournament, roles = visible_tournament(request, slug)
-    # Before the seeding, the teams that can play on: the most that can qualify
-    # (withdrawn teams and teams absent from the draw cannot), the form's default.
+    # Before the seeding, the teams that can play on: the most that can qualify,
+    # and so the most the form offers.
     playing = (
-        teams_playing_count(tournament=tournament)
-        if tournament.status == TournamentStatus.LEAGUE
-        else None
+        None
+        if tournament.status in SEEDED
+        else teams_playing_count(tournament=tournament)
     )
     form = KnockoutForm(
-        initial={
-            "qualifiers": min(tournament.qualifiers, playing)
-            if playing is not None
-            else tournament.qualifiers
-        }
+        initial={"qualifiers": qualifiers_offered(tournament.qualifiers, playing)}
     )
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -80,15 +80,7 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
         "bracket": view,
         "form": form,
         "progress": league_progress(tournament=tournament) if view is None else None,
-        "playing": (
-            (
-                playing
-                if playing is not None
-                else teams_playing_count(tournament=tournament)
-            )
-            if view is None
-            else None
-        ),
+        "playing": playing if view is None else None,
         "live": view is not None and tournament.status == TournamentStatus.KNOCKOUT,
         "poll": settings.STANDINGS_POLL_SECONDS,
     }

@@ -39,6 +39,13 @@ def bracket_size(qualifiers: int) -> int:
     return rounds.bracket_places(qualifiers)  # the round names count places the same
 
 
+def qualifiers_offered(setting: int, playing: int | None) -> int:
+    """How many qualifiers the seeding form offers: the tournament's setting, or
+    fewer when fewer teams can play on (withdrawn teams and teams absent from the
+    draw cannot qualify); `playing` None when not known (the knockout is seeded)."""
+    return setting if playing is None else min(setting, playing)
+
+
 def seed_order(size: int) -> list[int]:
     """The seeds of a full bracket of `size` places, top to bottom; neighbours meet
     in the first round. Each doubling puts seed s beside size + 1 - s, so the top two

@@ -103,3 +103,15 @@ def test_stage_deals_defaults_and_changes():
     with pytest.raises(RuleError) as error:
         stage_deals(8, {"final": 97})
     assert error.value.code == "stage_deals_out_of_range"
+
+
+@pytest.mark.parametrize(
+    ("setting", "playing", "offered"),
+    [(24, 23, 23), (24, 24, 24), (24, 40, 24), (24, None, 24), (8, 0, 0)],
+)
+def test_the_form_offers_no_more_qualifiers_than_can_play(setting, playing, offered):
+    """Issue 52: 24 were offered when 23 could play, so the first click was
+    refused; a seeded knockout (playing unknown) keeps the setting."""
+    from brackets.domain.seeding import qualifiers_offered
+
+    assert qualifiers_offered(setting, playing) == offered
