@@ -5,7 +5,11 @@ this site is refused with nothing changed."""
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -22,6 +26,7 @@ from tournament.backups import site
 from tournament.models import Team
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)
@@ -132,13 +137,76 @@ def test_a_damaged_or_foreign_file_is_refused_and_nothing_changes(tmp_path):
         assert _tables() == tables, name
 
 
-def test_restore_asks_before_replacing_the_site(tmp_path, monkeypatch):
+class Terminal(StringIO):
+    """What a person types at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_restore_asks_before_replacing_the_site(tmp_path):
     final_league(2, 3, qualifiers=2, slug="ask-cup")
     path = tmp_path / "b.json.gz"
     site.backup_write(reason="test", path=path)
-    monkeypatch.setattr("builtins.input", lambda prompt: "no")
-    with pytest.raises(CommandError, match="Nothing was restored"):
-        call_command("restore", path, stdout=StringIO())
+    for typed in ("no\n", ""):  # "" : the terminal closed (Ctrl-D)
+        out = StringIO()
+        with pytest.raises(CommandError, match="Nothing was restored"):
+            call_command("restore", path, stdin=Terminal(typed), stdout=out)
+        assert "This replaces everything on this site. Type 'restore': " in (
+            out.getvalue()
+        )
+
+
+def test_restore_without_a_terminal_refuses_and_names_yes(backup_dir, tmp_path):
+    """Issue 53: `podman exec` without -t, or a cron job, has no terminal to ask on;
+    the restore refused with an EOFError traceback. It says what to add, nothing
+    changed and no backup taken."""
+    final_league(2, 3, qualifiers=2, slug="cron-cup")
+    path = tmp_path / "b.json.gz"
+    site.backup_write(reason="test", path=path)
+    tournament_file = tmp_path / "t.56.gz"
+    call_command(
+        "backup", "--tournament", "cron-cup", output=tournament_file, stdout=StringIO()
+    )
+    tables = _tables()
+    said = (
+        "restore asks before it replaces data; there is no terminal to ask on: "
+        "add --yes"
+    )
+    for args in ([path], ["--tournament", "cron-cup", tournament_file]):
+        with pytest.raises(CommandError) as refused:
+            call_command("restore", *args, stdin=StringIO(""), stdout=StringIO())
+        assert str(refused.value) == said
+        assert refused.value.returncode != 0
+        assert _tables() == tables, args
+    assert not backup_dir.exists() or not list(backup_dir.iterdir())
+
+
+def test_restore_without_a_terminal_ends_in_one_line(tmp_path):
+    """The same from the shell, its standard input /dev/null: exit code 1 and one line,
+    no traceback (the file is read before the question; the database is not)."""
+    final_league(2, 3, qualifiers=2, slug="devnull-cup")
+    path = tmp_path / "b.json.gz"
+    site.backup_write(reason="test", path=path)
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE"))
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(path)],
+        cwd=ROOT,
+        env=env | {"FIFTYSIX_VAR_DIR": str(tmp_path / "var")},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "CommandError: restore asks before it replaces data; there is no terminal to "
+        "ask on: add --yes"
+    ]
 
 
 def test_backup_lists_its_files(tmp_path):

@@ -1,7 +1,13 @@
 """`manage.py restore FILE [--yes]`: make the site what a backup holds; with
 `--tournament SLUG`, only that tournament, or those sheets (docs/backups.md). What
-it replaces is backed up first; the rest of the site is not touched."""
+it replaces is backed up first; the rest of the site is not touched.
 
+Without `--yes` it asks on the terminal first. With no terminal to ask on (standard
+input not a tty: `podman exec` without `-t`, a cron job, a pipe) it refuses in one
+line that names `--yes`, before anything changes, rather than reading an answer
+nobody typed."""
+
+import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -11,12 +17,17 @@ from tournament.backups.site import BackupRefused, backup_read
 from tournament.backups.site import backup_restore as site_restore
 from tournament.models import Tournament
 
+NO_TERMINAL = (
+    "restore asks before it replaces data; there is no terminal to ask on: add --yes"
+)
+
 
 class Command(BaseCommand):
     help = (
         "Replace the whole site, or one tournament (--tournament), by a backup; "
         "what it replaces is backed up first."
     )
+    stealth_options = ("stdin",)  # where the answer is read (call_command's tests)
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
@@ -50,10 +61,15 @@ class Command(BaseCommand):
         self.stdout.write(f"What it replaced is in {safety.path}.")
 
     def _ask(self, what: str, yes: bool, options) -> None:
-        if not yes and options.get("interactive", True):
-            answer = input(f"{what} Type 'restore': ")
-            if answer.strip() != "restore":
-                raise CommandError("Nothing was restored.")
+        if yes or not options.get("interactive", True):
+            return
+        stdin = options.get("stdin") or sys.stdin
+        if not stdin.isatty():
+            raise CommandError(NO_TERMINAL)
+        self.stdout.write(f"{what} Type 'restore': ", ending="")
+        self.stdout.flush()
+        if stdin.readline().strip() != "restore":  # "" at the end of the input
+            raise CommandError("Nothing was restored.")
 
     def _tournament(self, slug: str, file: Path, yes: bool, options) -> None:
         tournament = Tournament.objects.filter(slug=slug).first()
