@@ -704,7 +704,12 @@ class HealthApi(APIView):
             choices=["ok", "degraded"],
             help_text="ok when every check is; degraded when one is not.",
         )
-        version = serializers.CharField(help_text="The software's version.")
+        version = serializers.CharField(
+            help_text="The software's release (Semantic Versioning; CHANGELOG.md)."
+        )
+        commit = serializers.CharField(
+            help_text="The commit it was built from (40 hex digits), or `unknown`."
+        )
         checks = inline_serializer(
             "HealthChecks",
             {
@@ -716,12 +721,13 @@ class HealthApi(APIView):
     @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer}, auth=[])
     def get(self, request):
         from .health import health_checks
-        from .version import VERSION
+        from .version import COMMIT, VERSION
 
         serving, checks = health_checks()
         body = {
             "status": "ok" if all(c["ok"] for c in checks.values()) else "degraded",
             "version": VERSION,
+            "commit": COMMIT,
             "checks": checks,
         }
         answer = Response(body, status=200 if serving else 503)

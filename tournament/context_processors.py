@@ -4,7 +4,7 @@ whether the visitor administers the site (the header's link to the site's page).
 from functools import partial
 
 from .site.selectors import is_site_administrator
-from .version import VERSION
+from .version import COMMIT, VERSION
 
 
 def _administers(user) -> bool:
@@ -19,6 +19,7 @@ def _administers(user) -> bool:
 def site(request) -> dict[str, object]:
     return {
         "software_version": VERSION,
+        "software_commit": COMMIT,
         # Called only where a template names it.
         "site_administrator": partial(_administers, getattr(request, "user", None)),
     }

@@ -44,6 +44,29 @@ def migrations_on_disk() -> dict[tuple[str, str], frozenset[tuple[str, str]]]:
     }
 
 
+def migrations_ahead(applied: set[tuple[str, str]]) -> list[str]:
+    """The applied migrations of this code's apps that it does not ship: a newer
+    release migrated the database (an instance left running on older code during an
+    upgrade, or code rolled back without its database: docs/deploy.md). Such an
+    instance must not serve, since its writes could leave out what the newer schema
+    keeps (health answers 503, and deploy/start-web will not start on it)."""
+    shipped = migrations_on_disk()
+    known = set(shipped) | {r for replaces in shipped.values() for r in replaces}
+    apps = {app for app, _ in shipped}
+    return sorted(f"{app}.{name}" for app, name in applied - known if app in apps)
+
+
+def schema_state() -> dict[str, Any]:
+    """Whether the database's migrations are this code's: `{"database": "matches" |
+    "behind" | "ahead", "missing": [...], "ahead": [...]}` (`manage.py release`,
+    deploy/start-web). Raises DatabaseError when the database does not answer."""
+    recorder = MigrationRecorder(connection)
+    applied = set(recorder.applied_migrations()) if recorder.has_table() else set()
+    missing, ahead = migrations_missing(applied), migrations_ahead(applied)
+    state = "ahead" if ahead else "behind" if missing else "matches"
+    return {"database": state, "missing": missing, "ahead": ahead}
+
+
 def migrations_missing(applied: set[tuple[str, str]]) -> list[str]:
     """The shipped migrations not applied: a squashed one counts as applied when
     everything it replaces is, and a replaced one when its squash is."""
@@ -91,8 +114,12 @@ def health_checks() -> tuple[bool, dict[str, dict[str, Any]]]:
         return None
 
     def migrations() -> dict[str, Any]:
-        missing = migrations_missing(applied)
-        return {"ok": not missing, **({"missing": missing[:5]} if missing else {})}
+        missing, ahead = migrations_missing(applied), migrations_ahead(applied)
+        return {
+            "ok": not missing and not ahead,
+            **({"missing": missing[:5]} if missing else {}),
+            **({"ahead": ahead[:5]} if ahead else {}),
+        }
 
     checks = {"database": _timed(database)}
     checks["migrations"] = (
