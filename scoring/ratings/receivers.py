@@ -44,12 +44,26 @@ def on_ratings_stale(sender, **kwargs):
         task_send_on_commit(ratings_refresh_task, None, missed=MISSED_REBUILD)
 
 
-def catch_up(sender, *, using, **kwargs):
+def catch_up(sender, *, using, plan=None, **kwargs):
     """After `migrate`: the people and ratings of what was played before they were
     kept (an upgraded site), found once from the current tables, and a catch-up if
-    the ratings are behind the sheets. Four quick queries when there is nothing to
-    do."""
-    from django.db import transaction
+    the ratings are behind the sheets. Five quick queries when there is nothing to
+    do.
+
+    Only on a database at exactly this code's migrations: after a `migrate <app>
+    <target>` back (a rollback, docs/deploy.md) or forward to a target short of the
+    last, the tables are not this code's models (some were just dropped), and the
+    release that runs next catches up by itself when its own `migrate` ends."""
+    from django.db import connections, transaction
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from tournament.health import migrations_ahead, migrations_missing
+
+    if plan and any(backwards for _, backwards in plan):
+        return
+    applied = set(MigrationRecorder(connections[using]).applied_migrations())
+    if migrations_missing(applied) or migrations_ahead(applied):
+        return
 
     from tournament.models import Player, Tournament
     from tournament.persons.services import seats_sync

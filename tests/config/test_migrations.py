@@ -9,7 +9,6 @@ from io import StringIO
 import pytest
 from django.apps import apps
 from django.core.management import call_command
-from django.core.management.sql import emit_post_migrate_signal
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -80,20 +79,23 @@ def test_each_app_migrates_back_one_step_and_forward_with_the_demo(app):
     tallies = _tallies()
     assert tallies[0] and any(tallies[1].values())
     executor = MigrationExecutor(connection)
-    leaves = [key for key in executor.loader.graph.leaf_nodes() if key[0] in APPS]
     previous = _previous(executor, app)
-    # Back: the app to its previous state (and whatever depends on it with it).
-    executor.migrate([(app, previous)])
+    # Back, as docs/deploy.md's rollback types it: `manage.py migrate <app>
+    # <migration>` takes the app to its previous state (and whatever depends on it
+    # with it), post_migrate and all (it once ended in a traceback from a receiver
+    # reading the tables just dropped).
+    call_command(
+        "migrate", app, previous or "zero", interactive=False, stdout=StringIO()
+    )
     executor = MigrationExecutor(connection)
     applied = executor.loader.applied_migrations
     assert (app, _leaf(executor, app)) not in applied
     if previous is None:
         assert not [key for key in applied if key[0] == app]
-    # Forward again: every app at this release, every row where it was.
-    executor.migrate(leaves)
-    # What `manage.py migrate` does next: the people and the ratings, tables made
-    # from the others, are found again for the rows there (docs/ratings.md).
-    emit_post_migrate_signal(0, False, connection.alias)
+    # Forward again: every app at this release, every row where it was; and what
+    # `migrate` does next, the people and the ratings (tables made from the
+    # others) found again for the rows there (docs/ratings.md).
+    call_command("migrate", interactive=False, stdout=StringIO())
     executor = MigrationExecutor(connection)
     assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
     after = _counts()
@@ -104,3 +106,50 @@ def test_each_app_migrates_back_one_step_and_forward_with_the_demo(app):
     # What each sheet stores for the statistics is counted again by the migration
     # that added it, exactly as the writes had stored it (scoring 0011).
     assert _tallies() == tallies
+
+
+def test_migrate_release_takes_the_database_back_to_the_previous_release_and_forward():
+    """The no-loss rollback of docs/deploy.md: with this code, `manage.py
+    migrate_release <previous>` takes every app to the previous release's last
+    migrations, exit 0 and no traceback; migrating forward again finds every row."""
+    from tournament.management.commands.migrate_release import release_state
+    from tournament.releases import previous_release
+    from tournament.version import VERSION
+
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_play", stdout=StringIO())
+    sheet_copies_keep(
+        match_ids=list(
+            apps.get_model("scoring", "Match").objects.values_list("pk", flat=True)
+        )
+    )
+    call_command("ratings_rebuild", stdout=StringIO())
+    before = _counts()
+    release = previous_release(VERSION)
+    assert release is not None
+    said = StringIO()
+    call_command("migrate_release", release.version, "--plan", stdout=said)
+    assert f"back to {release.version}" in said.getvalue()
+    assert MigrationExecutor(connection).loader.applied_migrations.keys() >= {
+        ("scoring", _leaf(MigrationExecutor(connection), "scoring"))
+    }
+    said = StringIO()
+    call_command("migrate_release", release.version, stdout=said)
+    assert f"at {release.version}'s migrations" in said.getvalue()
+    executor = MigrationExecutor(connection)
+    applied = {key for key in executor.loader.applied_migrations if key[0] in APPS}
+    assert applied == release_state(executor, release.migrations)
+    again = StringIO()
+    call_command("migrate_release", release.version, stdout=again)
+    assert "already" in again.getvalue()
+    call_command("migrate", interactive=False, stdout=StringIO())
+    assert _counts() == before
+
+
+def test_an_unknown_release_is_refused_naming_the_known(capsys):
+    from django.core.management import execute_from_command_line
+
+    with pytest.raises(SystemExit) as exited:
+        execute_from_command_line(["manage.py", "migrate_release", "0.0.9"])
+    assert exited.value.code == 2
+    assert "0.0.9 is not a release this code knows (0.3.0" in capsys.readouterr().err
