@@ -6,12 +6,16 @@ services under a lock of the match row: a deal number within what the match allo
 which are recomputed by scoring/domain/rules.py on every write.
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournament.domain.zones import zone
+from tournament.health import WORKER_BEAT_SECONDS
 from tournament.models import Team, Tournament, someone
 
 from .domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
@@ -800,6 +804,24 @@ class ExportJob(models.Model):
         if self.status == ExportStatus.DONE:
             return 100
         return (100 * self.progress // self.total) if self.total else 0
+
+    @property
+    def waiting_for_worker(self) -> bool:
+        """Queued or running, but no worker has shown a sign of life for it for longer
+        than the beat allows: no worker is building it just now (docs/exports.md,
+        "When no worker is there"). A build beats every EXPORT_BEAT_SECONDS, and a
+        live worker sends a job whose beat is EXPORT_STALE_SECONDS old again within
+        one of its own beats (WORKER_BEAT_SECONDS), which marks it afresh; one beat
+        more is slack. Past that no worker is running: the job goes on, from the
+        start, when one is back (the broker keeps its task, acks late, and the
+        worker's first beat sends it again). Read from the row alone: no query, so
+        that the Excel tab's poll stays one query."""
+        if self.status not in (ExportStatus.QUEUED, ExportStatus.RUNNING):
+            return False
+        allowed = settings.EXPORT_STALE_SECONDS + 2 * WORKER_BEAT_SECONDS
+        return self.beat_at is None or self.beat_at < timezone.now() - timedelta(
+            seconds=allowed
+        )
 
 
 from .ratings.models import (  # noqa: E402, F401

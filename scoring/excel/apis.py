@@ -51,6 +51,16 @@ from .selectors import (
 STAFF = (Role.ORGANIZER, Role.SCORER)
 
 
+# A job whose beat stopped: no worker is running (ExportJob.waiting_for_worker). Its
+# task is kept by the broker (acks late) and sent again by the first worker's beat.
+WAITING_FOR_WORKER = (
+    "No worker is building this workbook just now. Nothing is lost: it starts again "
+    "by itself, from the first score sheet, as soon as a worker is back. If it has not "
+    "moved in a few minutes, tell the site's administrator that the site's worker is "
+    "not running; asking for it again does not help until then."
+)
+
+
 class ExportOutput(serializers.Serializer):
     id = serializers.IntegerField()
     tournament = serializers.SlugField(source="tournament.slug")
@@ -65,11 +75,23 @@ class ExportOutput(serializers.Serializer):
     file = serializers.SerializerMethodField(
         help_text="Where the workbook is, once done; null before."
     )
+    waiting_for_worker = serializers.BooleanField(
+        help_text="Queued or running, but no worker has shown a sign of life for it "
+        "for longer than its beat allows: no worker is building it just now. It goes "
+        "on by itself, from the start, when a worker is back (docs/exports.md)."
+    )
+    note = serializers.SerializerMethodField(
+        help_text="What a person is told about the job when it waits for a worker; "
+        "empty otherwise."
+    )
 
     def get_file(self, obj) -> str | None:
         if obj.status != ExportStatus.DONE:
             return None
         return reverse("scoring-api:export-file", kwargs={"pk": obj.pk})
+
+    def get_note(self, obj) -> str:
+        return WAITING_FOR_WORKER if obj.waiting_for_worker else ""
 
 
 # Redis down: the job's task could not be sent, and the job was failed rather than

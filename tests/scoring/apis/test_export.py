@@ -376,6 +376,36 @@ def test_a_file_is_offered_only_when_done(api, played):
     assert api.get(f"/api/v1/exports/{foreign.pk}/").status_code == 404
 
 
+@pytest.mark.django_db
+def test_a_job_whose_worker_is_gone_says_it_waits_for_one(api, played, settings):
+    """Issue 53: a job whose beat is older than the beat allows (no live worker sent
+    it again) says so, and what to do, in the job itself and in the tournament's
+    list; a job that beats, or is done, does not."""
+    tournament, _ = played
+    now = timezone.now()
+    fresh = now - timedelta(seconds=1)
+    stopped = now - timedelta(minutes=3)
+    beating = ExportJob.objects.create(
+        tournament=tournament, status="running", total=10, progress=3, beat_at=fresh
+    )
+    shown = api.get(f"/api/v1/exports/{beating.pk}/").json()
+    assert (shown["waiting_for_worker"], shown["note"]) == (False, "")
+    ExportJob.objects.filter(pk=beating.pk).update(beat_at=stopped)
+    shown = api.get(f"/api/v1/exports/{beating.pk}/").json()
+    assert shown["status"] == "running" and shown["waiting_for_worker"] is True
+    assert shown["note"].startswith("No worker is building this workbook just now.")
+    assert "as soon as a worker is back" in shown["note"]
+    assert "tell the site's administrator" in shown["note"]
+    (listed,) = api.get(EXPORTS).json()
+    assert listed["waiting_for_worker"] is True
+    ExportJob.objects.filter(pk=beating.pk).update(
+        status="failed", error="stopped", finished_at=now
+    )
+    assert api.get(f"/api/v1/exports/{beating.pk}/").json()["waiting_for_worker"] is (
+        False
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_repeated_requests_share_the_build_under_way(api, celery_worker_running):
     tournament, _ = _played(api)

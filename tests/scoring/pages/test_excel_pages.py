@@ -268,3 +268,70 @@ def test_a_printed_sheet_shows_each_penalty_s_points_the_award_and_the_bidder(
         ("4", "2"),
         ("5", str(worked[5])),
     ]
+
+
+@pytest.mark.django_db
+def test_a_build_whose_worker_is_gone_says_so_plainly(
+    league, settings, django_assert_num_queries, django_assert_max_num_queries
+):
+    """Issue 53: a worker killed mid-build left the tab at "Building … (31%)" for
+    minutes. A job whose beat is older than the beat allows (no live worker sent it
+    again) says that no worker is building it, that it goes on when one is back, and
+    what to do; from the job's row alone, in the poll's one query, in both
+    languages."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import ExportJob
+
+    tournament, organizer = league
+    client = _client(organizer)
+    now = timezone.now()
+    # A live worker sends a job back within one of its beats of going stale: up to
+    # EXPORT_STALE_SECONDS and a worker's beat (5 s) old, a build is still a build.
+    alive = ExportJob.objects.create(
+        tournament=tournament,
+        status="running",
+        total=100,
+        progress=31,
+        attempts=1,
+        beat_at=now - timedelta(seconds=settings.EXPORT_STALE_SECONDS + 5),
+    )
+    fragment_url = reverse("scoring:export-job", args=[SLUG, alive.pk])
+    with django_assert_max_num_queries(5) as polled:
+        fragment = client.get(fragment_url).content.decode()
+    queries = len(polled.captured_queries)
+    assert "Building the workbook: 31 of 100 score sheets (31%)" in fragment
+    assert "No worker" not in fragment
+    assert 'hx-trigger="every 1s"' in fragment
+
+    ExportJob.objects.filter(pk=alive.pk).update(beat_at=now - timedelta(minutes=3))
+    with django_assert_num_queries(queries):
+        fragment = client.get(fragment_url).content.decode()
+    page = client.get(reverse("scoring:excel", args=[SLUG])).content.decode()
+    for html in (fragment, page):
+        assert (
+            "No worker is building the workbook just now: it stopped at 31 of 100 "
+            "score sheets (31%)."
+        ) in html
+        assert (
+            "it starts again by itself, from the first score sheet, as soon as a "
+            "worker is back"
+        ) in html
+        assert "tell the site's administrator" in html
+        assert "Building the workbook" not in html
+        assert "<progress" not in html
+    assert 'hx-trigger="every 5s"' in fragment  # still polled: it goes on by itself
+
+    # Queued and never started (no worker since the request): waiting for one.
+    ExportJob.objects.filter(pk=alive.pk).update(status="queued", progress=0)
+    fragment = client.get(fragment_url).content.decode()
+    assert "No worker is building the workbook just now: it is waiting" in fragment
+
+    client.post("/i18n/setlang/", {"language": "ml", "next": "/"})
+    ExportJob.objects.filter(pk=alive.pk).update(status="running", progress=31)
+    fragment = client.get(fragment_url).content.decode()
+    assert "ഇപ്പോൾ ഒരു പശ്ചാത്തല വർക്കറും വർക്ക്ബുക്ക് തയ്യാറാക്കുന്നില്ല" in fragment
+    assert "അഡ്മിനിസ്ട്രേറ്ററെ അറിയിക്കുക" in fragment
+    assert "No worker" not in fragment
