@@ -9,9 +9,12 @@ before anything risky (`python deploy/dump.py`).
 
 DUMP_DIR is the environment's, else `dumps/` beside the site's data (FIFTYSIX_VAR_DIR;
 /var/lib/fiftysix/dumps in the image). Dumps hold password hashes and API tokens: the
-folder is made owner-only (0700) and each file is written owner-only (0600). Nothing is
-pruned: remove old dumps by hand. Logs the file's path (a line of the site's log: JSON
-in production); exits non-zero, leaving no partial file, when the dump fails.
+folder is made owner-only (0700) and each file is written owner-only (0600). This
+prunes nothing: deploy/nightly-dump, after each nightly dump (`--reason nightly`),
+removes the old nightly and before-migrate dumps (docs/backups.md, "The nightly dump");
+the others are removed by hand. Logs the file's path (a line of the site's log: JSON in
+production); exits non-zero, leaving no partial file, when the dump fails (and leaves
+none when it is stopped).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ log = logging.getLogger("fiftysix.dump")
 
 
 def _settings():
-    sys.path.insert(0, str(ROOT))
+    if str(ROOT) not in sys.path:  # deploy/nightly-dump calls this every night
+        sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.config.settings")
     import django
 
@@ -41,8 +45,15 @@ def _settings():
     return settings
 
 
+def dump_dir(settings=None) -> Path:
+    """Where the dumps go: DUMP_DIR, else dumps/ in FIFTYSIX_VAR_DIR (the site's
+    settings loaded, and its logging with them, when none are given)."""
+    settings = settings or _settings()
+    return Path(os.environ.get("DUMP_DIR") or Path(settings.VAR_DIR) / "dumps")
+
+
 def _folder(settings) -> Path:
-    folder = Path(os.environ.get("DUMP_DIR") or Path(settings.VAR_DIR) / "dumps")
+    folder = dump_dir(settings)
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o700)
     return folder
@@ -111,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         said = getattr(error, "stderr", None) or ""
         log.error("dump: failed, nothing was changed: %s %s", error, said.strip())
         return 1
+    except BaseException:  # stopped (SIGTERM, ^C): pg_dump is killed, its file goes
+        partial.unlink(missing_ok=True)
+        raise
     log.info("dump: %s (%s bytes)", target, target.stat().st_size)
     return 0
 

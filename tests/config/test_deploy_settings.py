@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # env.str("NAME", ...), env.bool(...), env("NAME"), environ.Env().str("NAME", ...)
 READ = re.compile(r"\b(?:env|Env\(\))(?:\.\w+)?\(\s*\"([A-Z][A-Z0-9_]+)\"")
 LISTED = re.compile(r"^#?\s*([A-Z][A-Z0-9_]+)=", re.MULTILINE)
-# Read by compose.yaml, the start scripts and deploy/dump.py, not by the settings.
+# Read by compose.yaml, the start scripts, deploy/dump.py and deploy/nightly-dump, not
+# by the settings.
 DEPLOYMENT = {
     "FIFTYSIX_DOMAIN": "deploy/compose.yaml",
     "ACME_EMAIL": "deploy/compose.yaml",
@@ -26,6 +27,9 @@ DEPLOYMENT = {
     "MIGRATE_ON_START": "deploy/start-web",
     "WORKER_CONCURRENCY": "deploy/start-worker",
     "DUMP_DIR": "deploy/dump.py",
+    "DUMP_AT": "deploy/nightly-dump",
+    "DUMP_NIGHTLY_KEPT": "deploy/nightly-dump",
+    "DUMP_BEFORE_MIGRATE_DAYS": "deploy/nightly-dump",
 }
 
 
