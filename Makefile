@@ -7,7 +7,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/fiftysix
 REDIS_URL ?= redis://127.0.0.1:6379/15
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run port-free test venv lock lint js format browser proxy test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
+.PHONY: release run port-free test venv lock lint js format browser proxy test-sqlite test-postgres test-bench test-container services demo bench check-deploy restore-drill messages clean
 
 # The locked versions, with their hashes (CONTRIBUTING.md, "The lock"): the venv, the
 # image (deploy/Containerfile) and CI install exactly these; pyproject.toml keeps ranges.
@@ -169,6 +169,13 @@ messages: venv
 		--ignore "var/*" --ignore "staticfiles/*" --ignore "artifacts/*" \
 		--ignore "tests/*" --ignore "bench/*"
 	msgfmt --check -o locale/ml/LC_MESSAGES/django.mo locale/ml/LC_MESSAGES/django.po
+
+# Cuts a release (docs/releases.md): `make release VERSION=0.4.0` checks that this
+# commit says it is VERSION everywhere (pyproject.toml, CHANGELOG.md with its Upgrading
+# section, tournament/releases.py with this code's migrations), runs make test, and
+# tags it v$(VERSION). SKIP_TEST=1 rehearses the checks without the tests or the tag.
+release: venv
+	.ci/release $(VERSION)
 
 clean:
 	rm -rf $(VENV) var .hypothesis

@@ -19,7 +19,9 @@ APPS = ("tournament", "scoring", "brackets")
 @dataclass(frozen=True)
 class Release:
     version: str
-    commit: str
+    # The commit tagged v<version>; None in the release commit itself (a commit
+    # cannot name its own hash): the next commit fills it in (docs/releases.md).
+    commit: str | None
     # Each app's last migration in that release.
     migrations: dict[str, str]
 

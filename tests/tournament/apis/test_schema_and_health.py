@@ -145,7 +145,7 @@ def test_every_page_names_the_version_in_its_footer(client):
     from tournament.version import COMMIT
 
     page = client.get("/").content.decode()
-    footer = f'lang="en" title="commit {COMMIT}">56 {_version()}</span>'
+    footer = f'lang="en" title="{COMMIT}">56 {_version()}</span>'
     assert f'<span class="version" {footer}' in page
 
 
