@@ -43,12 +43,14 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils import timezone
 
+from .. import version
 from ..domain.errors import filled, gettext_noop
 
 FORMAT = "fiftysix-tournament"
 VERSION = 1
 APPS = ("auth", "authtoken", "tournament", "scoring", "brackets")
 PEOPLE = "auth.user"
+PEOPLE_COLUMNS = ["id", "username"]
 SECRETS = "none: people by username only, no password hash, no token, no link key"
 
 # What travels with a tournament, in an order that loads (referred-to first), and for
@@ -129,6 +131,13 @@ def model_of(label: str) -> type[Model]:
 
 def columns_of(model: type[Model]) -> list[str]:
     return [f.attname for f in model._meta.concrete_fields]
+
+
+def release() -> str:
+    """The release this code is (pyproject's version): a file's header says it, and
+    a file brought forward is said to be brought up to it (upgrades.py). The one
+    place a backup reads the version."""
+    return version.VERSION
 
 
 def migrations() -> dict[str, str]:
@@ -275,7 +284,7 @@ def people_line(lines: Iterable[Line]) -> Line:
     ids = set().union(*(line.people for line in lines))
     user = model_of(PEOPLE)
     rows = user._base_manager.filter(pk__in=ids).order_by("pk")
-    people = {"columns": ["id", "username"], "rows": []}
+    people = {"columns": list(PEOPLE_COLUMNS), "rows": []}
     people["rows"] = [list(r) for r in rows.values_list("pk", "username")]
     return line_pack({"tables": {PEOPLE: people}}, {PEOPLE: len(people["rows"])})
 
@@ -312,6 +321,7 @@ def file_write(*, header: dict, lines: list[Line]) -> Written:
         "format": FORMAT,
         "version": VERSION,
         **header,
+        "release": release(),
         "migrations": migrations(),
         "secrets": SECRETS,
         "counts": dict(counts),
@@ -337,8 +347,15 @@ def now_text() -> str:
 
 @dataclass
 class Archive:
+    """A file's header and its rows, table by table: (columns, rows). The columns
+    are the file's, checked to be the same on every line that holds the table;
+    services.py brings them forward to this site's (upgrades.py)."""
+
     header: dict
     tables: dict[str, tuple[list[str], list[list]]] = field(default_factory=dict)
+    # The line that first held each table's columns, named by a refusal.
+    columns_line: dict[str, int] = field(default_factory=dict)
+    state: Any = None  # upgrades.FileState, once services.py brought it forward
 
     def rows(self, label: str) -> list[dict[str, Any]]:
         columns, rows = self.tables.get(label, ([], []))
@@ -578,10 +595,16 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
                     label=label,
                 )
             )
-        expected = (
-            ["id", "username"] if label == PEOPLE else columns_of(model_of(label))
-        )
-        if not isinstance(part, dict) or part.get("columns") != expected:
+        columns = part.get("columns") if isinstance(part, dict) else None
+        if label == PEOPLE:
+            shaped = columns == PEOPLE_COLUMNS
+        else:  # the file's own: an earlier release's are brought forward later
+            shaped = (
+                isinstance(columns, list)
+                and all(isinstance(c, str) for c in columns)
+                and len(set(columns)) == len(columns) > 0
+            )
+        if not shaped:
             raise BackupRefused(
                 filled(
                     gettext_noop(
@@ -590,12 +613,29 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
                     ),
                     number=number,
                     label=label,
-                    expected=expected,
+                    expected=(
+                        PEOPLE_COLUMNS
+                        if label == PEOPLE
+                        else columns_of(model_of(label))
+                    ),
+                )
+            )
+        held = archive.tables.get(label)
+        if held is not None and held[0] != columns:
+            raise BackupRefused(
+                filled(
+                    gettext_noop(
+                        "line %(number)s: the columns of %(label)s are not those of "
+                        "line %(first)s."
+                    ),
+                    number=number,
+                    label=label,
+                    first=archive.columns_line[label],
                 )
             )
         rows = part.get("rows")
         if not isinstance(rows, list) or any(
-            not isinstance(r, list) or len(r) != len(expected) for r in rows
+            not isinstance(r, list) or len(r) != len(columns) for r in rows
         ):
             raise BackupRefused(
                 filled(
@@ -604,4 +644,7 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
                     label=label,
                 )
             )
-        archive.tables.setdefault(label, (expected, []))[1].extend(rows)
+        if held is None:
+            archive.tables[label] = (list(columns), [])
+            archive.columns_line[label] = number
+        archive.tables[label][1].extend(rows)

@@ -38,7 +38,6 @@ from .archive import (
     file_read,
     file_write,
     line_pack,
-    migrations,
     model_of,
     people_line,
     rows_of,
@@ -47,6 +46,7 @@ from .archive import (
 from .binary import binary_rows, content_store
 from .copies import kept_lines, sheet_copies_keep
 from .rows import Rows, aware, column_clean, insert_raw, range_clean, refused_row
+from .upgrades import Written, archive_bring_forward
 
 __all__ = [
     "BackupRefused",
@@ -229,23 +229,6 @@ def backup_before_reopening(*, match, user=None) -> Backup | None:
 
 # Putting rows back
 # ----------------------------------------------------------------------------------
-
-
-def _check_migrations(archive: Archive) -> None:
-    here = migrations()
-    if archive.header.get("migrations") != here:
-        raise BackupRefused(
-            filled(
-                gettext_noop(
-                    "it was made at migrations %(migrations)s; this database is at "
-                    "%(here)s. "
-                    "Take"
-                    " it with the code of its day, or migrate that code first."
-                ),
-                migrations=archive.header.get("migrations"),
-                here=here,
-            )
-        )
 
 
 def _people(archive: Archive, *, create: bool) -> dict[int, int]:
@@ -538,6 +521,20 @@ def _tournament_load(loader: _Loader, tournament: Tournament | None, slug: str) 
     return row.pk
 
 
+def _written(loader: _Loader, labels: list[str]) -> Written:
+    """This site's ids of the rows `loader` wrote of these tables (for the upgrades
+    done once a file of an earlier release is loaded)."""
+    return Written(
+        {
+            label: sorted(
+                loader.ids[label][row[0]]
+                for row in loader.archive.tables.get(label, ([], []))[1]
+            )
+            for label in labels
+        }
+    )
+
+
 def _check_constraints() -> None:
     tables = [model_of(label)._meta.db_table for label in LOAD_ORDER]
     connection.check_constraints(table_names=tables)
@@ -565,7 +562,7 @@ def backup_restore(
     `setting` names the most the file may inflate to (archive.file_read)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     archive = file_read(content, setting=setting)
-    _check_migrations(archive)
+    archive_bring_forward(archive)
     about = archive.header.get("tournament") or {}
     if about.get("slug") != tournament.slug:
         raise BackupRefused(
@@ -607,6 +604,7 @@ def backup_restore(
             seats_sync(tournament=tournament, prefer=held)
             if was_counted or (tournament.published and tournament.rated):
                 ratings_stale.send(sender=Tournament)
+            archive.state.loaded(_written(loader, LOAD_ORDER))
     except IntegrityError as error:
         raise BackupRefused(
             filled(
@@ -700,6 +698,7 @@ def _sheets_restore(
                 )
             insert_raw(loader.rows("brackets.game"))
             _check_constraints()
+            archive.state.loaded(_written(loader, [*SHEET_PARTS, "brackets.game"]))
     except IntegrityError as error:
         raise BackupRefused(
             filled(
@@ -750,9 +749,11 @@ def tournament_import(
 ) -> Tournament:
     """A tournament's backup as a new tournament of this site: every row with a new
     id, people matched by username or created without a password. Refused, with
-    the reason, where its slug or a person's name clashes."""
+    the reason, where its slug or a person's name clashes. The tournament comes
+    with `file_state` (upgrades.FileState): who wrote the file, and whether it was
+    brought forward from an earlier release."""
     archive = file_read(content, setting=setting)
-    _check_migrations(archive)
+    archive_bring_forward(archive)
     if archive.header.get("scope") != BackupScope.TOURNAMENT:
         raise BackupRefused(
             gettext_noop(
@@ -783,6 +784,7 @@ def tournament_import(
             _check_constraints()
             # Unrated (above): its sheets move no rating, so nothing is rebuilt.
             seats_sync(tournament=Tournament.objects.get(pk=pk))
+            archive.state.loaded(_written(loader, LOAD_ORDER))
     except IntegrityError as error:
         raise BackupRefused(
             filled(
@@ -795,4 +797,5 @@ def tournament_import(
         Membership.objects.get_or_create(
             tournament=tournament, user=user, role=Role.ORGANIZER
         )
+    tournament.file_state = archive.state
     return tournament

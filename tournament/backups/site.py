@@ -45,6 +45,7 @@ from django.utils import timezone
 from ..domain.errors import filled, gettext_noop
 from . import archive
 from .archive import APPS, BackupRefused
+from .upgrades import FileState, Written, file_state, tables_bring_forward, unaccounted
 
 FORMAT = "fiftysix-backup"
 VERSION = 2  # 2: tokens always left out, password hashes only when asked for
@@ -82,6 +83,7 @@ class BackupInfo:
     created: str
     reason: str
     counts: dict[str, int]
+    state: FileState | None = None  # of a file restored: who wrote it (upgrades.py)
 
     @property
     def rows(self) -> int:
@@ -177,6 +179,7 @@ def backup_write(
         "version": VERSION,
         "created": now.isoformat(),
         "reason": reason,
+        "release": archive.release(),
         "migrations": migrations,
         "passwords": passwords,
         "tokens": False,
@@ -310,26 +313,14 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     """Make the site what backup `path` holds. Returns (restored, the backup taken of
     what it replaced). Nothing changes if the file is refused or anything fails."""
     document = backup_read(path)
-    now = archive.migrations()
-    if document["migrations"] != now:
-        raise BackupRefused(
-            filled(
-                gettext_noop(
-                    "%(path)s was made at migrations %(migrations)s; this database "
-                    "is at "
-                    "%(now)s."
-                    " Restore it with the code of its day, or migrate that code."
-                ),
-                path=path,
-                migrations=document["migrations"],
-                now=now,
-            )
-        )
+    state = backup_state(path, document)
     safety = backup_write(reason="before restore")
     models = backup_models()
     by_label = {m._meta.label_lower: m for m in models}
     # A version 1 file has API tokens: never put back (they are secrets).
     rows = [r for r in document["rows"] if not r["model"].startswith("authtoken.")]
+    if state.upgrades:
+        rows = _rows_bring_forward(path, state, rows)
     _passwords_kept(rows)
     unknown = {row["model"] for row in rows} - set(by_label)
     if unknown:
@@ -357,10 +348,102 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), models):
             cursor.execute(statement)
+    # An earlier release's file: what its migrations filled once the rows were
+    # there (the contract tallies, the people, the ratings' rebuild).
+    state.loaded(Written(_loaded_ids(rows), site=True))
     restored = BackupInfo(
-        path, document["created"], document["reason"], document["counts"]
+        path, document["created"], document["reason"], document["counts"], state
     )
     return restored, safety
+
+
+def backup_state(path: Path, document: dict[str, Any]) -> FileState:
+    """Where a backup's rows stand against this database's (upgrades.py): at its
+    migrations, or written by an earlier release and brought forward; refused,
+    naming the file, where it cannot be."""
+    state = file_state(document)
+    if state.refusal is not None:
+        raise _named(path, state.refusal)
+    return state
+
+
+def _site_fields(label: str) -> dict[str, str] | None:
+    """This site's fields of a model as its rows in a backup name them (a
+    reference by its field's name), each with its attname: the names upgrades
+    use. None for a model this site does not have."""
+    try:
+        model = apps.get_model(label)
+    except (LookupError, ValueError):
+        return None
+    named = {
+        f.name: f.attname for f in model._meta.concrete_fields if not f.primary_key
+    }
+    if label in NATURAL or model._meta.many_to_many:  # Django's serializer's rows
+        named |= {f.name: f.name for f in model._meta.local_many_to_many}
+    return named
+
+
+def _pk(label: str) -> str:
+    return apps.get_model(label)._meta.pk.attname
+
+
+def _rows_bring_forward(
+    path: Path, state: FileState, rows: list[dict]
+) -> list[dict[str, Any]]:
+    """An earlier release's rows carried through the upgrades of `state`, as
+    tables of attnames (upgrades.Tables), then back into rows of this site's
+    fields; refused where a model's fields are then not this site's."""
+    tables: dict[str, tuple[list[str], list[list]]] = {}
+    names: dict[str, list[str]] = {}
+    others: list[dict] = []  # of models this site does not have: refused after
+    for row in rows:
+        label, fields = row["model"], row["fields"]
+        named = _site_fields(label)
+        if named is None:
+            others.append(row)
+            continue
+        if label not in tables:
+            names[label] = list(fields)
+            tables[label] = ([_pk(label), *(named.get(n, n) for n in fields)], [])
+        if list(fields) != names[label]:
+            raise _named(path, unaccounted(state, label, fields, names[label]))
+        tables[label][1].append([row["pk"], *fields.values()])
+
+    def expected(label: str) -> list[str]:
+        return [_pk(label), *(_site_fields(label) or {}).values()]
+
+    try:
+        tables_bring_forward(state, tables, expected)
+    except BackupRefused as refused:
+        raise _named(path, refused) from refused
+    forward = []
+    for label, (columns, values) in tables.items():
+        if sorted(columns) != sorted(expected(label)):
+            raise _named(path, unaccounted(state, label, columns, expected(label)))
+        field_of = {attname: name for name, attname in _site_fields(label).items()}
+        keys = [field_of.get(c, c) for c in columns]
+        pk = _pk(label)
+        for value in values:
+            row = dict(zip(keys, value, strict=True))
+            forward.append({"model": label, "pk": row.pop(pk), "fields": row})
+    return forward + others
+
+
+def _named(path: Path, refused: BackupRefused) -> BackupRefused:
+    return BackupRefused(
+        filled(
+            gettext_noop("%(path)s is not a backup this site reads: %(reason)s"),
+            path=path,
+            reason=refused.args[0],
+        )
+    )
+
+
+def _loaded_ids(rows: list[dict]) -> dict[str, list[int]]:
+    ids: dict[str, list[int]] = {}
+    for row in rows:
+        ids.setdefault(row["model"], []).append(row["pk"])
+    return ids
 
 
 def _passwords_kept(rows: list[dict]) -> None:
