@@ -12,9 +12,12 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.backups.archive import FORMAT, release
+from tournament.backups.selectors import header_of
 from tournament.backups.services import backup_restore
 from tournament.backups.site import BackupRefused, backup_read
 from tournament.backups.site import backup_restore as site_restore
+from tournament.backups.upgrades import FileState, file_state
 from tournament.models import Tournament
 
 NO_TERMINAL = (
@@ -58,7 +61,18 @@ class Command(BaseCommand):
         except BackupRefused as refused:
             raise CommandError(str(refused)) from refused
         self.stdout.write(self.style.SUCCESS(f"Restored {restored.rows} rows."))
+        self._older(restored.state, done=True)
         self.stdout.write(f"What it replaced is in {safety.path}.")
+
+    def _older(self, state: FileState | None, done: bool) -> None:
+        """An earlier release's file is brought forward as it is restored: said
+        before the question where the file is read first, else after."""
+        if state is not None and state.older:
+            how = "brought up" if done else "it will be brought up"
+            self.stdout.write(
+                f"Written by {state.written_by}: {how} to this release ({release()})"
+                + ("." if done else " as it is restored.")
+            )
 
     def _ask(self, what: str, yes: bool, options) -> None:
         if yes or not options.get("interactive", True):
@@ -82,6 +96,12 @@ class Command(BaseCommand):
             content = file.read_bytes()
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}.") from error
+        header = header_of(content) or {}
+        if header.get("format") == FORMAT:  # else the restore says what it is not
+            state = file_state(header)
+            if state.refusal is not None:
+                raise CommandError(f"{file}: {state.refusal}")
+            self._older(state, done=False)
         self._ask(f"This replaces what {file} holds of {slug}.", yes, options)
         try:
             archive, safety = backup_restore(tournament=tournament, content=content)
