@@ -9,18 +9,20 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from ..domain.errors import Words
 from ..domain.types import Role
 from ..models import Backup, Tournament
 from ..views import visible_tournament
-from ..words import backup_reason, exception_said
-from . import services
-from .archive import BackupRefused
+from ..words import backup_reason, exception_said, words_said
+from . import selectors, services
+from .archive import BackupRefused, release
+from .upgrades import OLDEST
 
 
 def _organizer(request: HttpRequest, slug: str) -> tuple[Tournament, frozenset]:
@@ -47,13 +49,9 @@ def backup_list_page(request: HttpRequest, slug: str) -> HttpResponse:
             % {"number": backup.pk, "rows": backup.rows, "tournament": tournament},
         )
         return redirect("tournament:backups", slug=slug)
-    backups = list(
-        Backup.objects.filter(tournament=tournament)
-        .select_related("created_by")
-        .defer("content")
-    )
+    backups = selectors.backup_list(tournament=tournament)
     for backup in backups:
-        backup.reason_said = backup_reason(backup.reason)
+        _said(backup)
     return render(
         request,
         "tournament/backups.html",
@@ -64,6 +62,30 @@ def backup_list_page(request: HttpRequest, slug: str) -> HttpResponse:
             "kept": settings.BACKUPS_KEPT,
         },
     )
+
+
+def _said(backup: Backup) -> None:
+    """A backup's reason, and whether it restores here, in the page's language."""
+    backup.reason_said = backup_reason(backup.reason)
+    backup.refusal_said = (
+        exception_said(backup.state.refusal) if backup.state.refusal else ""
+    )
+    backup.written_by_said = _release_said(backup.state.written_by)
+
+
+def _release_said(written_by: Words | str) -> str:
+    """The release that wrote a file, as a page says it ("0.3.0", or "a build after
+    0.3.0" in its language)."""
+    return words_said(written_by) if isinstance(written_by, Words) else written_by
+
+
+def _brought_up(state) -> str:
+    """The sentence a page adds after loading an earlier release's file."""
+    if not state.older:
+        return ""
+    return " " + gettext(
+        "It was written by %(release)s and brought up to this release (%(here)s)."
+    ) % {"release": _release_said(state.written_by), "here": release()}
 
 
 def _backup(tournament: Tournament, pk: int) -> Backup:
@@ -92,7 +114,9 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament, roles = _organizer(request, slug)
-    backup = _backup(tournament, pk)
+    backup = selectors.backup_get(tournament=tournament, pk=pk)
+    if backup is None:
+        raise Http404
     if request.method == "POST":
         if request.POST.get("confirm") != tournament.slug:
             messages.error(
@@ -105,7 +129,7 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
             )
             return redirect("tournament:backup-restore", slug=slug, pk=pk)
         try:
-            _, safety = services.backup_restore(
+            restored, safety = services.backup_restore(
                 tournament=tournament,
                 content=services.backup_content(backup),
                 user=request.user,
@@ -129,10 +153,11 @@ def backup_restore_page(request: HttpRequest, slug: str, pk: int) -> HttpRespons
                 "number": backup.pk,
                 "reason": backup_reason(backup.reason),
                 "safety": safety.pk,
-            },
+            }
+            + _brought_up(restored.state),
         )
         return redirect("tournament:backups", slug=slug)
-    backup.reason_said = backup_reason(backup.reason)
+    _said(backup)
     return render(
         request,
         "tournament/backup_restore.html",
@@ -200,12 +225,13 @@ def tournament_import_page(request: HttpRequest) -> HttpResponse:
                 messages.success(
                     request,
                     gettext("%(tournament)s is imported; you are its organizer.")
-                    % {"tournament": tournament.name},
+                    % {"tournament": tournament.name}
+                    + _brought_up(tournament.file_state),
                 )
                 return redirect("tournament:detail", slug=tournament.slug)
     return render(
         request,
         "tournament/import.html",
-        {"form": form},
+        {"form": form, "release": release(), "oldest": OLDEST},
         status=400 if form.errors else 200,
     )

@@ -1,15 +1,25 @@
 """The organizer's backup pages, as an organizer clicks through them: the list, a
 backup taken by hand, a download, a restore after the typed confirmation, and the
-import of a downloaded tournament as a new one."""
+import of a downloaded tournament as a new one; a file of release 0.3.0 imported and
+restored, and one of a newer release said to be refused before anyone tries."""
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from scoring.models import Match
 from scoring.sheets import services as sheets
 from tests.brackets.knockout import final_league
-from tournament.backups import archive
+from tests.factories import UserFactory
+from tests.tournament.services.test_backup_upgrades import (
+    TOURNAMENT_FILE,
+    _newer,
+    as_0_3_0_showed_it,
+    rewritten,
+)
+from tournament.backups import archive, services
+from tournament.backups.binary import content_store
 from tournament.models import Backup, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +117,98 @@ def test_an_import_from_a_downloaded_file(client, signed_in):
     copy = Tournament.objects.get(slug="page-cup-copy")
     assert copy.teams.count() == tournament.teams.count()
     assert copy.memberships.filter(user=organizer, role="organizer").exists()
+
+
+# Files of an earlier release (docs/backups.md, "Across releases")
+# ----------------------------------------------------------------------------------
+
+
+BROUGHT_UP = "written by 0.3.0; it will be brought up to this release when restored"
+
+
+def _kept(tournament, content: bytes, reason: str) -> Backup:
+    """A backup kept on the site as an upgrade finds it: written by other code."""
+    backup = Backup.objects.create(
+        tournament=tournament,
+        slug=tournament.slug,
+        scope="tournament",
+        reason=reason,
+        automatic=False,
+        created_at=timezone.now(),
+        rows=1,
+        size=len(content),
+        sha256="0" * 64,
+        content=b"",
+    )
+    content_store(backup, content)
+    return backup
+
+
+@pytest.fixture
+def release_cup(client):
+    """The tournament of 0.3.0's file, imported by a creator who organizes it."""
+    creator = UserFactory(username="creator")
+    creator.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    client.force_login(creator)
+    page = client.get("/import/")
+    said = page.content.decode()
+    assert f"This site runs release {archive.release()}" in said
+    assert "It takes the files of release 0.3.0 and later" in said
+    done = client.post(
+        "/import/",
+        {"file": SimpleUploadedFile("cup.56.gz", TOURNAMENT_FILE.read_bytes())},
+        follow=True,
+    )
+    assert done.redirect_chain == [("/t/release-cup/", 302)]
+    assert (
+        "It was written by 0.3.0 and brought up to this release "
+        f"({archive.release()})." in done.content.decode()
+    )
+    tournament = Tournament.objects.get(slug="release-cup")
+    as_0_3_0_showed_it(tournament)
+    return tournament
+
+
+def test_a_kept_backup_of_0_3_0_says_so_and_restores(client, release_cup):
+    tournament = release_cup
+    old = _kept(tournament, TOURNAMENT_FILE.read_bytes(), "by hand")
+    newer = _kept(
+        tournament,
+        rewritten(TOURNAMENT_FILE.read_bytes(), header=_newer),
+        "before the draw",
+    )
+    own = services.backup_take(tournament=tournament, reason="by hand")
+
+    text = client.get("/t/release-cup/backups/").content.decode()
+    rows = {
+        b: text.split(f"/backups/{b.pk}/download/")[1].split("</tr>")[0]
+        for b in (old, newer, own)
+    }
+    assert (
+        "written by 0.3.0; it will be brought up to this release when restored"
+        in rows[old]
+    )
+    assert f"/backups/{old.pk}/restore/" in rows[old]
+    assert "Cannot be restored here: it was written by 9.9.0" in rows[newer]
+    assert f"/backups/{newer.pk}/restore/" not in text
+    assert f"/backups/{own.pk}/restore/" in rows[own]
+    assert "written by" not in rows[own] and "Cannot" not in rows[own]
+
+    refused = client.get(f"/t/release-cup/backups/{newer.pk}/restore/")
+    assert "Cannot be restored here" in refused.content.decode()
+    assert 'name="confirm"' not in refused.content.decode()
+
+    page = client.get(f"/t/release-cup/backups/{old.pk}/restore/").content.decode()
+    assert (
+        "written by 0.3.0; it will be brought up to this release when restored" in page
+    )
+    Match.objects.filter(tournament=tournament).update(total_a=0, total_b=0)
+    done = client.post(
+        f"/t/release-cup/backups/{old.pk}/restore/",
+        {"confirm": "release-cup"},
+        follow=True,
+    )
+    said = done.content.decode()
+    assert f"Restored backup {old.pk}" in said
+    assert "It was written by 0.3.0 and brought up to this release" in said
+    as_0_3_0_showed_it(tournament)
