@@ -20,6 +20,7 @@ from tournament.backups.upgrades import (
 from tournament.models import Tournament
 from tournament.persons.signals import ratings_stale
 
+from .domain.rules import MatchStatus
 from .domain.statistics import sheet_tally
 from .models import Match
 from .sheets.tallies import tallies_store
@@ -91,7 +92,7 @@ def _ratings_wanted(written: Written) -> None:
     """What the first `migrate` after 0012 did (ratings/receivers.py, catch_up): the
     matches played before were rated. A whole site's restore of an earlier release's
     file asks a rebuild, as a restore of a tournament does (services.py)."""
-    if written.site and Match.objects.filter(status="confirmed").exists():
+    if written.site and Match.objects.filter(status=MatchStatus.CONFIRMED).exists():
         ratings_stale.send(sender=Tournament)
 
 
