@@ -31,6 +31,8 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from container_smoke import teams_register  # the same directory: .ci/
+
 STARTED = time.monotonic()
 SLUG = "ci-upgrade-cup"
 DEALS = 6
@@ -163,25 +165,7 @@ def play(args) -> int:
         },
         expect=(201,),
     )
-    site.json(
-        "POST",
-        f"/api/v1/tournaments/{SLUG}/sections/",
-        {"name": "Texas", "states": ["TX"], "cities": []},
-        expect=(201,),
-    )
-    for n in range(8):
-        where = ("Houston", "TX", "USA") if n % 2 else ("Kochi", "", "India")
-        captain = dict(zip(("city", "state", "country"), where, strict=True))
-        site.json(
-            "POST",
-            f"/api/v1/tournaments/{SLUG}/teams/",
-            {
-                "name": f"Team {n}",
-                "captain": {"name": f"Captain {n}", **captain},
-                "players": [f"Player {n}{p}" for p in "ab"],
-            },
-            expect=(201,),
-        )
+    teams_register(site, SLUG)
     site.json("POST", f"/api/v1/tournaments/{SLUG}/draw/", {"seed": 56}, expect=(201,))
     site.json(
         "POST", f"/api/v1/tournaments/{SLUG}/rounds/1/release/", {}, expect=(200, 201)

@@ -56,6 +56,17 @@ def _tallies() -> tuple[list, dict]:
     return rows, dict(Match.objects.values_list("pk", "tally"))
 
 
+def _demo_played() -> None:
+    """The demo, played; and what the worker makes after the confirmations (each
+    sheet's copy for the next backup, the ratings), made here: with a real worker
+    (the PostgreSQL pass) some may still be queued, and they make the same rows
+    whenever they run."""
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_play", stdout=StringIO())
+    _copies_kept()
+    call_command("ratings_rebuild", stdout=StringIO())
+
+
 def _copies_kept() -> None:
     sheet_copies_keep(
         match_ids=list(
@@ -71,17 +82,7 @@ def test_no_model_change_is_left_without_a_migration():
 
 @pytest.mark.parametrize("app", APPS)
 def test_each_app_migrates_back_one_step_and_forward_with_the_demo(app):
-    call_command("demo_load", stdout=StringIO())
-    call_command("demo_play", stdout=StringIO())
-    # What the worker makes after the confirmations (each sheet's copy for the next
-    # backup, the ratings), made here: with a real worker (the PostgreSQL pass) some
-    # may still be queued, and they make the same rows whenever they run.
-    sheet_copies_keep(
-        match_ids=list(
-            apps.get_model("scoring", "Match").objects.values_list("pk", flat=True)
-        )
-    )
-    call_command("ratings_rebuild", stdout=StringIO())
+    _demo_played()
     before = _counts()
     assert before["scoring.Deal"] > 100 and before["tournament.Team"] >= 48
     tallies = _tallies()
@@ -129,14 +130,7 @@ def test_migrate_release_takes_the_database_back_to_the_previous_release_and_for
     from tournament.releases import previous_release
     from tournament.version import VERSION
 
-    call_command("demo_load", stdout=StringIO())
-    call_command("demo_play", stdout=StringIO())
-    sheet_copies_keep(
-        match_ids=list(
-            apps.get_model("scoring", "Match").objects.values_list("pk", flat=True)
-        )
-    )
-    call_command("ratings_rebuild", stdout=StringIO())
+    _demo_played()
     before = _counts()
     release = previous_release(VERSION)
     assert release is not None
