@@ -36,6 +36,15 @@ RELEASES: tuple[Release, ...] = (
             "brackets": "0001_knockout",
         },
     ),
+    Release(
+        version="0.4.0",
+        commit=None,
+        migrations={
+            "tournament": "0013_tournament_home_country",
+            "scoring": "0016_knockout_table_series",
+            "brackets": "0003_seasons",
+        },
+    ),
 )
 
 
