@@ -21,6 +21,7 @@ DEPLOYMENT = {
     "ACME_EMAIL": "deploy/compose.yaml",
     "POSTGRES_PASSWORD": "deploy/compose.yaml",
     "FIFTYSIX_IMAGE": "deploy/compose.yaml",
+    "FIFTYSIX_TAG": "deploy/compose.yaml",
     "WEB_CONCURRENCY": "deploy/start-web",
     "WEB_TIMEOUT": "deploy/start-web",
     "WEB_BIND": "deploy/start-web",
