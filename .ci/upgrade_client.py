@@ -22,16 +22,14 @@ Prints a line per step; exits non-zero with the problems found.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import sys
 import time
 import uuid
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from container_smoke import teams_register  # the same directory: .ci/
+import container_smoke as smoke  # the same directory: .ci/
 
 STARTED = time.monotonic()
 SLUG = "ci-upgrade-cup"
@@ -44,33 +42,20 @@ def say(text: str) -> None:
     print(f"upgrade-client: {text} ({time.monotonic() - STARTED:.1f}s)", flush=True)
 
 
-class Site:
-    """HTTP to the proxy, as a phone behind it: the site's host name, a token, and a
-    log line for every answer (or none: the connection failed)."""
+class Site(smoke.Site):
+    """The smoke test's HTTP to the proxy (the site's host name, a token), with a
+    log line for every answer, or for none: the connection failed."""
 
     def __init__(self, base: str, host: str, token: str = "", log: Path | None = None):
-        self.base, self.host, self.token = urlsplit(base), host, token
+        super().__init__(base, host, token)
         self.log = log.open("a") if log else None
 
     def call(self, method: str, path: str, body=None, headers=None):
-        sent = {"Host": self.host, "X-Forwarded-Proto": "https"}
-        if self.token:
-            sent["Authorization"] = f"Token {self.token}"
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            sent["Content-Type"] = "application/json"
-        sent.update(headers or {})
-        connection = http.client.HTTPConnection(self.base.netloc, timeout=60)
         try:
-            connection.request(method, path, body=data, headers=sent)
-            answer = connection.getresponse()
-            got = (answer.status, dict(answer.getheaders()), answer.read())
+            got = super().call(method, path, body, headers)
         except OSError as error:
             self._logged(method, path, None, {}, repr(error).encode())
             raise
-        finally:
-            connection.close()
         self._logged(method, path, *got)
         return got
 
@@ -88,12 +73,6 @@ class Site:
             }
             self.log.write(json.dumps(line) + "\n")
             self.log.flush()
-
-    def json(self, method: str, path: str, body=None, expect=(200,)):
-        status, _, content = self.call(method, path, body)
-        if status not in expect:
-            raise SystemExit(f"{method} {path}: {status} {content[:600]!r}")
-        return json.loads(content) if content else None
 
     def patient(self, method: str, path: str, body=None, expect=(200, 201)):
         """A call a phone would make: a 503 with Retry-After is waited out and sent
@@ -165,7 +144,7 @@ def play(args) -> int:
         },
         expect=(201,),
     )
-    teams_register(site, SLUG)
+    smoke.teams_register(site, SLUG)
     site.json("POST", f"/api/v1/tournaments/{SLUG}/draw/", {"seed": 56}, expect=(201,))
     site.json(
         "POST", f"/api/v1/tournaments/{SLUG}/rounds/1/release/", {}, expect=(200, 201)
