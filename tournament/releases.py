@@ -38,7 +38,7 @@ RELEASES: tuple[Release, ...] = (
     ),
     Release(
         version="0.4.0",
-        commit=None,
+        commit="c17e6b69da7089d333385c01a93d8ae0bee13687",
         migrations={
             "tournament": "0013_tournament_home_country",
             "scoring": "0016_knockout_table_series",
