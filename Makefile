@@ -172,7 +172,7 @@ messages: venv
 
 # Cuts a release (docs/releases.md): `make release VERSION=0.4.0` checks that this
 # commit says it is VERSION everywhere (pyproject.toml, CHANGELOG.md with its Upgrading
-# section, tournament/releases.py with this code's migrations), runs make test, and
+# section, tournament/ops/releases.py with this code's migrations), runs make test, and
 # tags it v$(VERSION). SKIP_TEST=1 rehearses the checks without the tests or the tag.
 release: venv
 	.ci/release $(VERSION)

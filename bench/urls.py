@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from scoring.models import Deal, Match, SheetAction, SheetChange
 from tournament.config.urls import handler500 as project_handler500
 from tournament.config.urls import urlpatterns as project
-from tournament.parsers import JSONParser
+from tournament.web.parsers import JSONParser
 
 
 class BareApi(APIView):

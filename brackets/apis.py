@@ -11,8 +11,8 @@ from rest_framework.views import APIView
 
 from scoring.domain import tiebreak
 from scoring.sheets.apis import TossOutput, toss_data
-from tournament.apis_common import ReadOnlyOrAuthenticated, TournamentScopedMixin
 from tournament.domain.types import Role
+from tournament.web.api import ReadOnlyOrAuthenticated, TournamentScopedMixin
 
 from . import services
 from .domain.progression import Feed, Kind

@@ -2,7 +2,7 @@
 timeout) and its workers' ("Error handling request <path>" when a worker is stopped
 mid-request) go through the site's own LOGGING (tournament/config/settings.py), as
 the site's lines do: one JSON object a line in production, every key cut
-(tournament/logs.py; docs/security.md, "Logs"). gunicorn's own handlers would print
+(tournament/ops/logs.py; docs/security.md, "Logs"). gunicorn's own handlers would print
 them plain, with the path whole."""
 
 import os

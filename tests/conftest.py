@@ -155,8 +155,8 @@ def _mail_in_the_test(monkeypatch):
     if settings.CELERY_TASK_ALWAYS_EAGER:
         yield
         return
-    from tournament.mail import mail_send
-    from tournament.security import password_reset_mail
+    from tournament.ops.mail import mail_send
+    from tournament.web.security import password_reset_mail
 
     for task in (mail_send, password_reset_mail):
         monkeypatch.setattr(task, "apply_async", partial(_run_here, task))

@@ -62,7 +62,7 @@ def test_the_page_safety_net_answers_400(rf):
     """What a page cannot check ahead, the middleware answers: 400, not 500."""
     from django.db import DataError
 
-    from tournament.security import NumbersOutOfRange
+    from tournament.web.security import NumbersOutOfRange
 
     net = NumbersOutOfRange(lambda request: None)
     for error in (OverflowError("int too large"), DataError("out of range")):

@@ -1,4 +1,4 @@
-"""The database out of reach for a whole request (tournament/unavailable.py): the
+"""The database out of reach for a whole request (tournament/web/unavailable.py): the
 connection is closed first, so the request must open one, and opening one is refused,
 as when PostgreSQL is stopped or restarting. Tests that use it run with
 `django_db(transaction=True)`: a test's own transaction would keep its connection.

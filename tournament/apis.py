@@ -16,14 +16,17 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
-from .apis_common import (
+from tournament.web.api import (
     ID_MAX,
     XLSX,
     ReadOnlyOrAuthenticated,
     TournamentScopedMixin,
     xlsx_response,
 )
+from tournament.web.security import locked_out
+from tournament.xlsx.uploads import upload_content, xlsx_limits
+
+from . import services
 from .domain.errors import RuleError, gettext_noop
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
@@ -39,7 +42,6 @@ from .models import (
 )
 from .people import services as people_services
 from .people.selectors import membership_list
-from .security import locked_out
 from .selectors import (
     captain_team_ids,
     section_list,
@@ -49,7 +51,6 @@ from .selectors import (
 )
 from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read, team_template_build
-from .uploads import upload_content, xlsx_limits
 
 ORGANIZER, CAPTAIN = Role.ORGANIZER, Role.CAPTAIN
 
@@ -720,8 +721,8 @@ class HealthApi(APIView):
 
     @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer}, auth=[])
     def get(self, request):
-        from .health import health_checks
-        from .version import COMMIT, VERSION
+        from tournament.ops.health import health_checks
+        from tournament.ops.version import COMMIT, VERSION
 
         serving, checks = health_checks()
         body = {

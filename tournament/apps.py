@@ -9,7 +9,8 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from . import language, receivers  # noqa: F401 - their signal receivers
+        from tournament import receivers  # noqa: F401 - their signal receivers
+        from tournament.web import language  # noqa: F401
 
         usernames_of_every_script()
 

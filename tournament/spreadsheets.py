@@ -18,11 +18,12 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
+from tournament.xlsx.read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
+from tournament.xlsx.write import row_cells
+
 from .domain.errors import RuleError, gettext_noop
 from .domain.sections import USA
 from .services import ImportRow
-from .xlsx import row_cells
-from .xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 
 COLUMNS = ("Team", "Captain", "City", "State", "Country")
 PLAYER_COLUMNS = ("Player 2", "Player 3", "Player 4")
@@ -79,7 +80,7 @@ def _text(value: Any) -> str:
 
 def team_rows_read(content: bytes, limits: XlsxLimits | None = None) -> list[ImportRow]:
     """The rows of a filled team list; RuleError (field `file`) for a file of the wrong
-    shape, or past a limit of `limits` (tournament.xlsx_read: a hostile file is
+    shape, or past a limit of `limits` (tournament.xlsx.read: a hostile file is
     refused before openpyxl parses it)."""
     try:
         with workbook_open(content, limits or XlsxLimits()) as workbook:

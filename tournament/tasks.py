@@ -3,10 +3,11 @@ services/selectors."""
 
 from celery import shared_task
 
+from tournament.ops.mail import mail_send  # noqa: F401  (tasks of other modules: the worker's too)
+from tournament.web.security import password_reset_mail  # noqa: F401
+
 from .backups import services as backup_services
-from .mail import mail_send  # noqa: F401  (tasks of other modules: the worker's too)
 from .models import Tournament
-from .security import password_reset_mail  # noqa: F401
 
 
 @shared_task(name="tournament.health_check")

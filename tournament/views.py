@@ -16,13 +16,16 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
+from tournament.web.etags import etag_sent
+from tournament.web.zones import tournament_zone_activate
+from tournament.xlsx.uploads import upload_content, xlsx_limits
+
 from . import services
 from .domain.errors import RuleError, RuleErrors, gettext_noop
 from .domain.rulesets import RULESETS, RuleSetCode
 from .domain.setup import fixed_settings
 from .domain.types import Role
 from .domain.zones import home_zone
-from .etags import etag_sent
 from .forms import (
     COUNTRY_CHOICES,
     STATE_CHOICES,
@@ -46,9 +49,7 @@ from .selectors import (
 from .signals import champions_get
 from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read
-from .uploads import upload_content, xlsx_limits
 from .words import refusal, ruleset_name
-from .zones import tournament_zone_activate
 
 
 def htmx_request(request: HttpRequest) -> bool:

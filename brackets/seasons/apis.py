@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 
 from scoring.ratings.apis import SiteAdministratorsOnly
 from scoring.ratings.selectors import rating_list
-from tournament.apis_common import XLSX, ReadOnlyOrAuthenticated, xlsx_response
 from tournament.domain.errors import RuleError
 from tournament.domain.types import TournamentStatus
+from tournament.web.api import XLSX, ReadOnlyOrAuthenticated, xlsx_response
 
 from ..domain.seasons import SeasonRow, points_read, whole_number
 from ..models import Season

@@ -21,12 +21,12 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament.cache import cached, cached_many, keep_many
+from tournament.db.cache import cached, cached_many, keep_many
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role
 from tournament.models import Player
+from tournament.ops.version import VERSION
 from tournament.persons.selectors import TeamPeople
-from tournament.version import VERSION
 from tournament.views import htmx_request, page_action, visible_tournament
 
 from ..domain import desk as rules

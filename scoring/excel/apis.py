@@ -19,17 +19,17 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import (
+from tournament.domain.errors import ConflictError
+from tournament.domain.types import Role
+from tournament.selectors import tournament_roles
+from tournament.web.api import (
     XLSX,
     ReadOnlyOrAuthenticated,
     RolesMixin,
     TournamentScopedMixin,
     xlsx_response,
 )
-from tournament.domain.errors import ConflictError
-from tournament.domain.types import Role
-from tournament.selectors import tournament_roles
-from tournament.uploads import upload_content
+from tournament.xlsx.uploads import upload_content
 
 from ..domain.rules import Stage
 from ..models import STAGE_CHOICES, Deal, ExportJob, ExportStatus

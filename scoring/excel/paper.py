@@ -6,7 +6,7 @@ and one row per scheduled deal; a workbook may hold several (one worksheet per m
 whole round). `score_sheets_read` takes a filled one back: it checks the layout and
 turns cells into raw values; the rules (rules.md §2–§3, §6) are applied by the services
 that record them, which report every bad row with its worksheet and row number. An
-upload is checked before it is parsed (tournament/xlsx_read.py).
+upload is checked before it is parsed (tournament/xlsx/read.py).
 
 Vocabulary: a *file sheet* is what the reader found on one worksheet.
 """
@@ -24,8 +24,8 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.domain.errors import filled, gettext_noop
-from tournament.xlsx import clean, put
-from tournament.xlsx_read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
+from tournament.xlsx.read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
+from tournament.xlsx.write import clean, put
 
 from ..domain.rules import PenaltyKind, Trump, announced_after
 from .workbook import PAPER_A4, PENALTY_WORDS, STAGE_WORDS, DealLine, said
@@ -610,7 +610,7 @@ def score_sheets_read(
 ) -> list[FileSheet]:
     """Every score sheet in a workbook (worksheets without a Match id are skipped);
     FileRefused lists what is wrong with the file's layout, or names the limit of
-    `limits` it is past (tournament.xlsx_read: a hostile file is refused before
+    `limits` it is past (tournament.xlsx.read: a hostile file is refused before
     openpyxl parses it)."""
     limits = limits or XlsxLimits()
     found: list[FileSheet] = []

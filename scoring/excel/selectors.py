@@ -15,7 +15,7 @@ from tournament.domain.roster import roster_at, roster_played
 from tournament.domain.types import RoundStage, TeamStatus
 from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
 from tournament.selectors import rosters_get
-from tournament.zones import local, zone_named
+from tournament.web.zones import local, zone_named
 
 from ..domain import rules, tiebreak
 from ..domain import standings as ranking

@@ -44,8 +44,8 @@ from tournament.domain.errors import (
 )
 from tournament.domain.rulesets import RuleSet, ruleset_get
 from tournament.models import Tournament, account
-from tournament.queue import task_send
-from tournament.uploads import xlsx_limits
+from tournament.ops.queue import task_send
+from tournament.xlsx.uploads import xlsx_limits
 
 from ..domain import rules, tiebreak
 from ..domain.rules import MatchStatus, PenaltyKind

@@ -16,13 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament.apis_common import xlsx_response
 from tournament.domain.types import Role
 from tournament.links.services import table_links
 from tournament.models import LeagueRound
-from tournament.uploads import upload_content
 from tournament.views import htmx_request, visible_tournament
-from tournament.zones import tournament_zone_activate
+from tournament.web.api import xlsx_response
+from tournament.web.zones import tournament_zone_activate
+from tournament.xlsx.uploads import upload_content
 
 from ..domain.rules import Stage
 from ..links.qr import qr_inline

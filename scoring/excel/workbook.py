@@ -21,7 +21,7 @@ from typing import Any
 
 import xlsxwriter
 
-from tournament.xlsx import FORMULA_STARTS, clean
+from tournament.xlsx.write import FORMULA_STARTS, clean
 
 # Where every table sheet puts things (1-based rows).
 TITLE_ROW, STAMP_ROW, ZONE_ROW, HEADER_ROW = 1, 2, 3, 4
@@ -114,7 +114,7 @@ def _cell_value(value: Any, column: Column) -> Any:
 
 # Cell formats of the tournament workbook, made once per workbook: XlsxWriter keeps a
 # format per look, and a text that Excel's editor would start a formula with carries
-# the quote prefix on top of its look (tournament/xlsx.py).
+# the quote prefix on top of its look (tournament/xlsx/write.py).
 _LOOKS: dict[str, dict[str, Any]] = {
     "text": {},
     "title": {"bold": True, "font_size": 14},

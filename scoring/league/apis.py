@@ -17,17 +17,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.apis import TeamOutput
-from tournament.apis_common import (
+from tournament.domain.types import Role, RoundStage
+from tournament.models import Substitution
+from tournament.selectors import substitution_list, team_list
+from tournament.web.api import (
     ID_MAX,
     NOT_MODIFIED,
     ReadOnlyOrAuthenticated,
     TournamentScopedMixin,
     if_none_match,
 )
-from tournament.domain.types import Role, RoundStage
-from tournament.etags import etag_sent
-from tournament.models import Substitution
-from tournament.selectors import substitution_list, team_list
+from tournament.web.etags import etag_sent
 
 from ..domain import standings as ranking
 from ..domain.rules import Stage

@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
 
+from tournament.db.prepared import prepared_row
 from tournament.domain import draw as draw_rules
 from tournament.domain.errors import Words, filled, gettext_noop
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Section, Team, Tournament
-from tournament.prepared import prepared_row
 
 from ..domain import standings as ranking
 from ..domain.forfeits import Absent

@@ -36,7 +36,7 @@ from tournament.models import (
 )
 from tournament.persons.services import seats_sync
 from tournament.selectors import swaps_of
-from tournament.zones import told
+from tournament.web.zones import told
 
 from ..domain import standings as ranking
 from ..domain.forfeits import LeagueMatch, withdrawal_forfeits

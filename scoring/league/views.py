@@ -22,14 +22,14 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from tournament.cache import cached
+from tournament.db.cache import cached
 from tournament.domain.errors import RuleError, gettext_noop
 from tournament.domain.roster import roster_now
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
+from tournament.ops.version import VERSION
 from tournament.persons.selectors import TeamPeople
 from tournament.selectors import substitution_list, swaps_of
-from tournament.version import VERSION
 from tournament.views import (
     form_errors,
     htmx_request,
@@ -398,7 +398,7 @@ def standings_poll_url(tournament: Tournament, section: int | None) -> str:
 
 def standings_part(tournament: Tournament, section: int | None, etag: str) -> str:
     """The standings' table (what its poll replaces), rendered once per change of
-    the standings and kept in the shared cache under its ETag (tournament/cache.py):
+    the standings and kept in the shared cache under its ETag (tournament/db/cache.py):
     every spectator, on every worker, gets the same render until a match is
     decided. It holds nothing of the visitor's (no token, no name, not the address
     they typed)."""

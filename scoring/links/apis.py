@@ -9,15 +9,15 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import (
-    ID_MAX,
-    ReadOnlyOrAuthenticated,
-    TournamentScopedMixin,
-)
 from tournament.domain.types import Role
 from tournament.links import services
 from tournament.links.selectors import link_list
 from tournament.models import Link, LinkKind
+from tournament.web.api import (
+    ID_MAX,
+    ReadOnlyOrAuthenticated,
+    TournamentScopedMixin,
+)
 
 from .selectors import table_links, tables_needed
 

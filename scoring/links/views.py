@@ -40,8 +40,8 @@ from tournament.views import (
     unchanged,
     visible_tournament,
 )
+from tournament.web.zones import tournament_zone_activate
 from tournament.words import words_said
-from tournament.zones import tournament_zone_activate
 
 from ..domain.rules import MatchStatus, Side
 from ..models import Dispute, Match

@@ -18,9 +18,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import ID_MAX, ReadOnlyOrAuthenticated
 from tournament.models import Person, PersonChange
 from tournament.persons import services
+from tournament.web.api import ID_MAX, ReadOnlyOrAuthenticated
 
 from ..domain import ratings as rating
 from ..statistics.apis import ByValueOutput, by_value_data, figures_data

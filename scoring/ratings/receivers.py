@@ -1,12 +1,12 @@
 """The ratings follow the sheets and the people (docs/ratings.md): a confirmed or
 reopened sheet has them refreshed from its place on, a merge, a split or a restore
-from the start; in the worker, after the commit (tournament/queue.py)."""
+from the start; in the worker, after the commit (tournament/ops/queue.py)."""
 
 from django.conf import settings
 from django.dispatch import receiver
 
+from tournament.ops.queue import task_send_on_commit
 from tournament.persons.signals import ratings_stale
-from tournament.queue import task_send_on_commit
 
 from ..domain.rules import MatchStatus
 from ..signals import sheet_locked, sheet_reopening
@@ -57,7 +57,7 @@ def catch_up(sender, *, using, plan=None, **kwargs):
     from django.db import connections, transaction
     from django.db.migrations.recorder import MigrationRecorder
 
-    from tournament.health import migrations_ahead, migrations_missing
+    from tournament.ops.health import migrations_ahead, migrations_missing
 
     if plan and any(backwards for _, backwards in plan):
         return

@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, Max, Min, OuterRef, Q
 from django.utils import timezone
 
-from tournament.bulk import rows_insert
+from tournament.db.bulk import rows_insert
 from tournament.domain.persons import person_key
 from tournament.domain.roster import roster_at, roster_played
 from tournament.domain.types import RoundStage

@@ -23,16 +23,16 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import (
+from tournament.domain.types import Role
+from tournament.links.auth import request_link
+from tournament.models import LinkKind
+from tournament.selectors import match_roster
+from tournament.web.api import (
     ID_MAX,
     ReadOnlyOrAuthenticated,
     RolesMixin,
     TournamentScopedMixin,
 )
-from tournament.domain.types import Role
-from tournament.links.auth import request_link
-from tournament.models import LinkKind
-from tournament.selectors import match_roster
 
 from ..domain import tiebreak
 from ..domain.forfeits import Absent

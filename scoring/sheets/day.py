@@ -15,7 +15,7 @@ from tournament.domain.errors import (
 )
 from tournament.domain.types import Role
 from tournament.models import account
-from tournament.zones import told
+from tournament.web.zones import told
 
 from ..domain import rules, tiebreak
 from ..domain.forfeits import Absent, forfeit_winner

@@ -18,7 +18,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import ReadOnlyOrAuthenticated
+from tournament.web.api import ReadOnlyOrAuthenticated
 
 from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from ..domain.rules import Level, PenaltyKind, Side, Trump

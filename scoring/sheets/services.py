@@ -28,7 +28,7 @@ from tournament.domain.errors import (
 from tournament.domain.rulesets import ruleset_get
 from tournament.domain.types import Role
 from tournament.models import account
-from tournament.queue import task_send_on_commit
+from tournament.ops.queue import task_send_on_commit
 from tournament.selectors import match_roster
 from tournament.tasks import sheet_copy_keep
 

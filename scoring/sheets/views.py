@@ -35,8 +35,8 @@ from tournament.views import (
     live_headers,
     unchanged,
 )
+from tournament.web.zones import local, tournament_zone_activate
 from tournament.words import refusal
-from tournament.zones import local, tournament_zone_activate
 
 from ..domain import rules, tiebreak
 from ..domain.rules import Level, MatchStatus, PenaltyKind, Side

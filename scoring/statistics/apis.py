@@ -11,14 +11,14 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.apis_common import (
+from tournament.db.cache import Recent, cached
+from tournament.web.api import (
     NOT_MODIFIED,
     ReadOnlyOrAuthenticated,
     TournamentScopedMixin,
     if_none_match,
 )
-from tournament.cache import Recent, cached
-from tournament.etags import etag_sent
+from tournament.web.etags import etag_sent
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind

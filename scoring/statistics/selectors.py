@@ -24,7 +24,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournament.cache import Recent, cached, cached_many, keep_many
+from tournament.db.cache import Recent, cached, cached_many, keep_many
 from tournament.models import LeagueRound, Team, Tournament
 
 from ..domain import statistics as stats
@@ -276,7 +276,7 @@ def statistics_fingerprint(*, tournament: Tournament) -> str:
 
 def statistics_kept(*, tournament: Tournament) -> tuple[stats.Statistics, Names]:
     """statistics_get, computed once per fingerprint and kept in the shared cache
-    (tournament/cache.py): one query when nothing changed."""
+    (tournament/db/cache.py): one query when nothing changed."""
     etag = statistics_fingerprint(tournament=tournament)
     return cached(
         f"statistics:{tournament.pk}:{etag.strip(QUOTE)}",
@@ -299,7 +299,7 @@ WHERE m.tournament_id = %(t)s
 PART_VERSION = "part 1"  # change with TeamPart or what it is computed from
 
 
-# The parts this process used last (tournament/cache.py: Recent): never stale.
+# The parts this process used last (tournament/db/cache.py: Recent): never stale.
 _PARTS = Recent(20_000)
 
 

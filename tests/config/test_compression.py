@@ -2,7 +2,7 @@
 whitenoise): Django's GZipMiddleware compresses pages and static files alike, and
 production leaves it to Caddy. Compressed answers carry weak ETags (W/"…"); a poll
 that sends one back is still answered 304 (If-None-Match compares weakly, RFC 9110
-§13.1.2: tournament/etags.py)."""
+§13.1.2: tournament/web/etags.py)."""
 
 from __future__ import annotations
 

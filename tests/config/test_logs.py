@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from tests.scoring.league import link_key, tables_in_play
 from tournament.config import settings as site_settings
 from tournament.domain.types import Role
-from tournament.logs import redact
+from tournament.ops.logs import redact
 from tournament.people.services import invitation_create
 
 pytestmark = pytest.mark.django_db

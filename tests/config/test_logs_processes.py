@@ -346,7 +346,7 @@ def test_every_line_of_every_process_is_json_and_holds_no_whole_key(site, tmp_pa
     said("web", "gunicorn.error", "Listening at")
     said("web", "fiftysix.request", f"GET /l/{table}…/ 200")
     said("web", "django.security.csrf", "Forbidden")
-    said("web", "tournament.mail", "mail not sent: no EMAIL_URL (1 recipient(s)")
+    said("web", "tournament.ops.mail", "mail not sent: no EMAIL_URL (1 recipient(s)")
     said("web", "gunicorn.error", "WORKER TIMEOUT")
     killed = said("web", "gunicorn.error", f"Error handling request POST /l/{table}…/")
     assert "SystemExit" in killed["exc"]
@@ -354,8 +354,8 @@ def test_every_line_of_every_process_is_json_and_holds_no_whole_key(site, tmp_pa
     # the mails not sent, and its words on its warm shutdown.
     said("worker", "celery.apps.worker", "ready.")
     said("worker", "celery.worker.consumer.consumer", f"/l/{table}…/")
-    said("worker", "tournament.mail", "subject 'Invitation: Log Cup'")
-    said("worker", "tournament.mail", "subject 'Your password for 56 tournaments'")
+    said("worker", "tournament.ops.mail", "subject 'Invitation: Log Cup'")
+    said("worker", "tournament.ops.mail", "subject 'Your password for 56 tournaments'")
     said("worker", "celery.apps.worker", "Warm shutdown")
     # A command's uncaught exception: one line, its traceback in it, the key cut.
     died = said("seed", "fiftysix.uncaught", "uncaught RuntimeError")

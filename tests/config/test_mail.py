@@ -1,4 +1,4 @@
-"""Mail (issue 51, "Secrets in the log"; tournament/mail.py): production with no
+"""Mail (issue 51, "Secrets in the log"; tournament/ops/mail.py): production with no
 EMAIL_URL sends none and says so in one log line without the mail's body, and its
 pages say so too; a password reset and an invitation are mailed by the worker, so
 that a request for an address with an account does the same work as one without.
@@ -17,9 +17,9 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.config.test_settings import PRODUCTION, _manage
 from tournament.config.celery import app
-from tournament.mail import NOT_SENT, mail_send
 from tournament.models import Invitation, PasswordResetRequest
-from tournament.security import password_reset_mail
+from tournament.ops.mail import NOT_SENT, mail_send
+from tournament.web.security import password_reset_mail
 
 RESET = "/accounts/password/reset/"
 PEOPLE = "/t/spring-open/people/"
@@ -28,7 +28,7 @@ PEOPLE = "/t/spring-open/people/"
 @pytest.mark.parametrize(
     ("env", "backend"),
     [
-        ({}, "tournament.mail.NotSent"),  # production, no EMAIL_URL
+        ({}, "tournament.ops.mail.NotSent"),  # production, no EMAIL_URL
         (
             {"EMAIL_URL": "smtp+tls://u:p@mail.example.org:587"},
             "django.core.mail.backends.smtp.EmailBackend",
@@ -99,7 +99,7 @@ def test_with_no_mail_an_invitation_says_its_link_is_to_hand_over(
     body = {"action": "invite", "invite-role": "scorer", "invite-days": 7}
     body |= {"invite-email": "bindu@example.org"}
     with (
-        caplog.at_level(logging.WARNING, logger="tournament.mail"),
+        caplog.at_level(logging.WARNING, logger="tournament.ops.mail"),
         django_capture_on_commit_callbacks(execute=True),
     ):
         page = desk.post(PEOPLE, body, follow=True).content.decode()
@@ -111,7 +111,9 @@ def test_with_no_mail_an_invitation_says_its_link_is_to_hand_over(
     key = link.rstrip("/").rsplit("/", 1)[1]
     assert Invitation.objects.get().email == "bindu@example.org"
     assert not queued and not mail.outbox  # the link left for nowhere
-    (line,) = [r.getMessage() for r in caplog.records if r.name == "tournament.mail"]
+    (line,) = [
+        r.getMessage() for r in caplog.records if r.name == "tournament.ops.mail"
+    ]
     assert line == (
         "mail not sent: no EMAIL_URL (1 recipient(s), subject 'Invitation: Spring "
         "Open')"

@@ -16,7 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tournament.logs import tasks_quiet
+from tournament.ops.logs import tasks_quiet
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / ".ci" / "port_free.py"

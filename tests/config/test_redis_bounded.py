@@ -21,8 +21,8 @@ import yaml
 from django.core.cache import cache
 
 from tests.redis_server import RedisServer, celery_on
-from tournament.cache import cached
-from tournament.queue import task_send
+from tournament.db.cache import cached
+from tournament.ops.queue import task_send
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = 4 * 1024 * 1024  # a bound a test fills in a moment

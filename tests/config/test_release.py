@@ -14,7 +14,7 @@ import pytest
 from django.core.management import execute_from_command_line
 from django.db.migrations.recorder import MigrationRecorder
 
-from tournament.version import COMMIT, VERSION, git_head
+from tournament.ops.version import COMMIT, VERSION, git_head
 
 ROOT = Path(__file__).resolve().parents[2]
 A = "a" * 40
@@ -99,7 +99,7 @@ def _python(code: str, **env: str) -> str:
 
 
 def test_the_images_commit_wins_and_nonsense_is_ignored():
-    read = "from tournament.version import COMMIT; print(COMMIT)"
+    read = "from tournament.ops.version import COMMIT; print(COMMIT)"
     assert _python(read, FIFTYSIX_COMMIT=A.upper()) == A
     assert _python(read, FIFTYSIX_COMMIT="unknown") == COMMIT
 

@@ -1,4 +1,4 @@
-"""tournament/releases.py against the history: each release's commit is in the
+"""tournament/ops/releases.py against the history: each release's commit is in the
 repository, and the last migration it names for each app is the last that commit
 shipped (docs/releases.md)."""
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tournament.releases import APPS, RELEASES, previous_release, release_named
-from tournament.version import VERSION
+from tournament.ops.releases import APPS, RELEASES, previous_release, release_named
+from tournament.ops.version import VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -43,7 +43,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model
 from django.utils import timezone
 
-from .. import version
+from tournament.ops import version
+
 from ..domain.errors import filled, gettext_noop
 
 FORMAT = "fiftysix-tournament"

@@ -30,7 +30,8 @@ from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from ..bulk import rows_insert
+from tournament.db.bulk import rows_insert
+
 from ..domain.errors import filled, gettext_noop
 from .archive import BackupRefused
 
@@ -226,7 +227,7 @@ def insert_raw(rows: Rows) -> None:
 
 def write(model: type[Model], fields: list[Field], prepared: list[tuple]) -> None:
     """Prepared rows of `model` into its table, every field's column (ids and all):
-    the database's bulk path (tournament/bulk.py), COPY on PostgreSQL. COPY keeps
+    the database's bulk path (tournament/db/bulk.py), COPY on PostgreSQL. COPY keeps
     every constraint: checks and unique indexes at once, references at the
     transaction's check (services._check_constraints)."""
     if not prepared:

@@ -8,7 +8,7 @@ the order the migrations ran, and then loads them as it loads a file of its own
 migrations. Each app lists the upgrades of its own migrations in its module
 `backup_upgrades` (found as the admin finds `admin` modules): one for every migration
 since release 0.3.0, the oldest release whose files are brought forward (`OLDEST`;
-the releases and their migrations are tournament/releases.py's).
+the releases and their migrations are tournament/ops/releases.py's).
 An upgrade is made of steps:
 
 - `Add`: a column the migration added, with the value the migration gave the rows
@@ -48,7 +48,8 @@ from django.db.migrations.graph import MigrationGraph
 from django.db.migrations.loader import MigrationLoader
 from django.utils.module_loading import autodiscover_modules
 
-from .. import releases
+from tournament.ops import releases
+
 from ..domain.errors import Words, filled, gettext_noop
 from .archive import (
     APPS,
@@ -65,7 +66,7 @@ from .archive import (
 Node = tuple[str, str]  # (app label, migration name)
 
 # Django's auth and DRF's authtoken at every release so far (Django 5.2, DRF 3.15):
-# tournament/releases.py names each release's migrations of the project's own apps.
+# tournament/ops/releases.py names each release's migrations of the project's own apps.
 # A release that ships a newer one names it here, and its upgrade (with the
 # tournament app's, tournament/backup_upgrades.py).
 THIRD_PARTY = {

@@ -6,7 +6,7 @@ A worker beats from a thread of its main process: when it is ready, then every
 
 - marks itself seen in the shared cache (and before each task too), so that
   `GET /api/v1/health/` on any web instance can say whether one was seen within the
-  last minute (tournament/health.py);
+  last minute (tournament/ops/health.py);
 - sends again the workbook jobs that nobody works on any more, their worker killed
   or their task lost with Redis's queue (scoring/excel/services.py,
   export_orphans_resend), so that such a job is built within seconds of a worker
@@ -19,7 +19,7 @@ A beat that fails (the cache or the database down) says so in one warning line w
 it starts failing and one when it works again, not a traceback every few seconds.
 
 A worker logs through the site's LOGGING (one JSON object a line in production, keys
-cut: tournament/logs.py), never handlers of Celery's own: see `_site_logging`.
+cut: tournament/ops/logs.py), never handlers of Celery's own: see `_site_logging`.
 """
 
 import logging
@@ -65,7 +65,7 @@ def _attempt(what: str, do: Callable[[], object]) -> None:
 
 
 def _mark_seen() -> None:
-    from tournament.health import worker_seen
+    from tournament.ops.health import worker_seen
 
     _attempt("mark the worker as seen in the cache", worker_seen)
 
@@ -94,7 +94,7 @@ def _catch_up_ratings() -> None:
 
 def _beat() -> None:
     from scoring.ratings.tasks import CATCH_UP_BEATS
-    from tournament.health import WORKER_BEAT_SECONDS
+    from tournament.ops.health import WORKER_BEAT_SECONDS
 
     beats = 0
     while True:
@@ -140,7 +140,7 @@ def _worker_words_as_lines(**kwargs) -> None:
     if settings.LOG_FORMAT == "json":
         from celery.apps import worker
 
-        from tournament.logs import say
+        from tournament.ops.logs import say
 
         worker.safe_say = say
 

@@ -45,8 +45,8 @@ ALLOWED_HOSTS = env.list(
 )
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # A form whose CSRF check fails gets the site's 403 page saying why, in the visitor's
-# language (tournament/csrf.py), not Django's bare one.
-CSRF_FAILURE_VIEW = "tournament.csrf.csrf_failure"
+# language (tournament/web/csrf.py), not Django's bare one.
+CSRF_FAILURE_VIEW = "tournament.web.csrf.csrf_failure"
 
 INSTALLED_APPS = [
     # The Django admin, for the site's administrators only (tournament/admin_site.py).
@@ -70,10 +70,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # Outermost: one log line per request, with its id and without its keys.
-    "tournament.logs.RequestLog",
+    "tournament.ops.logs.RequestLog",
     # First: every answer under /api/ is JSON, and what is past the limits below is
     # refused before anything reads it (docs/security.md, "Hostile requests").
-    "tournament.api_errors.ApiErrors",
+    "tournament.web.errors.ApiErrors",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -82,14 +82,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The pages' language: the person's choice, the switcher's cookie, else
     # Accept-Language; the API stays English (docs/glossary.md).
-    "tournament.language.PagesLanguage",
+    "tournament.web.language.PagesLanguage",
     # The site's zone around every request, UTC under /api/; a tournament's page
-    # turns to the tournament's own (tournament/zones.py).
-    "tournament.zones.TournamentTimeZone",
+    # turns to the tournament's own (tournament/web/zones.py).
+    "tournament.web.zones.TournamentTimeZone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "tournament.security.ContentSecurityPolicy",
-    "tournament.security.NumbersOutOfRange",
+    "tournament.web.security.ContentSecurityPolicy",
+    "tournament.web.security.NumbersOutOfRange",
     # Last: it turns a locked-out login into its answer (docs/security.md).
     "axes.middleware.AxesMiddleware",
 ]
@@ -117,7 +117,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournament.context_processors.site",
+                "tournament.web.context_processors.site",
             ],
         },
     },
@@ -160,7 +160,7 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
+AXES_LOCKOUT_CALLABLE = "tournament.web.security.locked_out"
 AXES_VERBOSE = False
 # The failures are counted in the database, not the cache: every web instance counts
 # the same ones, and the lockout holds while Redis is down (docs/security.md).
@@ -172,8 +172,8 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # that one stranger cannot lock an organizer out for everyone (docs/security.md).
 # 0: the address is the connection's.
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
-AXES_CLIENT_IP_CALLABLE = "tournament.security.client_address"
-# Password reset mails (tournament/security.py): at most this many to one address,
+AXES_CLIENT_IP_CALLABLE = "tournament.web.security.client_address"
+# Password reset mails (tournament/web/security.py): at most this many to one address,
 # and this many requests from one client (the same address as the lockout's), in the
 # window; beyond, no mail is sent and the page says so. Counted in the database.
 PASSWORD_RESET_PER_ADDRESS = env.int("PASSWORD_RESET_PER_ADDRESS", default=3)
@@ -237,7 +237,7 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 10
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024 + 65536
 # An uploaded workbook (a team list, filled score sheets) is checked before openpyxl
 # parses it: its size, what it unpacks to, its parts, worksheets, rows, columns, cells
-# and XML (tournament/xlsx_read.py: XlsxLimits, whose defaults suit the largest real
+# and XML (tournament/xlsx/read.py: XlsxLimits, whose defaults suit the largest real
 # files). Any of them can be changed here, for example {"upload": 10 * 1024 * 1024}.
 XLSX_IMPORT_LIMITS: dict[str, int] = {}
 
@@ -253,16 +253,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_PAGINATION_CLASS": "tournament.apis_common.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "tournament.web.api.Pagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "tournament.apis_schema.Schema",
-    "EXCEPTION_HANDLER": "tournament.apis_common.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "tournament.web.schema.Schema",
+    "EXCEPTION_HANDLER": "tournament.web.api.exception_handler",
     # Request bodies are JSON, nesting checked before parsing; the views that take
     # an upload name MultiPartParser instead. One media type per body, so that the
     # schema offers one and a client generated from it works (API.md, Conventions);
     # any other is 415. The pages keep their forms: they are Django views.
-    "DEFAULT_PARSER_CLASSES": ["tournament.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["tournament.web.parsers.JSONParser"],
     # The tests' APIClient sends JSON unless told otherwise, as every client does.
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
@@ -282,12 +282,12 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # Operation ids, the error answers, the headers and PATCH bodies without
-    # defaults: tournament/apis_schema.py (docs/api.md).
+    # defaults: tournament/web/schema.py (docs/api.md).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "tournament.apis_schema.postprocess",
+        "tournament.web.schema.postprocess",
     ],
-    # An id in a path (tournament/converters.py) is a number to a client.
+    # An id in a path (tournament/web/converters.py) is a number to a client.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
     },
@@ -363,12 +363,12 @@ CELERY_RESULT_BACKEND = env.str(
 )
 CELERY_TASK_ACKS_LATE = True
 # Redis gone must not hold a request (docs/deploy.md, "When Redis or the worker
-# dies"): a connection to it, and each command, is given REDIS_TIMEOUT_SECONDS, and a
-# task that cannot be sent is retried once, at once, then given up (the caller logs
-# it: tournament/queue.py). A send to a Redis that refuses connections fails in a few
-# milliseconds; to one that accepts and never answers (frozen), in about three
-# seconds. The worker's wait for tasks (BRPOP) is read only once Redis has answered,
-# so the timeout does not cut it.
+# dies"): a connection to it, and each command, is given REDIS_TIMEOUT_SECONDS, and
+# a task that cannot be sent is retried once, at once, then given up (the caller
+# logs it: tournament/ops/queue.py). A send to a Redis that refuses connections
+# fails in a few milliseconds; to one that accepts and never answers (frozen), in
+# about three seconds. The worker's wait for tasks (BRPOP) is read only once Redis
+# has answered, so the timeout does not cut it.
 REDIS_TIMEOUT_SECONDS = 1.0
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT_SECONDS
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
@@ -448,18 +448,18 @@ if not DEBUG:
 LOG_LEVEL = env.str("DJANGO_LOG_LEVEL", default="INFO")
 # LOG_FORMAT: "json" (one JSON line per request and per error, the production default)
 # or "text" (development). Either way every key is cut from what is logged
-# (tournament/logs.py, docs/security.md), whatever logger wrote it: Django's loggers
+# (tournament/ops/logs.py, docs/security.md), whatever logger wrote it: Django's loggers
 # and the development server's, gunicorn's (deploy/gunicorn.conf.py gives it this
 # same configuration), Celery's and billiard's are routed through the same handler,
 # and an uncaught exception is logged, its traceback in one line (logs.configure).
 LOG_FORMAT = env.str("LOG_FORMAT", default="text" if DEBUG else "json")
-LOGGING_CONFIG = "tournament.logs.configure"
+LOGGING_CONFIG = "tournament.ops.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_keys": {"()": "tournament.logs.RedactKeys"}},
+    "filters": {"redact_keys": {"()": "tournament.ops.logs.RedactKeys"}},
     "formatters": {
-        "json": {"()": "tournament.logs.JsonLines"},
+        "json": {"()": "tournament.ops.logs.JsonLines"},
         "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
     "handlers": {
@@ -506,7 +506,7 @@ LOGGING = {
 }
 
 # People (docs/people.md): an invitation link works this many days unless the
-# organizer says otherwise. Mail (invitations, password resets; tournament/mail.py):
+# organizer says otherwise. Mail (invitations, password resets; tournament/ops/mail.py):
 # production sets EMAIL_URL (smtp+tls://user:password@host:587 for STARTTLS,
 # smtp+ssl://…:465 for TLS) and DEFAULT_FROM_EMAIL, and the worker sends it. Unset,
 # the embedded default (DEBUG on) prints mail whole on the console, its link to
@@ -517,7 +517,7 @@ _EMAIL = env.email_url("EMAIL_URL", default="consolemail://")
 EMAIL_BACKEND = (
     _EMAIL["EMAIL_BACKEND"]
     if DEBUG or env.str("EMAIL_URL", default="")
-    else "tournament.mail.NotSent"
+    else "tournament.ops.mail.NotSent"
 )
 EMAIL_HOST = _EMAIL.get("EMAIL_HOST") or "localhost"
 EMAIL_PORT = _EMAIL.get("EMAIL_PORT") or 25

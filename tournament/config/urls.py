@@ -5,16 +5,16 @@ from django.templatetags.static import static
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournament.converters import IdConverter
-from tournament.language import language_set
-from tournament.mail import mail_on_console
-from tournament.security import ThrottledPasswordResetView
+from tournament.ops.mail import mail_on_console
+from tournament.web.converters import IdConverter
+from tournament.web.language import language_set
+from tournament.web.security import ThrottledPasswordResetView
 
 register_converter(IdConverter, "id")
 
 # An exception that no view or middleware answered: Django's 500 page, or, when the
-# database cannot be reached, 503 with Retry-After (tournament/unavailable.py).
-handler500 = "tournament.unavailable.server_error"
+# database cannot be reached, 503 with Retry-After (tournament/web/unavailable.py).
+handler500 = "tournament.web.unavailable.server_error"
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -52,7 +52,7 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/sent/",
-        # Called by the page: the settings of the moment (tournament/mail.py).
+        # Called by the page: the settings of the moment (tournament/ops/mail.py).
         auth_views.PasswordResetDoneView.as_view(
             extra_context={"mail_on_console": mail_on_console}
         ),

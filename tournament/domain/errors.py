@@ -1,6 +1,6 @@
 """Errors of the game's rules, with a code and parameters, and a readable message.
 
-One DRF exception handler (tournament/apis_common.py) turns a `RuleError` into a 400
+One DRF exception handler (tournament/web/api.py) turns a `RuleError` into a 400
 answer, 409 for a `ConflictError` or 403 for a `ForbiddenError`, naming the field when
 the error has one. Nothing here knows about HTTP; the code and the parameters are what
 tests and clients can rely on.

@@ -5,8 +5,9 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from tournament.ops.mail import invitation_address_help
+
 from ..domain.types import Role
-from ..mail import invitation_address_help
 from .services import INVITATION_DAYS_MAX
 
 ROLE_CHOICES = [

@@ -22,6 +22,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from tournament.ops.mail import mail_send_on_commit
+from tournament.web.zones import mailed, told
+
 from ..domain.errors import ConflictError, RuleError, RuleErrors, Words, gettext_noop
 from ..domain.types import Role
 from ..domain.usernames import (
@@ -30,9 +33,7 @@ from ..domain.usernames import (
     username_refusal,
     username_skeleton,
 )
-from ..mail import mail_send_on_commit
 from ..models import Invitation, Membership, Team, Tournament, account
-from ..zones import mailed, told
 
 INVITATION_DAYS_MAX = 60
 
@@ -398,7 +399,7 @@ def _mailed(invitation: Invitation) -> str:
 
 def invitation_mail(*, invitation: Invitation, link: str) -> None:
     """Have the worker send the link to the address the organizer gave, once the
-    invitation is saved (tournament/mail.py: none on a site with no mail)."""
+    invitation is saved (tournament/ops/mail.py: none on a site with no mail)."""
     if not invitation.email:
         return
     what = invitation.get_role_display().lower()

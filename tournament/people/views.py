@@ -21,13 +21,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from tournament.ops.mail import invitation_sent_words
+from tournament.web.zones import tournament_zone_activate
+
 from ..domain.errors import RuleError
 from ..domain.types import Role
-from ..mail import invitation_sent_words
 from ..models import Team
 from ..views import form_errors, page_action, visible_tournament
 from ..words import refusal as said_refusal
-from ..zones import tournament_zone_activate
 from . import services
 from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
 from .selectors import invitation_get, invitation_list, membership_list

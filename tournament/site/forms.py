@@ -4,7 +4,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from ..mail import invitation_address_help
+from tournament.ops.mail import invitation_address_help
+
 from ..models import SiteRole
 from ..people.services import INVITATION_DAYS_MAX
 

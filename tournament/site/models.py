@@ -65,7 +65,7 @@ class SiteInvitation(OneTimeLink):
 
 class PasswordResetRequest(models.Model):
     """One request for a password reset mail, counted to throttle them per address
-    and per client (tournament/security.py, docs/security.md). In the database, as
+    and per client (tournament/web/security.py, docs/security.md). In the database, as
     django-axes keeps failed logins, so that every web worker counts the same ones.
     The address is kept as a digest: the count needs no more."""
 

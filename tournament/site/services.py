@@ -21,8 +21,10 @@ from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils import timezone
 
+from tournament.ops.mail import mail_send_on_commit
+from tournament.web.zones import mailed
+
 from ..domain.errors import ConflictError, RuleError, gettext_noop
-from ..mail import mail_send_on_commit
 from ..models import SiteInvitation, SiteRole, account
 from ..people.services import (
     INVITATION_DAYS_MAX,
@@ -33,7 +35,6 @@ from ..people.services import (
     invitation_state_refusal,
     link_withdraw,
 )
-from ..zones import mailed
 from .selectors import site_administrators, site_role_of
 
 CREATE, ADMINISTER = "add_tournament", "administer_site"
@@ -187,7 +188,7 @@ def site_invitation_create(
 
 def site_invitation_mail(*, invitation: SiteInvitation, link: str) -> None:
     """Have the worker send the link to the address given, once the invitation is
-    saved (tournament/mail.py: none on a site with no mail)."""
+    saved (tournament/ops/mail.py: none on a site with no mail)."""
     if not invitation.email:
         return
     what = {

@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from tournament.ops.mail import invitation_sent_words
+
 from ..domain.errors import RuleError
-from ..mail import invitation_sent_words
 from ..models import SiteRole
 from ..people.forms import RowForm
 from ..people.views import invitation_answer

@@ -1,5 +1,5 @@
 """Times as the pages tell them: in the tournament's zone (activated by the view,
-tournament/zones.py), on the 24-hour clock, with the zone named so that a visitor
+tournament/web/zones.py), on the 24-hour clock, with the zone named so that a visitor
 from another zone cannot misread them: {{ team.checked_in_at|clock }} gives
 "11:37 EST", {{ d.raised_at|clock:"j M H:i" }} "26 Nov 11:37 EST", and
 {% clock_now "H:i:s" %} the moment the page was made;
@@ -9,8 +9,8 @@ from another zone cannot misread them: {{ team.checked_in_at|clock }} gives
 from django import template
 from django.utils import timezone
 
+from tournament.web.zones import told_html
 from tournament.words import zone_label as _zone_label
-from tournament.zones import told_html
 
 register = template.Library()
 

@@ -16,7 +16,7 @@ from scoring.links.selectors import tables_needed
 from scoring.models import Match
 from tournament.demo import demo_load
 from tournament.links.services import table_links
-from tournament.logs import tasks_quiet
+from tournament.ops.logs import tasks_quiet
 
 
 def site_url(host: str) -> str:

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from brackets.demo import demo_knockout_play
-from tournament.logs import tasks_quiet
+from tournament.ops.logs import tasks_quiet
 
 
 class Command(BaseCommand):

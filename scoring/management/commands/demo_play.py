@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand
 from scoring.demo import demo_league_play
 from scoring.links.selectors import tables_needed
 from tournament.links.services import table_links
-from tournament.logs import tasks_quiet
+from tournament.ops.logs import tasks_quiet
 
 
 class Command(BaseCommand):

@@ -274,7 +274,7 @@ def test_the_workbook_has_a_statistics_sheet(api, played, tournament):
 def test_the_statistics_answer_while_the_cache_is_down(
     api, client, played, tournament, settings, caplog
 ):
-    """The cache keeps nothing that is needed (tournament/cache.py): with Redis
+    """The cache keeps nothing that is needed (tournament/db/cache.py): with Redis
     gone, the statistics are computed and answered, and the logs say so."""
     settings.CACHES = {
         "default": {

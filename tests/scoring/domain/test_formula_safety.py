@@ -17,7 +17,7 @@ from openpyxl.utils.escape import unescape
 
 from scoring.excel import paper, workbook
 from tournament.spreadsheets import team_template_build
-from tournament.xlsx import FORMULA_STARTS, clean
+from tournament.xlsx.write import FORMULA_STARTS, clean
 
 # Text as a registrant might type it, leaning on what spreadsheets treat specially.
 hostile = st.one_of(

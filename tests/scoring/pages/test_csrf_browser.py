@@ -194,7 +194,7 @@ SERVER_ERROR = {
 
 
 def _database_down(route, retry_after: str | None = None) -> None:
-    """The site's answer while its database is down (tournament/unavailable.py)."""
+    """The site's answer while its database is down (tournament/web/unavailable.py)."""
     route.fulfill(
         status=503,
         headers={"Retry-After": retry_after} if retry_after else {},

@@ -1,5 +1,5 @@
 """The standings' fingerprint, the query of every spectator's poll, is planned once
-per connection on PostgreSQL (tournament/prepared.py) and says exactly what the same
+per connection on PostgreSQL (tournament/db/prepared.py) and says exactly what the same
 query says unprepared; on SQLite it is an ordinary query."""
 
 import pytest
@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.league import selectors
 from tests.brackets.knockout import final_league
-from tournament.prepared import prepared_row
+from tournament.db.prepared import prepared_row
 
 
 def _prepared_fingerprints() -> int:

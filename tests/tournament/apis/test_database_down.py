@@ -2,7 +2,7 @@
 promises: 503 `{"detail", "code": "database_unavailable"}` with Retry-After, wherever
 the request met the database (DRF's authentication, a view, a service, a
 middleware), logged as one warning line; and once it answers again, the next request
-is answered as usual, without a restart (tournament/unavailable.py)."""
+is answered as usual, without a restart (tournament/web/unavailable.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tests.factories import UserFactory
 from tests.scoring.conftest import deal_body
 from tests.scoring.league import link_key, tables_in_play
 from tests.unreachable import assert_logged_once, database_down
-from tournament.unavailable import DETAIL
+from tournament.web.unavailable import DETAIL
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

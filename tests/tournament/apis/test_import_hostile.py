@@ -16,7 +16,7 @@ from tests.brackets.knockout import final_league
 from tests.conftest import as_user
 from tests.spreadsheets import team_list_xlsx
 from tournament.models import Player, Team
-from tournament.xlsx_read import MB
+from tournament.xlsx.read import MB
 
 pytestmark = pytest.mark.django_db
 TEAMS = "/api/v1/tournaments/spring-open/teams/import/"
@@ -78,7 +78,7 @@ def test_a_team_list_over_the_upload_limit_is_refused_by_its_size(
     answer, _peak = _post_measured(as_user(api, organizer), TEAMS, content)
     assert answer.status_code == 400
     assert answer.json()["file"] == ["the file is larger than 5 MB"]
-    # Far over it: refused before the body is read (tournament/api_errors.py).
+    # Far over it: refused before the body is read (tournament/web/errors.py).
     content = hostile.long_cell(7 * MB)
     answer, _peak = _post_measured(as_user(api, organizer), TEAMS, content)
     assert answer.status_code == 413

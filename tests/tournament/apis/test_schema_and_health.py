@@ -73,7 +73,7 @@ def test_health_needs_no_account_and_one_query(api, django_assert_max_num_querie
     assert response.status_code == 200
     body = response.json()
     assert body["version"] == _version()
-    from tournament.version import COMMIT
+    from tournament.ops.version import COMMIT
 
     assert body["commit"] == COMMIT
     assert set(body["checks"]) == CHECKS
@@ -88,7 +88,7 @@ def test_health_needs_no_account_and_one_query(api, django_assert_max_num_querie
 
 @pytest.mark.django_db
 def test_an_unapplied_migration_is_503_in_the_same_shape(api, monkeypatch):
-    from tournament import health
+    from tournament.ops import health
 
     shipped = {**health.migrations_on_disk(), ("scoring", "9999_not_yet"): frozenset()}
     monkeypatch.setattr(health, "migrations_on_disk", lambda: shipped)
@@ -142,7 +142,7 @@ def test_a_cache_that_fails_degrades_but_serves(api, monkeypatch):
 
 @pytest.mark.django_db
 def test_every_page_names_the_version_in_its_footer(client):
-    from tournament.version import COMMIT
+    from tournament.ops.version import COMMIT
 
     page = client.get("/").content.decode()
     footer = f'lang="en" title="{COMMIT}">56 {_version()}</span>'

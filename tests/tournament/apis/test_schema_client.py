@@ -10,7 +10,7 @@ import pytest
 from drf_spectacular.validation import validate_schema
 
 from tests.conftest import as_user
-from tournament.apis_schema import OPERATION_IDS
+from tournament.web.schema import OPERATION_IDS
 
 pytestmark = pytest.mark.django_db
 METHODS = ("get", "post", "put", "patch", "delete")

@@ -13,7 +13,7 @@ from defusedxml import DTDForbidden, EntitiesForbidden
 from scoring.excel import paper
 from tests import hostile_xlsx as hostile
 from tests.spreadsheets import team_list_xlsx
-from tournament.xlsx_read import (
+from tournament.xlsx.read import (
     MB,
     XlsxLimits,
     XlsxRefused,

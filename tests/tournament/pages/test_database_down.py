@@ -1,7 +1,7 @@
 """While the database cannot be reached, every page is a short 503 page in the
 visitor's language (the switcher's cookie or Accept-Language: the session is in the
 database), with Retry-After and a link to try again, rendered without the database,
-and logged as one warning line (tournament/unavailable.py, templates/503.html)."""
+and logged as one warning line (tournament/web/unavailable.py, templates/503.html)."""
 
 from __future__ import annotations
 

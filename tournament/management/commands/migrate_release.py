@@ -9,7 +9,7 @@ older release:
 The apps go back one at a time, the app that depends on the others first (each a
 `manage.py migrate <app> <migration>`, post_migrate and all), then the database's
 migrations are checked to be exactly the release's. Exits 0 when they are (nothing
-to do is 0 too), 2 for a version not in tournament/releases.py, 1 when a step fails.
+to do is 0 too), 2 for a version not in tournament/ops/releases.py, 1 when a step fails.
 """
 
 from django.core.management import call_command
@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 
-from tournament.releases import APPS, RELEASES, release_named
-from tournament.version import VERSION
+from tournament.ops.releases import APPS, RELEASES, release_named
+from tournament.ops.version import VERSION
 
 
 def release_state(executor: MigrationExecutor, migrations: dict[str, str]) -> set:

@@ -18,8 +18,8 @@ import json
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
-from tournament.health import schema_state
-from tournament.version import COMMIT, VERSION
+from tournament.ops.health import schema_state
+from tournament.ops.version import COMMIT, VERSION
 
 EXIT = {"matches": 0, "behind": 3, "ahead": 4}
 

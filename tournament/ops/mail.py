@@ -1,7 +1,7 @@
 """Mail: invitations and password resets (docs/people.md, "Mail"), sent by the worker
 and never written whole into a log (docs/security.md, "Logs").
 
-- With EMAIL_URL set, a request only queues its mail (tournament/queue.py) and the
+- With EMAIL_URL set, a request only queues its mail (tournament/ops/queue.py) and the
   worker sends it: a slow mail server holds no web worker, and a password reset
   answers as fast for an address that has an account as for one that has none,
   since the worker, not the request, looks the account up and makes its link.
@@ -28,9 +28,9 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy
 
-from .queue import task_send_on_commit
+from tournament.ops.queue import task_send_on_commit
 
-NOT_SENT = "tournament.mail.NotSent"
+NOT_SENT = "tournament.ops.mail.NotSent"
 CONSOLE = "django.core.mail.backends.console.EmailBackend"
 logger = logging.getLogger(__name__)
 

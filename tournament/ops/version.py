@@ -13,7 +13,7 @@ import tomllib
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = ROOT / "pyproject.toml"
 UNKNOWN = "unknown"
 _SHA = re.compile(r"^[0-9a-f]{40}$")

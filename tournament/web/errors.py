@@ -40,7 +40,7 @@ from django.http import (
 )
 from django.http.multipartparser import MultiPartParserError
 
-from .parsers import words
+from tournament.web.parsers import words
 
 logger = logging.getLogger("tournament.api")
 API = "/api/"
@@ -172,12 +172,15 @@ class ApiErrors:
             return api_error(
                 400, f"The body nests deeper than {depth} levels.", "too_deep"
             )
-        from .unavailable import answer, unreachable  # it imports this module
+        from tournament.web.unavailable import (  # it imports this module
+            answer,
+            unreachable,
+        )
 
         if unreachable(error):
             return answer(request, error)
         if isinstance(error, OverflowError | DataError):
-            from .apis_common import NUMBER_OUT_OF_RANGE
+            from tournament.web.api import NUMBER_OUT_OF_RANGE
 
             return api_error(400, NUMBER_OUT_OF_RANGE, "number_out_of_range")
         if isinstance(error, Http404):

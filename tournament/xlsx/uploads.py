@@ -1,10 +1,10 @@
-"""Uploaded workbooks, as the site's settings limit them (tournament.xlsx_read)."""
+"""Uploaded workbooks, as the site's settings limit them (tournament.xlsx.read)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 
-from .xlsx_read import XlsxLimits
+from tournament.xlsx.read import XlsxLimits
 
 
 def xlsx_limits() -> XlsxLimits:

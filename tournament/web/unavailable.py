@@ -39,7 +39,7 @@ from django.template import loader
 from django.utils import translation
 from django.views import defaults
 
-from .api_errors import API, api_error
+from tournament.web.errors import API, api_error
 
 logger = logging.getLogger("tournament.database")
 

@@ -20,11 +20,11 @@ from django.http import (
 from django.shortcuts import render
 from django.utils import timezone, translation
 
-from .apis_common import NUMBER_OUT_OF_RANGE  # the pages say what the API says
-from .domain.usernames import address_key
-from .mail import mail_works
-from .models import PasswordResetRequest
-from .queue import task_send
+from tournament.domain.usernames import address_key
+from tournament.models import PasswordResetRequest
+from tournament.ops.mail import mail_works
+from tournament.ops.queue import task_send
+from tournament.web.api import NUMBER_OUT_OF_RANGE  # the pages say what the API says
 
 
 class ContentSecurityPolicy:
@@ -104,7 +104,7 @@ class NumbersOutOfRange:
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         if request.path.startswith("/api/"):
-            return None  # the API answers JSON (tournament.api_errors)
+            return None  # the API answers JSON (tournament.web.errors)
         if isinstance(exception, OverflowError | DataError):
             return HttpResponseBadRequest(
                 NUMBER_OUT_OF_RANGE, content_type="text/plain"

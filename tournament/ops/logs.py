@@ -241,7 +241,7 @@ class RequestLog:
 
 def _user_id(request) -> int | None:
     """The signed-in user's id, or None; None too when the user could not be read
-    (the session is in a database that does not answer: tournament/unavailable.py),
+    (the session is in a database that does not answer: tournament/web/unavailable.py),
     so that the line is still written, with its 503."""
     user = getattr(request, "user", None)
     try:

@@ -17,8 +17,8 @@ from zoneinfo import ZoneInfo
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 
-from .api_errors import API
-from .domain.zones import zone, zone_abbreviation
+from tournament.domain.zones import zone, zone_abbreviation
+from tournament.web.errors import API
 
 UTC = ZoneInfo("UTC")
 

@@ -17,8 +17,8 @@ from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from .api_errors import API
-from .models import LanguagePreference
+from tournament.models import LanguagePreference
+from tournament.web.errors import API
 
 SESSION_KEY = "language"
 

@@ -29,7 +29,7 @@ from typing import Any
 from xml.etree.ElementTree import ParseError
 from xml.parsers import expat
 
-from .domain.errors import filled, gettext_noop
+from tournament.domain.errors import filled, gettext_noop
 
 MB = 1024 * 1024
 

@@ -29,14 +29,14 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .domain.errors import RuleError, RuleErrors
-from .domain.types import Role
-from .links.auth import link_refusal, request_link
-from .models import LinkKind, Tournament
-from .selectors import tournament_get_visible, tournament_roles
-from .unavailable import RETRY_AFTER_SECONDS, unreachable
-from .unavailable import answer as database_unavailable
-from .words import refusal
+from tournament.domain.errors import RuleError, RuleErrors
+from tournament.domain.types import Role
+from tournament.links.auth import link_refusal, request_link
+from tournament.models import LinkKind, Tournament
+from tournament.selectors import tournament_get_visible, tournament_roles
+from tournament.web.unavailable import RETRY_AFTER_SECONDS, unreachable
+from tournament.web.unavailable import answer as database_unavailable
+from tournament.words import refusal
 
 logger = logging.getLogger(__name__)
 ID_MAX = 2**63 - 1  # the largest id PostgreSQL's bigint and SQLite's integer hold
