@@ -23,7 +23,7 @@ from scoring.league.selectors import standings_get
 from scoring.models import Match, StandingsLot
 from scoring.sheets import services as sheets_services
 from tournament.backups.services import backup_before_step
-from tournament.domain.errors import ConflictError, RuleError, gettext_noop
+from tournament.domain.errors import ConflictError, RuleError, marked
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Team, Tournament, account
 
@@ -53,7 +53,7 @@ def knockout_seed(
     if Bracket.objects.filter(tournament=tournament).exists():
         raise ConflictError(
             "knockout_seeded",
-            gettext_noop(
+            marked(
                 "The knockout of %(tournament)s is seeded already; it is seeded once."
             ),
             tournament=tournament.name,
@@ -65,7 +65,7 @@ def knockout_seed(
     if tables and deals:
         raise RuleError(
             "stage_deals_tables",
-            gettext_noop(
+            marked(
                 "a tables-format match runs until a team has no tables;"
                 " it has no deals per stage to set."
             ),
@@ -77,7 +77,7 @@ def knockout_seed(
     if teams < qualifiers:
         raise RuleError(
             "too_few_teams",
-            gettext_noop(
+            marked(
                 "%(qualifiers)s teams cannot qualify: %(tournament)s has %(teams)s "
                 "(not counting teams absent from the draw or withdrawn)."
             ),
@@ -94,7 +94,7 @@ def knockout_seed(
         tournament.save(update_fields=["qualifiers", "updated_at"])
     standings = standings_get(tournament=tournament)
     league_services.league_final_check(
-        standings.progress, doing=gettext_noop("The knockout is seeded")
+        standings.progress, doing=marked("The knockout is seeded")
     )
     lot = StandingsLot.objects.filter(tournament=tournament).first()
     if standings.to_decide and lot is None:
@@ -308,7 +308,7 @@ def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: boo
     if decided:
         raise ConflictError(
             "later_match_decided",
-            gettext_noop(
+            marked(
                 "Cannot reopen %(sheet)s: %(later)s is already decided with this "
                 "result;"
                 " reopen that sheet first (with reset_next if its winner has moved on"
@@ -322,7 +322,7 @@ def knockout_sheet_reopening(*, sheet: Match, user, reason: str, reset_next: boo
         named = ", ".join(f"sheet {g.sheet_id} ({g.sheet})" for g in to_void)
         raise ConflictError(
             "winner_moved_on",
-            gettext_noop(
+            marked(
                 "Cannot reopen %(sheet)s alone: its result already plays on in "
                 "%(named)s. Reopen with reset_next to void that sheet (it is kept, "
                 "with its history); the place is filled again when this sheet is "

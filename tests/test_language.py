@@ -98,9 +98,9 @@ def _marked() -> set[tuple[str | None, str]]:
     return found
 
 
-_SINGULAR = {"_", "gettext", "gettext_lazy", "gettext_noop"}
+_SINGULAR = {"_", "gettext", "gettext_lazy", "gettext_noop", "marked"}
 _CONTEXT = {"pgettext", "pgettext_lazy"}
-_PLURAL = {"ngettext", "ngettext_lazy"}
+_PLURAL = {"ngettext", "ngettext_lazy", "marked_plural"}
 
 
 def _marked_in_python() -> set[tuple[str | None, str]]:
@@ -265,7 +265,7 @@ _REFUSING_AT = {"BackupRefused": 0, "XlsxRefused": 1, "FileProblem": 3}
 
 def _unmarked_refusals() -> list[str]:
     """Each refusal the pages can show whose words are not marked: its message is a
-    literal or an f-string instead of gettext_noop(...), filled(...) or gettext(...).
+    literal or an f-string instead of marked(...), filled(...) or gettext(...).
     The API's own modules (apis*.py) speak only English and are left out."""
     found = []
     for package in ("tournament", "scoring", "brackets"):

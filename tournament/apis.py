@@ -27,7 +27,7 @@ from tournament.web.security import locked_out
 from tournament.xlsx.uploads import upload_content, xlsx_limits
 
 from . import services
-from .domain.errors import RuleError, gettext_noop
+from .domain.errors import RuleError, marked
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
 from .domain.usernames import username_form
@@ -615,7 +615,7 @@ class MemberListApi(TournamentScopedMixin, APIView):
             if team is None:
                 raise RuleError(
                     "unknown_team",
-                    gettext_noop("no such team in this tournament"),
+                    marked("no such team in this tournament"),
                     field="team",
                 )
         membership = people_services.membership_create(

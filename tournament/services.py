@@ -24,8 +24,8 @@ from .domain.errors import (
     RuleError,
     RuleErrors,
     filled,
-    gettext_noop,
-    ngettext,
+    marked,
+    marked_plural,
 )
 from .domain.rulesets import RuleSetCode, ruleset_get
 from .domain.sections import (
@@ -75,7 +75,7 @@ def _require_registration(tournament: Tournament, action: str) -> None:
     if tournament.status != TournamentStatus.REGISTRATION:
         raise ConflictError(
             "draw_locked",
-            gettext_noop(
+            marked(
                 "Cannot %(action)s: the league of %(tournament)s is drawn (status "
                 "%(status)s); teams and sections are fixed now."
             ),
@@ -100,9 +100,7 @@ def _check_tournament_numbers(
     if starts_on and ends_on and ends_on < starts_on:
         raise RuleError(
             "ends_before_start",
-            gettext_noop(
-                "the last day (%(ends_on)s) is before the first (%(starts_on)s)"
-            ),
+            marked("the last day (%(ends_on)s) is before the first (%(starts_on)s)"),
             field="ends_on",
             ends_on=f"{ends_on:%d %b %Y}",
             starts_on=f"{starts_on:%d %b %Y}",
@@ -112,9 +110,7 @@ def _check_tournament_numbers(
         sizes = " or ".join(str(n) for n in rules.team_sizes)
         raise RuleError(
             "team_size",
-            gettext_noop(
-                "the %(ruleset)s rule set plays with %(sizes)s players per team"
-            ),
+            marked("the %(ruleset)s rule set plays with %(sizes)s players per team"),
             field="players_per_team",
             ruleset=rules.code,
             sizes=sizes,
@@ -122,7 +118,7 @@ def _check_tournament_numbers(
     if league_deals is None and rules.code != RuleSetCode.TABLES:
         raise RuleError(
             "required",
-            gettext_noop(
+            marked(
                 "deals per match is required (only the tables format plays until a "
                 "team runs out of tables)"
             ),
@@ -165,7 +161,7 @@ def tournament_create(
     if Tournament.objects.filter(slug=slug).exists():
         raise RuleError(
             "slug_taken",
-            gettext_noop("the slug '%(slug)s' is taken"),
+            marked("the slug '%(slug)s' is taken"),
             field="slug",
             slug=slug,
         )
@@ -213,7 +209,7 @@ def tournament_create(
 def _not_trusted() -> ForbiddenError:
     return ForbiddenError(
         "rating_not_trusted",
-        gettext_noop(
+        marked(
             "only a site administrator, or a trusted creator who organizes it, "
             "marks a tournament rated or not"
         ),
@@ -253,12 +249,12 @@ def tournament_update(
             raise ConflictError(
                 step.code,
                 filled(
-                    gettext_noop(
+                    marked(
                         "Cannot change %(names)s of %(tournament)s: %(done)s, which "
                         "fixed it."
                     )
                     if len(names) == 1
-                    else gettext_noop(
+                    else marked(
                         "Cannot change %(names)s of %(tournament)s: %(done)s, which "
                         "fixed them."
                     ),
@@ -289,7 +285,7 @@ def tournament_update(
         if wrong:
             raise RuleError(
                 "team_size",
-                gettext_noop(
+                marked(
                     "%(wrong)s registered teams do not have %(players_per_team)s "
                     "players; change their rosters first"
                 ),
@@ -332,7 +328,7 @@ def _sections_replace(tournament: Tournament) -> None:
             errors.append(
                 RuleError(
                     "home_country_sections",
-                    gettext_noop(
+                    marked(
                         "section %(section)s lists %(states)s, which are not states "
                         "of %(country)s; change its states first"
                     ),
@@ -368,7 +364,7 @@ def _sections_replace(tournament: Tournament) -> None:
             errors.append(
                 RuleError(
                     "home_country_team",
-                    gettext_noop(
+                    marked(
                         "team %(team)s would have no section with %(country)s as "
                         "the home country: %(reason)s"
                     ),
@@ -418,16 +414,14 @@ def _areas(tournament: Tournament, *, replacing: Section | None = None, with_=No
 def _check_section_name(tournament: Tournament, name: str, *, exclude_pk=None) -> str:
     name = clean_name(name)
     if not name:
-        raise RuleError(
-            "required", gettext_noop("a section needs a name"), field="name"
-        )
+        raise RuleError("required", marked("a section needs a name"), field="name")
     clash = Section.objects.filter(tournament=tournament).annotate(lname=Lower("name"))
     if exclude_pk is not None:
         clash = clash.exclude(pk=exclude_pk)
     if clash.filter(lname=name.lower()).exists():
         raise RuleError(
             "name_taken",
-            gettext_noop("there is a section named %(name)s already"),
+            marked("there is a section named %(name)s already"),
             field="name",
             name=name,
         )
@@ -443,7 +437,7 @@ def section_create(
     cities: Iterable[str] = (),
 ) -> Section:
     tournament = _locked(tournament)
-    _require_registration(tournament, gettext_noop("add a section"))
+    _require_registration(tournament, marked("add a section"))
     name = _check_section_name(tournament, name)
     states_n, cities_n = normalize_areas(states, cities, tournament.home_country)
     check_section_areas(
@@ -468,13 +462,13 @@ def section_update(
     """Rename a section or change the places it lists. Teams already placed stay where
     they are (the organizer moves them); new registrations follow the new lists."""
     tournament = _locked(section.tournament)
-    _require_registration(tournament, gettext_noop("change a section"))
+    _require_registration(tournament, marked("change a section"))
     if section.is_international and (
         name not in (None, section.name) or states or cities
     ):
         raise RuleError(
             "international_fixed",
-            gettext_noop(
+            marked(
                 "International takes every team from outside the tournament's home "
                 "country; its name and places are fixed"
             ),
@@ -503,17 +497,17 @@ def section_update(
 @transaction.atomic
 def section_delete(*, section: Section) -> None:
     tournament = _locked(section.tournament)
-    _require_registration(tournament, gettext_noop("delete a section"))
+    _require_registration(tournament, marked("delete a section"))
     if section.is_international:
         raise ConflictError(
             "international_fixed",
-            gettext_noop("every tournament keeps its International section"),
+            marked("every tournament keeps its International section"),
         )
     count = section.teams.count()
     if count:
         raise ConflictError(
             "section_has_teams",
-            gettext_noop(
+            marked(
                 "section %(section)s has %(count)s teams; move them before deleting it"
             ),
             section=section.name,
@@ -555,13 +549,13 @@ def team_entry_check(
     name = clean_name(name)
     if not name:
         errors.append(
-            RuleError("required", gettext_noop("a team needs a name"), field="name")
+            RuleError("required", marked("a team needs a name"), field="name")
         )
     elif name.casefold() in taken_names:
         errors.append(
             RuleError(
                 "name_taken",
-                gettext_noop("a team named %(name)s is registered already"),
+                marked("a team named %(name)s is registered already"),
                 field="name",
                 name=name,
             )
@@ -655,7 +649,7 @@ def team_register(
     if tournament.status != TournamentStatus.REGISTRATION:
         raise ConflictError(
             "draw_locked",
-            gettext_noop(
+            marked(
                 "Cannot register a team: the league of %(tournament)s is drawn, and a"
                 " new team cannot join it after the draw (its rounds are drawn "
                 "together)."
@@ -690,12 +684,12 @@ def team_update(
     registration.
     """
     tournament = _locked(team.tournament)
-    _require_registration(tournament, gettext_noop("change a team"))
+    _require_registration(tournament, marked("change a team"))
     sections = _sections_by_pk(tournament)
     if section_id is not None and section_id not in sections:
         raise RuleError(
             "unknown_section",
-            gettext_noop("no such section in this tournament"),
+            marked("no such section in this tournament"),
             field="section",
         )
     current_players = list(team.players.values_list("name", flat=True))
@@ -727,7 +721,7 @@ def team_update(
 def team_delete(*, team: Team) -> None:
     tournament = _locked(team.tournament)
     _require_registration(
-        tournament, gettext_noop("delete a team (withdraw it from a round instead)")
+        tournament, marked("delete a team (withdraw it from a round instead)")
     )
     team.delete()
 
@@ -745,7 +739,7 @@ def team_check_in(*, team: Team, user) -> Team:
     if team.status == TeamStatus.ABSENT:
         raise ConflictError(
             "late_entry",
-            gettext_noop(
+            marked(
                 "%(team)s was not checked in when the league of %(tournament)s was "
                 "drawn, and a team cannot join the league after the draw."
             ),
@@ -764,7 +758,7 @@ def team_check_in_undo(*, team: Team) -> Team:
     """Undo a check-in made by mistake, before the draw (which takes the teams
     checked in)."""
     tournament = _locked(team.tournament)
-    _require_registration(tournament, gettext_noop("undo a check-in"))
+    _require_registration(tournament, marked("undo a check-in"))
     team = Team.objects.select_for_update().get(pk=team.pk)
     team.checked_in_at = None
     team.checked_in_by = None
@@ -795,7 +789,7 @@ class TeamImportRefused(RuleError):
         rows = len({p.row for p in problems})
         super().__init__(
             "import_refused",
-            ngettext(
+            marked_plural(
                 "%(rows)s row is wrong; no team was created",
                 "%(rows)s rows are wrong; no team was created",
                 rows,
@@ -810,7 +804,7 @@ def team_import(*, tournament: Tournament, rows: Sequence[ImportRow]) -> list[Te
     """Register every team of a spreadsheet, or none: each bad row is reported with its
     row number and the rule it breaks, and then nothing is written."""
     tournament = _locked(tournament)
-    _require_registration(tournament, gettext_noop("import teams"))
+    _require_registration(tournament, marked("import teams"))
     sections = _sections_by_pk(tournament)
     taken = _team_names(tournament)
     problems: list[ImportProblem] = []

@@ -21,7 +21,7 @@ from openpyxl.styles import Font, PatternFill
 from tournament.xlsx.read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 from tournament.xlsx.write import row_cells
 
-from .domain.errors import RuleError, gettext_noop
+from .domain.errors import RuleError, marked
 from .domain.sections import USA
 from .services import ImportRow
 
@@ -107,7 +107,7 @@ def _team_rows(rows) -> list[ImportRow]:
     if columns is None:
         raise RuleError(
             "no_header",
-            gettext_noop(
+            marked(
                 "no header row with the columns Team and Captain in the first 10 rows"
                 " (expected: %(columns)s)"
             ),
@@ -118,7 +118,7 @@ def _team_rows(rows) -> list[ImportRow]:
     if missing:
         raise RuleError(
             "missing_columns",
-            gettext_noop("the header row %(header_row)s lacks the columns %(missing)s"),
+            marked("the header row %(header_row)s lacks the columns %(missing)s"),
             field="file",
             header_row=header_row,
             missing=", ".join(missing),
@@ -140,7 +140,7 @@ def _team_rows(rows) -> list[ImportRow]:
         if len(result) >= MAX_ROWS:
             raise RuleError(
                 "too_many_rows",
-                gettext_noop("a team list has at most %(MAX_ROWS)s teams"),
+                marked("a team list has at most %(MAX_ROWS)s teams"),
                 field="file",
                 MAX_ROWS=MAX_ROWS,
             )
@@ -161,7 +161,7 @@ def _team_rows(rows) -> list[ImportRow]:
     if not result:
         raise RuleError(
             "empty",
-            gettext_noop("the team list has no teams below its header"),
+            marked("the team list has no teams below its header"),
             field="file",
         )
     return result

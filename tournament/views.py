@@ -21,7 +21,7 @@ from tournament.web.zones import tournament_zone_activate
 from tournament.xlsx.uploads import upload_content, xlsx_limits
 
 from . import services
-from .domain.errors import RuleError, RuleErrors, gettext_noop
+from .domain.errors import RuleError, RuleErrors, marked
 from .domain.rulesets import RULESETS, RuleSetCode
 from .domain.setup import fixed_settings
 from .domain.types import Role
@@ -257,7 +257,7 @@ class _Desk:
             if shown:
                 return None
             raise RuleError(
-                "invalid", gettext_noop("Choose what to change from the lists here.")
+                "invalid", marked("Choose what to change from the lists here.")
             )
         try:
             return getattr(self, "_" + action.replace("-", "_"))(form.cleaned_data)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TypeVar
 
-from tournament.domain.errors import RuleError, gettext_noop
+from tournament.domain.errors import RuleError, marked
 
 T = TypeVar("T")
 
@@ -66,7 +66,7 @@ def _written_number(written: object) -> int:
     if number is None:
         raise RuleError(
             "not_whole_number",
-            gettext_noop(
+            marked(
                 "“%(written)s” is not written in the digits 0 to 9 alone: places and "
                 "points are whole numbers, 0 or more"
             ),
@@ -87,7 +87,7 @@ def points_read(pairs: Iterable[tuple[object, object]]) -> dict[int, int]:
         if place in table:
             raise RuleError(
                 "place_twice",
-                gettext_noop(
+                marked(
                     "place %(place)s is given twice (%(first)s and %(second)s "
                     "points): give each place once"
                 ),

@@ -17,7 +17,7 @@ qualifiers: 16 play, 8 have a bye, 8 places stay empty).
 from __future__ import annotations
 
 from scoring.domain import rounds
-from tournament.domain.errors import RuleError, Words, gettext_noop
+from tournament.domain.errors import RuleError, Words, marked
 
 QUALIFIERS_MIN = 2
 QUALIFIERS_MAX = 256
@@ -28,7 +28,7 @@ def bracket_size(qualifiers: int) -> int:
     if not QUALIFIERS_MIN <= qualifiers <= QUALIFIERS_MAX:
         raise RuleError(
             "qualifiers_out_of_range",
-            gettext_noop(
+            marked(
                 "a knockout has %(least)s to %(most)s qualifiers, not %(qualifiers)s."
             ),
             field="qualifiers",
@@ -117,7 +117,7 @@ def stage_deals(qualifiers: int, given: dict[str, int] | None = None) -> dict[st
         if key not in deals:
             raise RuleError(
                 "unknown_stage",
-                gettext_noop(
+                marked(
                     "a bracket of %(qualifiers)s qualifiers has no stage '%(stage)s'; "
                     "its stages are %(stages)s."
                 ),
@@ -133,7 +133,7 @@ def stage_deals(qualifiers: int, given: dict[str, int] | None = None) -> dict[st
         ):
             raise RuleError(
                 "stage_deals_out_of_range",
-                gettext_noop(
+                marked(
                     "a %(stage)s match has 1 to %(most)s deals (a tie-break may "
                     "add 3), not %(deals)r."
                 ),

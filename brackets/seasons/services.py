@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from django.db import transaction
 from django.utils.text import slugify
 
-from tournament.domain.errors import ConflictError, RuleError, RuleErrors, gettext_noop
+from tournament.domain.errors import ConflictError, RuleError, RuleErrors, marked
 from tournament.domain.types import TournamentStatus
 from tournament.models import Tournament, account
 
@@ -20,7 +20,7 @@ def _name(name: str, errors: list[RuleError]) -> str:
     name = " ".join(name.split())
     if not name:
         errors.append(
-            RuleError("required", gettext_noop("a season needs a name"), field="name")
+            RuleError("required", marked("a season needs a name"), field="name")
         )
     return name
 
@@ -33,7 +33,7 @@ def _table(points: Mapping[int, int] | None, errors: list[RuleError]) -> dict:
         errors.append(
             RuleError(
                 "points_table",
-                gettext_noop("the points table is wrong: %(problem)s"),
+                marked("the points table is wrong: %(problem)s"),
                 field="points",
                 problem=str(error),
             )
@@ -52,7 +52,7 @@ def _tournaments(slugs: Sequence[str], errors: list[RuleError]) -> list[Tourname
         errors.append(
             RuleError(
                 "unknown_tournament",
-                gettext_noop("there is no tournament %(slugs)s"),
+                marked("there is no tournament %(slugs)s"),
                 field="tournaments",
                 slugs=", ".join(missing),
             )
@@ -61,7 +61,7 @@ def _tournaments(slugs: Sequence[str], errors: list[RuleError]) -> list[Tourname
         errors.append(
             RuleError(
                 "not_started",
-                gettext_noop(
+                marked(
                     "%(names)s has not started: a season groups running or finished "
                     "tournaments"
                 ),
@@ -95,7 +95,7 @@ def season_create(
         errors.append(
             RuleError(
                 "slug_empty",
-                gettext_noop("give the season a slug of letters or digits"),
+                marked("give the season a slug of letters or digits"),
                 field="slug",
             )
         )
@@ -105,7 +105,7 @@ def season_create(
     if Season.objects.filter(slug=slug).exists():
         raise ConflictError(
             "slug_taken",
-            gettext_noop("there is a season %(slug)s already"),
+            marked("there is a season %(slug)s already"),
             field="slug",
             slug=slug,
         )

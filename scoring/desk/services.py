@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.domain.errors import RuleError, gettext_noop
+from tournament.domain.errors import RuleError, marked
 from tournament.models import Announcement, Tournament, account
 
 
@@ -14,14 +14,12 @@ from tournament.models import Announcement, Tournament, account
 def announcement_create(*, tournament: Tournament, user, text: str) -> Announcement:
     text = " ".join(text.split())
     if not text:
-        raise RuleError(
-            "required", gettext_noop("write the announcement"), field="text"
-        )
+        raise RuleError("required", marked("write the announcement"), field="text")
     limit = Announcement._meta.get_field("text").max_length
     if len(text) > limit:
         raise RuleError(
             "too_long",
-            gettext_noop(
+            marked(
                 "an announcement has at most %(limit)s characters, to be read across "
                 "the hall (this one has %(count)s)"
             ),

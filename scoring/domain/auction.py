@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tournament.domain.errors import RuleError, Words, gettext_noop
+from tournament.domain.errors import RuleError, Words, marked
 
 from .rules import Level, Side, Trump
 
@@ -143,9 +143,7 @@ def _call(token: str, number: int) -> Call:
         if not LOWEST <= int(value) <= HIGHEST:
             raise _refuse(
                 "bid_out_of_range",
-                gettext_noop(
-                    "call %(call)s (%(token)s): a bid is 28 to 56 (000 §1.1)."
-                ),
+                marked("call %(call)s (%(token)s): a bid is 28 to 56 (000 §1.1)."),
                 call=number,
                 token=token,
             )
@@ -153,7 +151,7 @@ def _call(token: str, number: int) -> Call:
         if not bid and trump is Trump.NO_TRUMP:
             raise _refuse(
                 "bid_not_approved",
-                gettext_noop(
+                marked(
                     "call %(call)s (%(token)s) is not an approved bid: only a suit "
                     "comes before the number (a reverse bid, as in S28); no-trump, "
                     "Noes and Pass come after it: write %(approved)s (000 §3: "
@@ -166,7 +164,7 @@ def _call(token: str, number: int) -> Call:
         return Call(CallKind.BID, value=int(value), trump=trump)
     raise _refuse(
         "unknown_call",
-        gettext_noop(
+        marked(
             "call %(call)s (%(token)s) is not a call: write a bid as 28S (value and C, "
             "D, H, S or N), P for no bid, X to double, XX to redouble, R40, R48 or R56 "
             "for the self-raise."
@@ -181,14 +179,14 @@ def auction_parse(text: str) -> Auction:
     if len(text) > TEXT_MAX:
         raise _refuse(
             "too_long",
-            gettext_noop("an auction is at most %(most)s characters."),
+            marked("an auction is at most %(most)s characters."),
             most=TEXT_MAX,
         )
     head, colon, rest = text.strip().partition(":")
     if not colon or head.strip().upper() not in ("A", "B"):
         raise _refuse(
             "no_lead",
-            gettext_noop(
+            marked(
                 "start with the lead player's team and a colon, as in "
                 "'A: 28S P P P P P'."
             ),
@@ -196,7 +194,7 @@ def auction_parse(text: str) -> Auction:
     tokens = rest.split()
     if not tokens:
         raise _refuse(
-            "no_calls", gettext_noop("an auction has at least the lead player's call.")
+            "no_calls", marked("an auction has at least the lead player's call.")
         )
     return Auction(
         Side(head.strip().upper()),
@@ -226,7 +224,7 @@ def auction_settle(
             if call.kind is CallKind.PASS and not lead_may_pass:
                 raise _refuse(
                     "lead_must_bid_classic",
-                    gettext_noop(
+                    marked(
                         "call 1 (%(token)s): under the classic rules the lead player "
                         "bids at least 28; he may not pass (001)."
                     ),
@@ -238,7 +236,7 @@ def auction_settle(
             elif call.kind is not CallKind.BID:
                 raise _refuse(
                     "lead_must_bid",
-                    gettext_noop(
+                    marked(
                         "call 1 (%(token)s): the lead player bids at least 28, or "
                         "passes, which is 28 no-trump (000 §3.1)."
                     ),
@@ -251,7 +249,7 @@ def auction_settle(
             if raised:
                 raise _refuse(
                     "raise_twice",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (%(token)s): the self-raise is allowed once "
                         "(000 §3.3)."
                     ),
@@ -261,7 +259,7 @@ def auction_settle(
             if not (passes == others and level is Level.NONE and seat == bidder):
                 raise _refuse(
                     "raise_out_of_turn",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (%(token)s): only the bidder raises, when every "
                         "other player has passed his contract and nobody doubled it "
                         "(000 §3.3)."
@@ -272,7 +270,7 @@ def auction_settle(
             if value is None or call.value not in RAISES or call.value <= value:
                 raise _refuse(
                     "raise_not_a_ceiling",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (%(token)s): a self-raise goes up to 40, 48 or "
                         "56, above the contract's %(value)s (000 §3.3)."
                     ),
@@ -285,12 +283,12 @@ def auction_settle(
         if over:
             raise _refuse(
                 "after_the_end",
-                gettext_noop(
+                marked(
                     "call %(call)s (%(token)s) comes after the auction ended at the "
                     "redouble (000 §3.7)."
                 )
                 if level is Level.REDOUBLED
-                else gettext_noop(
+                else marked(
                     "call %(call)s (%(token)s) comes after the auction ended when "
                     "every other player had passed."
                 ),
@@ -305,7 +303,7 @@ def auction_settle(
             if raised:
                 raise _refuse(
                     "bid_after_raise",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (%(token)s): after the self-raise only doubles "
                         "and passes are allowed (000 §3.3)."
                     ),
@@ -315,7 +313,7 @@ def auction_settle(
             if value is not None and (call.value or 0) <= value:
                 raise _refuse(
                     "bid_not_higher",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (%(token)s) does not rank above %(value)s: a "
                         "bid raises the number (000 §3.1)."
                     ),
@@ -328,7 +326,7 @@ def auction_settle(
             if team == holder:
                 raise _refuse(
                     "double_own",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (X): a team does not double its own contract "
                         "(000 §3.7)."
                     ),
@@ -337,7 +335,7 @@ def auction_settle(
             if level is not Level.NONE:
                 raise _refuse(
                     "double_again",
-                    gettext_noop("call %(call)s (X): the contract is doubled already."),
+                    marked("call %(call)s (X): the contract is doubled already."),
                     call=number,
                 )
             level = Level.DOUBLED
@@ -345,7 +343,7 @@ def auction_settle(
             if level is not Level.DOUBLED or team != holder:
                 raise _refuse(
                     "redouble_not_doubled",
-                    gettext_noop(
+                    marked(
                         "call %(call)s (XX): only the doubled team redoubles, and only "
                         "a doubled contract (000 §3.7)."
                     ),
@@ -356,7 +354,7 @@ def auction_settle(
     if not (level is Level.REDOUBLED or passes == others):
         raise _refuse(
             "unfinished",
-            gettext_noop(
+            marked(
                 "the auction is not over: it ends when the %(others)s other players "
                 "have passed after the last bid, raise or double, or at a redouble."
             ),
@@ -392,9 +390,7 @@ def auction_check(
     if got != wanted:
         raise _refuse(
             "contract_differs",
-            gettext_noop(
-                "the auction ends on %(ended)s, but the deal records %(recorded)s."
-            ),
+            marked("the auction ends on %(ended)s, but the deal records %(recorded)s."),
             ended=_spelled(
                 contract.value, contract.trump, contract.declarer, contract.level
             ),

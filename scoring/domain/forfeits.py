@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tournament.domain.errors import ConflictError, RuleError, gettext_noop
+from tournament.domain.errors import ConflictError, RuleError, marked
 
 from .rules import Side
 
@@ -56,7 +56,7 @@ def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None
     if deals:
         raise ConflictError(
             "sheet_has_deals",
-            gettext_noop(
+            marked(
                 "deals on the sheet: %(deals)s; only a sheet with no deal can be "
                 "forfeited: delete its deals first, or play the match out."
             ),
@@ -65,7 +65,7 @@ def forfeit_winner(absent: Absent, *, deals: int, knockout: bool) -> Side | None
     if absent not in absent_choices(knockout=knockout):
         raise RuleError(
             "knockout_needs_winner",
-            gettext_noop(
+            marked(
                 "a knockout match needs a team that moves on, so both teams cannot be "
                 "absent: void the sheet and replay the match, or name the absent team."
             ),

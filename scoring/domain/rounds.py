@@ -15,7 +15,7 @@ translated by the pages (tournament/words.py: words_said).
 
 from __future__ import annotations
 
-from tournament.domain.errors import Words, filled, gettext_noop
+from tournament.domain.errors import Words, filled, marked
 
 from .rules import Stage
 
@@ -29,16 +29,16 @@ __all__ = [
     "round_name",
 ]
 
-FIRST_KNOCKOUT_ROUND = gettext_noop("First knockout round")
-ROUND_OF = gettext_noop("Round of %(places)s")
-QUARTER_FINALS = gettext_noop("Quarter-finals")
-SEMI_FINALS = gettext_noop("Semi-finals")
-FINAL = gettext_noop("Final")
-SECOND_RUNNER_UP = gettext_noop("Second runner-up match")
-FINAL_ROUND = gettext_noop("Final and second runner-up match")
-FINAL_GAME = gettext_noop("Final, game %(number)s")
-LEAGUE_ROUND = gettext_noop("Round %(number)s")
-KNOCKOUT_ROUND = gettext_noop("Knockout round %(number)s")
+FIRST_KNOCKOUT_ROUND = marked("First knockout round")
+ROUND_OF = marked("Round of %(places)s")
+QUARTER_FINALS = marked("Quarter-finals")
+SEMI_FINALS = marked("Semi-finals")
+FINAL = marked("Final")
+SECOND_RUNNER_UP = marked("Second runner-up match")
+FINAL_ROUND = marked("Final and second runner-up match")
+FINAL_GAME = marked("Final, game %(number)s")
+LEAGUE_ROUND = marked("Round %(number)s")
+KNOCKOUT_ROUND = marked("Knockout round %(number)s")
 
 
 def bracket_places(qualifiers: int) -> int:

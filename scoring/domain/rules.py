@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import TypeVar
 
-from tournament.domain.errors import RuleError, RuleErrors, gettext_noop
+from tournament.domain.errors import RuleError, RuleErrors, marked
 from tournament.domain.rulesets import EqualTotals, LevelMode, RuleSet
 
 VALUE_MIN = 28
@@ -158,7 +158,7 @@ def _as_enum(enum: type[E], raw: object, field: str, what: str) -> E:
         known = ", ".join(m.value for m in enum)
         raise RuleError(
             f"unknown_{field}",
-            gettext_noop('"%(raw)s" is not a %(what)s; use one of %(known)s.'),
+            marked('"%(raw)s" is not a %(what)s; use one of %(known)s.'),
             field=field,
             raw=raw,
             what=what,
@@ -194,7 +194,7 @@ def deal_from_values(
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise RuleError(
                 "not_a_number",
-                gettext_noop("%(field)s must be a whole number."),
+                marked("%(field)s must be a whole number."),
                 field=field,
             )
         return raw
@@ -206,7 +206,7 @@ def deal_from_values(
         if not 1 <= n <= limit:
             raise RuleError(
                 "deal_number_out_of_range",
-                gettext_noop(
+                marked(
                     "deal number %(number)s is outside this match: it has deals 1 to "
                     "%(limit)s."
                 ),
@@ -221,9 +221,7 @@ def deal_from_values(
         if not VALUE_MIN <= v <= VALUE_MAX:
             raise RuleError(
                 "value_out_of_range",
-                gettext_noop(
-                    "a contract is %(least)s to %(most)s; %(value)s cannot be bid."
-                ),
+                marked("a contract is %(least)s to %(most)s; %(value)s cannot be bid."),
                 field="value",
                 value=v,
                 least=VALUE_MIN,
@@ -236,7 +234,7 @@ def deal_from_values(
         if not 0 <= t <= POINTS_IN_DEAL:
             raise RuleError(
                 "taken_out_of_range",
-                gettext_noop(
+                marked(
                     "the tricks of a deal hold %(most)s points; taken must be 0 to "
                     "%(most)s, not %(taken)s."
                 ),
@@ -311,7 +309,7 @@ def check_penalty_points(kind: PenaltyKind, points: int | None, rules: RuleSet) 
         if points is None or isinstance(points, bool) or not isinstance(points, int):
             raise RuleError(
                 "conduct_points_missing",
-                gettext_noop(
+                marked(
                     "a conduct penalty needs its points, 0 to %(most)s under "
                     "%(rule_set)s, as the organizer sets them."
                 ),
@@ -322,7 +320,7 @@ def check_penalty_points(kind: PenaltyKind, points: int | None, rules: RuleSet) 
         if not 0 <= points <= most:
             raise RuleError(
                 "conduct_points_out_of_range",
-                gettext_noop(
+                marked(
                     "a conduct penalty is 0 to %(most)s points under %(rule_set)s "
                     "(rules.md §3), not %(points)s."
                 ),
@@ -334,7 +332,7 @@ def check_penalty_points(kind: PenaltyKind, points: int | None, rules: RuleSet) 
     elif points is not None:
         raise RuleError(
             "points_fixed",
-            gettext_noop(
+            marked(
                 "the points of a %(kind)s penalty are set by the rules; "
                 "leave points out."
             ),

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from tournament.domain.errors import filled, gettext_noop
+from tournament.domain.errors import filled, marked
 
 from .rules import Sheet, SheetRow, Side
 
@@ -121,7 +121,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             n,
             missing=regulation,
             reason=filled(
-                gettext_noop(
+                marked(
                     "the match has %(n)s deals; tie-break deals follow only if the "
                     "totals are equal after deal %(n)s"
                 ),
@@ -136,7 +136,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             winner=Side.A if a > b else Side.B,
             decided_by=DecidedBy.TOTAL,
             reason=filled(
-                gettext_noop(
+                marked(
                     "the match was decided after deal %(n)s, %(a)s-%(b)s; no "
                     "tie-break deal is played"
                 ),
@@ -154,7 +154,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             missing=extra,
             equal_at=n,
             reason=filled(
-                gettext_noop(
+                marked(
                     "the totals were equal after deal %(n)s (%(a)s-%(b)s), so deals "
                     "%(first)s and %(last)s are played; a deal after them only if the "
                     "totals are still equal, and after the toss"
@@ -175,7 +175,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             decided_by=DecidedBy.EXTRA_DEALS,
             equal_at=n,
             reason=filled(
-                gettext_noop(
+                marked(
                     "the extra deals decided the match, %(a)s-%(b)s after deal "
                     "%(last)s; no further deal is played"
                 ),
@@ -191,7 +191,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             last_extra,
             equal_at=last_extra,
             reason=filled(
-                gettext_noop(
+                marked(
                     "the totals are still equal after deal %(last)s (%(a)s-%(b)s): "
                     "record the toss first; its winner chooses who deals deal "
                     "%(sudden)s"
@@ -209,7 +209,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
             missing=(sudden,),
             equal_at=last_extra,
             reason=filled(
-                gettext_noop(
+                marked(
                     "deal %(sudden)s after the toss is the last; its winner wins the "
                     "match"
                 ),
@@ -223,7 +223,7 @@ def settle(sheet: Sheet, *, deals_scheduled: int, toss: Toss | None) -> Tiebreak
         decided_by=DecidedBy.SUDDEN_DEATH,
         equal_at=last_extra,
         reason=filled(
-            gettext_noop(
+            marked(
                 "deal %(sudden)s after the toss decided the match; no further deal is "
                 "played"
             ),
@@ -246,7 +246,7 @@ def problems(
             (
                 "tiebreak_deal_not_open",
                 filled(
-                    gettext_noop("deal %(deals)s cannot be on this sheet: %(reason)s."),
+                    marked("deal %(deals)s cannot be on this sheet: %(reason)s."),
                     deals=shown,
                     reason=tiebreak.reason,
                 ),
@@ -261,7 +261,7 @@ def problems(
             (
                 "toss_without_tie",
                 filled(
-                    gettext_noop(
+                    marked(
                         "a toss is recorded, but the totals would no longer be equal "
                         "after deal %(last)s; delete the toss first if this change is "
                         "right"
@@ -303,5 +303,5 @@ def toss_due(tiebreak: Tiebreak) -> str | None:
     if tiebreak.phase is Phase.TOSS:
         return None
     if tiebreak.toss is not None:
-        return gettext_noop("the toss of this match is already recorded")
-    return filled(gettext_noop("no toss is due: %(reason)s"), reason=tiebreak.reason)
+        return marked("the toss of this match is already recorded")
+    return filled(marked("no toss is due: %(reason)s"), reason=tiebreak.reason)

@@ -23,7 +23,7 @@ from openpyxl.styles import Border, Font, PatternFill, Side
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from tournament.domain.errors import filled, gettext_noop
+from tournament.domain.errors import filled, marked
 from tournament.xlsx.read import XlsxLimits, XlsxRefused, sheet_rows, workbook_open
 from tournament.xlsx.write import clean, put
 
@@ -411,7 +411,7 @@ class FileSheet:
 class FileRefused(Exception):
     """A file the reader cannot take: every problem found, with where it is."""
 
-    message = gettext_noop(
+    message = marked(
         "Nothing was imported: the file is not a filled score sheet of this site."
     )
 
@@ -514,7 +514,7 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
                 title,
                 at_match[0] + 1,
                 "match",
-                gettext_noop(
+                marked(
                     "the Match id beside its label is not a number: the sheet must be"
                     " one this site printed."
                 ),
@@ -528,7 +528,7 @@ def _worksheet_read(title: str, rows: list[tuple[Any, ...]]) -> FileSheet | None
                 title,
                 None,
                 "file",
-                gettext_noop(
+                marked(
                     "no deal table: a header row starting Deal, Declarer is missing."
                 ),
             )
@@ -633,7 +633,7 @@ def score_sheets_read(
                     "",
                     None,
                     "file",
-                    filled(gettext_noop("%(reason)s."), reason=refused.message),
+                    filled(marked("%(reason)s."), reason=refused.message),
                 )
             ]
         ) from None
@@ -647,7 +647,7 @@ def score_sheets_read(
                     None,
                     "file",
                     filled(
-                        gettext_noop(
+                        marked(
                             "no score sheet in the file: no worksheet has a "
                             "'%(LABEL_MATCH)s' label. Download the sheet from the "
                             "match's"
@@ -667,7 +667,7 @@ def score_sheets_read(
                     None,
                     "match",
                     filled(
-                        gettext_noop(
+                        marked(
                             "match %(match)s is also on the worksheet '%(other)s': one "
                             "sheet"
                             " per match."

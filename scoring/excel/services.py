@@ -40,7 +40,7 @@ from tournament.domain.errors import (
     RuleError,
     RuleErrors,
     filled,
-    gettext_noop,
+    marked,
 )
 from tournament.domain.rulesets import RuleSet, ruleset_get
 from tournament.models import Tournament, account
@@ -310,7 +310,7 @@ class SheetImportRefused(Exception):
     def __init__(self, problems: list[paper.FileProblem], message: str = "") -> None:
         self.problems = problems
         self.message = message or filled(
-            gettext_noop(
+            marked(
                 "Nothing was imported: %(count)s problem(s) in the file. Correct them "
                 "and import the whole file again."
             ),
@@ -399,7 +399,7 @@ def _file_deals(
                     line.row,
                     "number",
                     filled(
-                        gettext_noop(
+                        marked(
                             "deal %(number)s is also on row %(row)s: a deal is entered "
                             "once."
                         ),
@@ -434,18 +434,16 @@ def _file_penalties(
 
         deal = line.deal
         if isinstance(deal, bool) or not isinstance(deal, int):
-            refuse("deal", gettext_noop("the penalty's deal must be a deal number."))
+            refuse("deal", marked("the penalty's deal must be a deal number."))
         elif deal not in numbers:
             refuse(
                 "deal",
-                filled(
-                    gettext_noop("there is no deal %(deal)s on this sheet."), deal=deal
-                ),
+                filled(marked("there is no deal %(deal)s on this sheet."), deal=deal),
             )
         if line.offender not in ("A", "B"):
             refuse(
                 "offender",
-                gettext_noop("the offender must be A or B (team A or team B)."),
+                marked("the offender must be A or B (team A or team B)."),
             )
         try:
             kind = PenaltyKind(str(line.kind))
@@ -454,9 +452,7 @@ def _file_penalties(
             refuse(
                 "kind",
                 filled(
-                    gettext_noop(
-                        "'%(kind)s' is not a penalty; the kinds are %(kinds)s."
-                    ),
+                    marked("'%(kind)s' is not a penalty; the kinds are %(kinds)s."),
                     kind=line.kind,
                     kinds=kinds,
                 ),
@@ -472,7 +468,7 @@ def _file_penalties(
                 ):
                     raise RuleError(
                         "not_a_number",
-                        gettext_noop("points must be a whole number."),
+                        marked("points must be a whole number."),
                         field="points",
                     )
                 rules.check_penalty_points(kind, points, rule_set)  # type: ignore[arg-type]
@@ -503,7 +499,7 @@ def _sheet_import(
                 sheet.worksheet,
                 sheet.toss_row,
                 "toss",
-                gettext_noop(
+                marked(
                     "the toss needs both who won it and who deals first, each A or B."
                 ),
             )
@@ -570,9 +566,9 @@ def _sheet_import(
         return done, []  # a sheet as the file says, locked or not, is left alone
     if match.status == MatchStatus.VOID or match.locked:
         what = (
-            gettext_noop("void")
+            marked("void")
             if match.status == MatchStatus.VOID
-            else gettext_noop("confirmed and locked")
+            else marked("confirmed and locked")
         )
         return done, [
             paper.FileProblem(
@@ -580,7 +576,7 @@ def _sheet_import(
                 None,
                 "match",
                 filled(
-                    gettext_noop(
+                    marked(
                         "the file changes the sheet of %(match)s, which is %(what)s; "
                         "an "
                         "organizer reopens it first, then imports the "
@@ -598,7 +594,7 @@ def _sheet_import(
                 None,
                 "version",
                 filled(
-                    gettext_noop(
+                    marked(
                         "the sheet changed since this file was made (version "
                         "%(version)s "
                         "in the file, %(version_2)s now). Nothing was imported: "
@@ -718,9 +714,7 @@ def score_sheets_import(
                     None,
                     "match",
                     filled(
-                        gettext_noop(
-                            "match %(match)s is not a match of %(tournament)s."
-                        ),
+                        marked("match %(match)s is not a match of %(tournament)s."),
                         match=sheet.match,
                         tournament=tournament.name,
                     ),

@@ -13,7 +13,7 @@ from django.db.models import Count, F, Q, QuerySet
 
 from tournament.db.prepared import prepared_row
 from tournament.domain import draw as draw_rules
-from tournament.domain.errors import Words, filled, gettext_noop
+from tournament.domain.errors import Words, filled, marked
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Bye, LeagueDraw, LeagueRound, Section, Team, Tournament
 
@@ -203,14 +203,14 @@ def draw_locked_reason(*, tournament: Tournament) -> Words | None:
         TournamentStatus.LEAGUE,
     ):
         return filled(
-            gettext_noop("%(tournament)s is past its league (status %(status)s)"),
+            marked("%(tournament)s is past its league (status %(status)s)"),
             tournament=tournament.name,
             status=tournament.status,
         )
     result = league_first_result(tournament=tournament)
     if result is not None:
         return filled(
-            gettext_noop(
+            marked(
                 "the league has results (the first on the sheet of %(match)s); a "
                 "draw is locked once a result is entered"
             ),

@@ -21,7 +21,7 @@ from tournament.domain.errors import (
     RuleError,
     Words,
     filled,
-    gettext_noop,
+    marked,
 )
 from tournament.domain.roster import substitution_check
 from tournament.domain.types import RoundStage, TeamStatus, TournamentStatus
@@ -82,7 +82,7 @@ def league_draw_generate(
     locked = draw_locked_reason(tournament=tournament)
     if locked is not None:
         raise ConflictError(
-            "draw_locked", gettext_noop("Cannot draw again: %(locked)s."), locked=locked
+            "draw_locked", marked("Cannot draw again: %(locked)s."), locked=locked
         )
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
@@ -90,7 +90,7 @@ def league_draw_generate(
     if tournament.check_in_required and not teams:
         raise ConflictError(
             "no_team_checked_in",
-            gettext_noop(
+            marked(
                 "Cannot draw: %(tournament)s requires check-in and no team is checked"
                 " in yet; the draw takes the teams checked in."
             ),
@@ -189,7 +189,7 @@ def league_round_release(*, tournament: Tournament, user, number: int) -> League
     if found is None:
         raise ConflictError(
             "no_such_round",
-            gettext_noop(
+            marked(
                 "%(tournament)s has no drawn league round %(number)s; draw the league"
                 " first."
             ),
@@ -211,9 +211,7 @@ def league_rounds_release_all(*, tournament: Tournament, user) -> int:
     if not LeagueRound.objects.filter(tournament=tournament).exists():
         raise ConflictError(
             "no_such_round",
-            gettext_noop(
-                "%(tournament)s has no drawn league rounds; draw the league first."
-            ),
+            marked("%(tournament)s has no drawn league rounds; draw the league first."),
             tournament=tournament.name,
         )
     return drafts.update(released_at=timezone.now(), released_by=account(user))
@@ -230,13 +228,11 @@ def league_final_check(progress, *, doing: str) -> None:
         return
     waiting: list[Words] = []
     if progress.matches == 0:
-        waiting.append(gettext_noop("the league has no matches yet"))
+        waiting.append(marked("the league has no matches yet"))
     elif progress.confirmed < progress.matches:
         waiting.append(
             filled(
-                gettext_noop(
-                    "%(open)s of %(matches)s league sheets are not confirmed yet"
-                ),
+                marked("%(open)s of %(matches)s league sheets are not confirmed yet"),
                 open=progress.matches - progress.confirmed,
                 matches=progress.matches,
             )
@@ -244,19 +240,19 @@ def league_final_check(progress, *, doing: str) -> None:
     if progress.draft_rounds:
         waiting.append(
             filled(
-                gettext_noop("%(rounds)s drawn rounds are not released"),
+                marked("%(rounds)s drawn rounds are not released"),
                 rounds=progress.draft_rounds,
             )
         )
     raise ConflictError(
         "league_not_final",
         filled(
-            gettext_noop("%(doing)s on the final standings, and %(waiting)s."),
+            marked("%(doing)s on the final standings, and %(waiting)s."),
             doing=doing,
             waiting=waiting[0]
             if len(waiting) == 1
             else filled(
-                gettext_noop("%(first)s and %(second)s"),
+                marked("%(first)s and %(second)s"),
                 first=waiting[0],
                 second=waiting[1],
             ),
@@ -279,7 +275,7 @@ def standings_lots_draw(
     if drawn is not None:
         raise ConflictError(
             "lots_drawn",
-            gettext_noop(
+            marked(
                 "The lots of %(tournament)s were drawn at %(drawn_at)s with seed "
                 "%(seed)s; "
                 "they are drawn once, and that seed orders any equal teams from then "
@@ -290,7 +286,7 @@ def standings_lots_draw(
             drawn_at=told(drawn.drawn_at, "Y-m-d H:i", tournament.time_zone),
         )
     standings = standings_get(tournament=tournament)
-    league_final_check(standings.progress, doing=gettext_noop("Lots are drawn"))
+    league_final_check(standings.progress, doing=marked("Lots are drawn"))
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     ordered = ranking.draw_lots(
@@ -320,7 +316,7 @@ def _in_league(tournament: Tournament, team: Team, doing: str) -> None:
     if tournament.status == TournamentStatus.REGISTRATION:
         raise ConflictError(
             "league_not_drawn",
-            gettext_noop(
+            marked(
                 "Cannot %(doing)s: the league of %(tournament)s is not drawn yet; "
                 "before the draw a team's players are changed, or the team deleted, "
                 "on its registration."
@@ -331,7 +327,7 @@ def _in_league(tournament: Tournament, team: Team, doing: str) -> None:
     if team.status == TeamStatus.ABSENT:
         raise ConflictError(
             "team_absent",
-            gettext_noop(
+            marked(
                 "Cannot %(doing)s: %(team)s was not checked in for the draw and plays"
                 " no match."
             ),
@@ -349,18 +345,16 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     automatic backup is taken first, as before the draw."""
     tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
     team = Team.objects.select_for_update().get(pk=team.pk)
-    reason = words_check(
-        reason, "reason", gettext_noop("why the team is withdrawn"), 300
-    )
+    reason = words_check(reason, "reason", marked("why the team is withdrawn"), 300)
     _in_league(
         tournament,
         team,
-        filled(gettext_noop("withdraw %(team)s"), team=team.name),
+        filled(marked("withdraw %(team)s"), team=team.name),
     )
     if team.status == TeamStatus.WITHDRAWN:
         raise ConflictError(
             "team_withdrawn",
-            gettext_noop(
+            marked(
                 "%(team)s was withdrawn from round %(withdrawn_from_round)s already "
                 "(%(withdrawn_reason)s)."
             ),
@@ -371,7 +365,7 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     if tournament.status != TournamentStatus.LEAGUE:
         raise ConflictError(
             "knockout_seeded",
-            gettext_noop(
+            marked(
                 "Cannot withdraw %(team)s: the knockout of %(tournament)s is seeded. "
                 "A team that leaves the knockout forfeits its match there: an "
                 "organizer records the forfeit on that sheet."
@@ -382,7 +376,7 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     if not 1 <= from_round <= tournament.league_rounds:
         raise RuleError(
             "round_out_of_range",
-            gettext_noop("the league has rounds 1 to %(league_rounds)s"),
+            marked("the league has rounds 1 to %(league_rounds)s"),
             field="from_round",
             league_rounds=tournament.league_rounds,
         )
@@ -405,7 +399,7 @@ def team_withdraw(*, team: Team, user, from_round: int, reason: str) -> Team:
     why = f"{team.name} withdrew from round {from_round}: {reason}"
     for match_id, absent in plan:
         match = sheet_open(
-            match_id=match_id, version=None, action=gettext_noop("record a forfeit")
+            match_id=match_id, version=None, action=marked("record a forfeit")
         )
         sheet_forfeit_locked(match, absent, reason=why[:300], user=user)
     team.status = TeamStatus.WITHDRAWN
@@ -438,18 +432,16 @@ def substitution_approve(
     _in_league(
         tournament,
         team,
-        filled(gettext_noop("substitute a player of %(team)s"), team=team.name),
+        filled(marked("substitute a player of %(team)s"), team=team.name),
     )
     if team.status == TeamStatus.WITHDRAWN:
         raise ConflictError(
             "team_withdrawn",
-            gettext_noop("%(team)s was withdrawn from round %(withdrawn_from_round)s."),
+            marked("%(team)s was withdrawn from round %(withdrawn_from_round)s."),
             team=team.name,
             withdrawn_from_round=team.withdrawn_from_round,
         )
-    reason = words_check(
-        reason, "reason", gettext_noop("why the substitution is made"), 300
-    )
+    reason = words_check(reason, "reason", marked("why the substitution is made"), 300)
     stage_of = RoundStage(stage)
     existing = list(Substitution.objects.filter(team=team).order_by("number"))
     out, into = substitution_check(
@@ -476,7 +468,7 @@ def substitution_approve(
     if played is not None:
         raise ConflictError(
             "round_played",
-            gettext_noop(
+            marked(
                 "%(team)s's sheet of %(stage)s round %(round)s is %(status)s "
                 "already, "
                 "with the players who played it; a substitution starts from a round "

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from tournament.db.cache import cached
-from tournament.domain.errors import RuleError, gettext_noop
+from tournament.domain.errors import RuleError, marked
 from tournament.domain.roster import roster_now
 from tournament.domain.types import Role
 from tournament.models import Team, Tournament
@@ -130,7 +130,7 @@ def draw_page(request: HttpRequest, slug: str) -> HttpResponse:
                     number=release.cleaned_data["round"],
                 )
             else:
-                raise RuleError("invalid", gettext_noop("Choose a round to release."))
+                raise RuleError("invalid", marked("Choose a round to release."))
         except RuleError as error:
             messages.error(request, refusal(error))
         else:

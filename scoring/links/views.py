@@ -26,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import services as tournament_services
-from tournament.domain.errors import RuleError, gettext_noop
+from tournament.domain.errors import RuleError, marked
 from tournament.domain.types import Role, TeamStatus, TournamentStatus
 from tournament.links import services
 from tournament.links.auth import LinkHolder, link_refusal
@@ -307,9 +307,7 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
     if action == "confirm":
         form = ConfirmForm(request.POST)
         if not form.is_valid():
-            raise RuleError(
-                "invalid", gettext_noop("The page is out of date; reload it.")
-            )
+            raise RuleError("invalid", marked("The page is out of date; reload it."))
         done = sheet_services.score_sheet_confirm(
             match_id=match.pk,
             user=holder,
@@ -345,7 +343,7 @@ def _team_act(request: HttpRequest, link: Link, holder: LinkHolder) -> str:
                 "after the ruling."
             )
         return said
-    raise RuleError("invalid", gettext_noop("Choose what to do."))
+    raise RuleError("invalid", marked("Choose what to do."))
 
 
 # A link's QR code and web-app manifest
@@ -471,7 +469,7 @@ def _renew(request: HttpRequest, tournament) -> str:
     raw = request.POST.get("link", "")
     kind, _, number = raw.partition("-")
     if kind not in LinkKind.values or not number.isdigit() or len(number) > 18:
-        raise RuleError("invalid", gettext_noop("Choose the link to renew."))
+        raise RuleError("invalid", marked("Choose the link to renew."))
     if kind == LinkKind.TABLE:
         link = services.link_renew(
             tournament=tournament, user=request.user, table=int(number)

@@ -11,7 +11,7 @@ from tournament.domain.errors import (
     ConflictError,
     ForbiddenError,
     RuleError,
-    gettext_noop,
+    marked,
 )
 from tournament.domain.types import Role
 from tournament.models import account
@@ -30,14 +30,14 @@ def words_check(text: str | None, field: str, what: str, limit: int) -> str:
     if not text:
         raise RuleError(
             "required",
-            gettext_noop("say %(what)s; the history keeps it"),
+            marked("say %(what)s; the history keeps it"),
             field=field,
             what=what,
         )
     if len(text) > limit:
         raise RuleError(
             "too_long",
-            gettext_noop("at most %(limit)s characters, not %(count)s"),
+            marked("at most %(limit)s characters, not %(count)s"),
             field=field,
             limit=limit,
             count=len(text),
@@ -53,11 +53,9 @@ def score_sheet_forfeit(
     (rules.md §9): the sheet locks with status `forfeited`, totals 0, the present
     team as the winner. Only a sheet with no deal; in the knockout one team must be
     present, and it moves on as after a confirmation."""
-    reason = words_check(
-        reason, "reason", gettext_noop("why the match is forfeited"), 300
-    )
+    reason = words_check(reason, "reason", marked("why the match is forfeited"), 300)
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("record a forfeit")
+        match_id=match_id, version=version, action=marked("record a forfeit")
     )
     return sheet_forfeit_locked(match, Absent(absent), reason=reason, user=user)
 
@@ -121,18 +119,18 @@ def score_sheet_dispute_raise(
     if not raised_as:
         raise ForbiddenError(
             "not_allowed_here",
-            gettext_noop(
+            marked(
                 "only a captain of either team, a scorer or an organizer of the "
                 "tournament raises a dispute on this sheet."
             ),
         )
-    text = words_check(text, "text", gettext_noop("what is disputed"), 2000)
+    text = words_check(text, "text", marked("what is disputed"), 2000)
     match = match_locked(match_id)
     replay_check(match)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
-            gettext_noop("the sheet of %(match)s is void; it is not disputed."),
+            marked("the sheet of %(match)s is void; it is not disputed."),
             match=match,
         )
     highest = match.deals_scheduled or rules.DEAL_NUMBER_MAX
@@ -141,7 +139,7 @@ def score_sheet_dispute_raise(
     if deal is not None and not 1 <= deal <= highest:
         raise RuleError(
             "deal_out_of_range",
-            gettext_noop(
+            marked(
                 "this match has deals 1 to %(highest)s; leave the deal out to dispute"
                 " the whole match"
             ),
@@ -190,7 +188,7 @@ def score_sheet_dispute_rule(
 ) -> Dispute:
     """An organizer rules on an open dispute, in words, for the Rules Committee; that
     closes it. A change the ruling needs is made on the sheet as usual."""
-    ruling = words_check(ruling, "ruling", gettext_noop("the ruling"), 2000)
+    ruling = words_check(ruling, "ruling", marked("the ruling"), 2000)
     match = match_locked(match_id)
     replay_check(match)
     dispute = (
@@ -201,7 +199,7 @@ def score_sheet_dispute_rule(
     if not dispute.open:
         raise ConflictError(
             "dispute_ruled",
-            gettext_noop(
+            marked(
                 "dispute %(dispute)s was ruled on at %(when)s by %(ruled_by_name)s: "
                 "%(ruling)s"
             ),

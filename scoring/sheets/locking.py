@@ -21,7 +21,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from tournament.domain.errors import ConflictError, gettext_noop
+from tournament.domain.errors import ConflictError, marked
 from tournament.models import Team, Tournament, account
 
 from ..domain import rules, tiebreak
@@ -105,7 +105,7 @@ def sheet_open(
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
-            gettext_noop(
+            marked(
                 "Cannot %(action)s: the sheet of %(match)s is void (set aside by an "
                 "organizer; its history says why) and stays as it is."
             ),
@@ -115,12 +115,12 @@ def sheet_open(
     if match.status == MatchStatus.FORFEITED:
         raise ConflictError(
             "sheet_locked",
-            gettext_noop(
+            marked(
                 "Cannot %(action)s: the sheet of %(match)s is forfeited (both teams "
                 "were absent) and locked; only an organizer can reopen it."
             )
             if match.forfeit_absent == "both"
-            else gettext_noop(
+            else marked(
                 "Cannot %(action)s: the sheet of %(match)s is forfeited (team "
                 "%(absent)s was absent) and locked; only an organizer can reopen it."
             ),
@@ -131,7 +131,7 @@ def sheet_open(
     if match.locked:
         raise ConflictError(
             "sheet_locked",
-            gettext_noop(
+            marked(
                 "Cannot %(action)s: the sheet of %(match)s is confirmed and locked; "
                 "only an organizer can reopen it."
             ),
@@ -229,7 +229,7 @@ def version_check(match: Match, version: int | None) -> None:
     if version is not None and version != match.version:
         raise ConflictError(
             "stale_version",
-            gettext_noop(
+            marked(
                 "The sheet changed since you read it (you sent version %(version)s; "
                 "it is now version %(current_version)s). Nothing was saved: read it "
                 "again and repeat your change if it is still needed."
@@ -334,7 +334,7 @@ def rescore(match: Match, deals: list[Deal], penalties: list[Penalty]) -> rules.
             field = "number" if code == "tiebreak_deal_not_open" else None
             raise ConflictError(
                 code,
-                gettext_noop("Nothing was saved: %(reason)s"),
+                marked("Nothing was saved: %(reason)s"),
                 field=field,
                 reason=message,
             )

@@ -11,7 +11,7 @@ from django.db import transaction
 from tournament.domain.errors import (
     ConflictError,
     RuleError,
-    gettext_noop,
+    marked,
 )
 from tournament.models import Team, Tournament
 
@@ -156,7 +156,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
         if pk not in teams:
             raise RuleError(
                 "unknown_team",
-                gettext_noop("there is no team %(pk)s in %(tournament)s."),
+                marked("there is no team %(pk)s in %(tournament)s."),
                 field=field,
                 pk=pk,
                 tournament=tournament.name,
@@ -164,7 +164,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
     if plan.team_a == plan.team_b:
         raise RuleError(
             "same_team",
-            gettext_noop("a team cannot play itself; choose two teams."),
+            marked("a team cannot play itself; choose two teams."),
             field="team_b",
         )
     a, b = teams[plan.team_a], teams[plan.team_b]
@@ -172,7 +172,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
         if a.section_id == b.section_id:
             raise RuleError(
                 "same_section",
-                gettext_noop(
+                marked(
                     "%(a)s and %(b)s are both in section %(section)s; in the league "
                     "no team meets a team of its own section."
                 ),
@@ -184,7 +184,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
         if not 1 <= plan.round <= tournament.league_rounds:
             raise RuleError(
                 "round_out_of_range",
-                gettext_noop(
+                marked(
                     "the league of %(tournament)s has rounds 1 to %(league_rounds)s."
                 ),
                 field="round",
@@ -194,9 +194,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
     if (plan.round, plan.table) in tables:
         raise ConflictError(
             "table_taken",
-            gettext_noop(
-                "table %(table)s of %(stage)s round %(round)s already has a match."
-            ),
+            marked("table %(table)s of %(stage)s round %(round)s already has a match."),
             field="table",
             table=plan.table,
             stage=stage,
@@ -206,7 +204,7 @@ def _plan_check(tournament, stage, plan: MatchPlan, teams, tables, busy):
         # The final's games share a knockout round.
         raise ConflictError(
             "team_busy",
-            gettext_noop(
+            marked(
                 "%(a)s or %(b)s already plays in %(stage)s round %(round)s; a team "
                 "plays one match per round."
             ),
@@ -225,7 +223,7 @@ def match_delete(*, match: Match, user) -> None:
     if match.changes.exclude(action=SheetAction.MATCH_CREATE).exists():
         raise ConflictError(
             "match_has_history",
-            gettext_noop(
+            marked(
                 "%(match)s has a score sheet history; a match that was scored cannot "
                 "be deleted."
             ),

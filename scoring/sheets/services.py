@@ -23,7 +23,7 @@ from tournament.domain.errors import (
     ForbiddenError,
     RuleError,
     RuleErrors,
-    gettext_noop,
+    marked,
 )
 from tournament.domain.rulesets import ruleset_get
 from tournament.domain.types import Role
@@ -82,7 +82,7 @@ def bidder_check(match: Match, declarer: str, bidder: str) -> str:
             return name
     raise RuleError(
         "bidder_not_declarer",
-        gettext_noop(
+        marked(
             "%(bidder)s did not play for the declaring team %(declarer)s in this "
             "match; the bidder is one of %(players)s, or leave it empty."
         ),
@@ -164,7 +164,7 @@ def score_sheet_deal_record(
     bidder = values.pop("bidder", "") or ""
     auction = values.pop("auction", "") or ""
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("add a deal"), done=done
+        match_id=match_id, version=version, action=marked("add a deal"), done=done
     )
     checked = deal_check(match, values)
     bidder, auction = deal_extras(match, checked, bidder, auction)
@@ -172,7 +172,7 @@ def score_sheet_deal_record(
     if any(d.number == checked.number for d in deals):
         raise ConflictError(
             "deal_number_taken",
-            gettext_noop(
+            marked(
                 "deal %(number)s is already on the sheet; replace it instead, or give"
                 " the number of the deal you mean."
             ),
@@ -182,7 +182,7 @@ def score_sheet_deal_record(
     if match.deals_scheduled is None and match.status == MatchStatus.COMPLETED:
         raise ConflictError(
             "match_over",
-            gettext_noop("the match is over: a team has no tables left."),
+            marked("the match is over: a team has no tables left."),
         )
     deal = Deal(
         match=match,
@@ -206,7 +206,7 @@ def _deal_locked(match: Match, number: int) -> tuple[Deal, list[Deal], list[Pena
             return deal, deals, penalties
     raise ConflictError(
         "no_such_deal",
-        gettext_noop("there is no deal %(number)s on this sheet."),
+        marked("there is no deal %(number)s on this sheet."),
         field="number",
         number=number,
     )
@@ -220,7 +220,7 @@ def score_sheet_deal_replace(
     bidder = values.pop("bidder", "") or ""
     auction = values.pop("auction", "") or ""
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("change a deal")
+        match_id=match_id, version=version, action=marked("change a deal")
     )
     checked = deal_check(match, {"number": number, **values})
     bidder, auction = deal_extras(match, checked, bidder, auction)
@@ -247,13 +247,13 @@ def score_sheet_deal_delete(
     *, match_id: int, number: int, user, version: int | None
 ) -> Match:
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("delete a deal")
+        match_id=match_id, version=version, action=marked("delete a deal")
     )
     deal, deals, penalties = _deal_locked(match, number)
     if any(p.deal_id == deal.pk for p in penalties):
         raise ConflictError(
             "deal_has_penalties",
-            gettext_noop(
+            marked(
                 "deal %(number)s has penalties; delete them first, so that no penalty"
                 " is lost without a trace."
             ),
@@ -287,13 +287,13 @@ def score_sheet_penalty_record(
 ) -> tuple[Penalty, Match]:
     """A penalty in deal `deal` (rules.md §3); its points go to the other team."""
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("add a penalty")
+        match_id=match_id, version=version, action=marked("add a penalty")
     )
     the_kind = PenaltyKind(kind)
     if the_kind is PenaltyKind.CONDUCT and not by_organizer:
         raise ForbiddenError(
             "conduct_by_organizer",
-            gettext_noop(
+            marked(
                 "a conduct penalty's points are set by the organizer; "
                 "ask an organizer to enter it."
             ),
@@ -305,7 +305,7 @@ def score_sheet_penalty_record(
     if target is None:
         raise RuleError(
             "no_such_deal",
-            gettext_noop(
+            marked(
                 "there is no deal %(number)s on this sheet yet; enter the deal first,"
                 " then its penalty."
             ),
@@ -336,14 +336,14 @@ def score_sheet_penalty_delete(
     *, match_id: int, penalty_id: int, user, version: int | None
 ) -> Match:
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("delete a penalty")
+        match_id=match_id, version=version, action=marked("delete a penalty")
     )
     deals, penalties = sheet_rows(match)
     penalty = next((p for p in penalties if p.pk == penalty_id), None)
     if penalty is None:
         raise ConflictError(
             "no_such_penalty",
-            gettext_noop("there is no penalty %(penalty_id)s on this sheet."),
+            marked("there is no penalty %(penalty_id)s on this sheet."),
             field="penalty",
             penalty_id=penalty_id,
         )
@@ -415,25 +415,23 @@ def score_sheet_confirm(
         match = Match.objects.select_related("team_a", "team_b").get(pk=match_id)
         raise ForbiddenError(
             "not_a_captain_here",
-            gettext_noop(
+            marked(
                 "only the captains of %(team_a)s and %(team_b)s, or an organizer, "
                 "confirm this sheet."
             ),
             team_a=match.team_a,
             team_b=match.team_b,
         )
-    match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("confirm")
-    )
+    match = sheet_open(match_id=match_id, version=version, action=marked("confirm"))
     if match.open_disputes:
         raise ConflictError(
             "dispute_open",
-            gettext_noop(
+            marked(
                 "The sheet cannot be confirmed while 1 dispute is open: an organizer "
                 "rules on it first."
             )
             if match.open_disputes == 1
-            else gettext_noop(
+            else marked(
                 "The sheet cannot be confirmed while %(open_disputes)s disputes are "
                 "open: an organizer rules on them first."
             ),
@@ -444,28 +442,28 @@ def score_sheet_confirm(
         if settled is not None and settled.phase is tiebreak.Phase.TOSS:
             raise ConflictError(
                 "sheet_incomplete",
-                gettext_noop("The sheet cannot be confirmed yet: %(reason)s."),
+                marked("The sheet cannot be confirmed yet: %(reason)s."),
                 reason=settled.reason,
             )
         shown = ", ".join(str(n) for n in sheet.missing[:6])
         if len(sheet.missing) > 6:
             shown += " …"
         if len(sheet.missing) == 1:
-            why = gettext_noop(
+            why = marked(
                 "The sheet cannot be confirmed yet: deal %(missing)s is not on the "
                 "sheet yet."
             )
         elif sheet.missing:
-            why = gettext_noop(
+            why = marked(
                 "The sheet cannot be confirmed yet: deals %(missing)s are not on the "
                 "sheet yet."
             )
         elif match.deals_scheduled is None:
-            why = gettext_noop(
+            why = marked(
                 "The sheet cannot be confirmed yet: both teams still have tables."
             )
         else:
-            why = gettext_noop(
+            why = marked(
                 "The sheet cannot be confirmed yet: the totals are equal: tie-break "
                 "deals follow."
             )
@@ -516,9 +514,7 @@ def score_sheet_reopen(
     if not reason:
         raise RuleError(
             "reason_missing",
-            gettext_noop(
-                "say why the sheet is reopened; the history keeps the reason."
-            ),
+            marked("say why the sheet is reopened; the history keeps the reason."),
             field="reason",
         )
     match = (
@@ -531,15 +527,13 @@ def score_sheet_reopen(
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
-            gettext_noop(
-                "the sheet of %(match)s is void; a void sheet is not reopened."
-            ),
+            marked("the sheet of %(match)s is void; a void sheet is not reopened."),
             match=match,
         )
     if not match.final:
         raise ConflictError(
             "sheet_not_confirmed",
-            gettext_noop(
+            marked(
                 "the sheet of %(match)s is not confirmed; there is nothing to reopen."
             ),
             match=match,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournament.domain.errors import ConflictError, gettext_noop
+from tournament.domain.errors import ConflictError, marked
 
 from ..domain import tiebreak
 from ..domain.rules import Side, Stage
@@ -24,12 +24,12 @@ def score_sheet_toss_record(
     """The toss after equal totals at the end of the extra deals (rules.md §6): who
     won it and whom the winner chose to deal the sudden-death deal."""
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("record a toss")
+        match_id=match_id, version=version, action=marked("record a toss")
     )
     if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
         raise ConflictError(
             "toss_not_knockout",
-            gettext_noop("only a knockout match of stipulated deals has a toss."),
+            marked("only a knockout match of stipulated deals has a toss."),
         )
     deals, penalties = sheet_rows(match)
     _, settled = sheet_settle(match, deals, penalties)
@@ -38,7 +38,7 @@ def score_sheet_toss_record(
     why = tiebreak.toss_due(settled)
     if why is not None:
         raise ConflictError(
-            "toss_not_due", gettext_noop("Nothing was saved: %(why)s."), why=why
+            "toss_not_due", marked("Nothing was saved: %(why)s."), why=why
         )
     match.toss_winner, match.first_dealer = Side(winner).value, Side(first_dealer).value
     rescore(match, deals, penalties)
@@ -55,18 +55,16 @@ def score_sheet_toss_record(
 def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Match:
     """Take back a toss entered by mistake, while its sudden-death deal is not in."""
     match = sheet_open(
-        match_id=match_id, version=version, action=gettext_noop("delete the toss")
+        match_id=match_id, version=version, action=marked("delete the toss")
     )
     if not match.toss_winner:
-        raise ConflictError(
-            "no_toss", gettext_noop("no toss is recorded on this sheet.")
-        )
+        raise ConflictError("no_toss", marked("no toss is recorded on this sheet."))
     deals, penalties = sheet_rows(match)
     sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
     if any(d.number == sudden for d in deals):
         raise ConflictError(
             "toss_played",
-            gettext_noop(
+            marked(
                 "deal %(sudden)s, played after the toss, is on the sheet; delete it "
                 "first."
             ),

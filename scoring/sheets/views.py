@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament.domain.errors import ConflictError, RuleError, gettext_noop
+from tournament.domain.errors import ConflictError, RuleError, marked
 from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
 from tournament.domain.zones import zone_abbreviation
@@ -257,7 +257,7 @@ class _ScoreDesk:
             if data["number"] != replacing:
                 raise RuleError(
                     "renumber",
-                    gettext_noop(
+                    marked(
                         "this changes deal %(replacing)s; to move it to another "
                         "number, delete it and enter it again."
                     ),

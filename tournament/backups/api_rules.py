@@ -29,7 +29,7 @@ from typing import Any
 from django.db.models import Field
 from rest_framework import serializers
 
-from ..domain.errors import RuleError, RuleErrors, Words, filled, gettext_noop
+from ..domain.errors import RuleError, RuleErrors, Words, filled, marked
 from ..domain.setup import status_made
 from ..domain.zones import check_time_zone
 from .archive import Archive, BackupRefused
@@ -42,7 +42,7 @@ _TIME = frozenset({"DateField", "DateTimeField"})
 def _refused(label: str, row: Any, column: str, rule: str) -> BackupRefused:
     return BackupRefused(
         filled(
-            gettext_noop(
+            marked(
                 "a row of %(label)s (id %(row)s) is not valid here: %(column)s: "
                 "%(rule)s"
             ),
@@ -57,19 +57,19 @@ def _refused(label: str, row: Any, column: str, rule: str) -> BackupRefused:
 def _json_type_rule(kind: str, value: Any) -> Words | None:
     """Why `value` cannot be in a column of this kind, or None."""
     if kind in _TEXT and not isinstance(value, str):
-        return gettext_noop("text is expected here, not a list, object or number")
+        return marked("text is expected here, not a list, object or number")
     if kind in WHOLE_NUMBER_FIELDS and (
         not isinstance(value, int) or isinstance(value, bool)
     ):
-        return gettext_noop("a whole number is expected here, not text or true/false")
+        return marked("a whole number is expected here, not text or true/false")
     if kind == "BooleanField" and not isinstance(value, bool):
-        return gettext_noop("true or false is expected here")
+        return marked("true or false is expected here")
     if kind == "FloatField" and (
         not isinstance(value, int | float) or isinstance(value, bool)
     ):
-        return gettext_noop("a number is expected here")
+        return marked("a number is expected here")
     if kind in _TIME and not (isinstance(value, str) and value.isascii()):
-        return gettext_noop("a date or time written as the file writes one")
+        return marked("a date or time written as the file writes one")
     return None
 
 
@@ -173,7 +173,7 @@ def status_refusal(archive: Archive) -> BackupRefused | None:
         tournament.get("id"),
         "status",
         filled(
-            gettext_noop(
+            marked(
                 "%(status)r does not match the file's rows, which make it %(made)s: "
                 "a tournament is in registration until its league is drawn, in the "
                 "league until its knockout is seeded, in the knockout until every "

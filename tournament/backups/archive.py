@@ -45,7 +45,7 @@ from django.utils import timezone
 
 from tournament.ops import version
 
-from ..domain.errors import filled, gettext_noop
+from ..domain.errors import filled, marked
 
 FORMAT = "fiftysix-tournament"
 VERSION = 1
@@ -384,7 +384,7 @@ _RUNS = re.compile(rb"\[+|\]+")
 def _too_large(limit: int, setting: str) -> BackupRefused:
     return BackupRefused(
         filled(
-            gettext_noop(
+            marked(
                 "the file inflates to more than %(mb)s MB of text, the most a backup "
                 "may hold here (%(setting)s)."
             ),
@@ -427,12 +427,10 @@ def inflated(pieces: Iterable[bytes], limit: int, setting: str) -> Iterator[byte
                     break  # this piece is read, and no inflated text is held back
     except zlib.error as error:
         raise BackupRefused(
-            filled(gettext_noop("it is not gzip-compressed (%(error)s)."), error=error)
+            filled(marked("it is not gzip-compressed (%(error)s)."), error=error)
         ) from error
     if inflater is not None:
-        raise BackupRefused(
-            gettext_noop("the file ends in the middle: it is not whole.")
-        )
+        raise BackupRefused(marked("the file ends in the middle: it is not whole."))
 
 
 def inflate(pieces: Callable[[], Iterable[bytes]], limit: int, setting: str) -> bytes:
@@ -507,7 +505,7 @@ def _depth_check(line: bytes, number: int, depth: int) -> None:
     if nests_deeper(line, depth):
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "line %(number)s nests its brackets more than %(depth)s deep, the "
                     "most a backup may (BACKUP_MAX_DEPTH; a backup's lines nest about "
                     "6 deep)."
@@ -535,19 +533,19 @@ def file_read(
         header = json.loads(head)
     except ValueError as error:
         raise BackupRefused(
-            gettext_noop("its first line is not a backup's header.")
+            marked("its first line is not a backup's header.")
         ) from error
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BackupRefused(
             filled(
-                gettext_noop("it is not a tournament's backup (%(FORMAT)s)."),
+                marked("it is not a tournament's backup (%(FORMAT)s)."),
                 FORMAT=FORMAT,
             )
         )
     if header.get("version") != VERSION:
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "it is format version %(version)s; this site reads version "
                     "%(VERSION)s."
                 ),
@@ -561,7 +559,7 @@ def file_read(
     ).hexdigest()
     if check != header.get("sha256") or len(lines) != header.get("lines"):
         raise BackupRefused(
-            gettext_noop("it is damaged: its rows do not match its checksum.")
+            marked("it is damaged: its rows do not match its checksum.")
         )
     archive = Archive(header)
     for number, line in enumerate(lines, start=2):
@@ -575,23 +573,17 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
         tables = json.loads(line)["tables"]
     except (ValueError, KeyError, TypeError) as error:
         raise BackupRefused(
-            filled(
-                gettext_noop("line %(number)s is not a line of rows."), number=number
-            )
+            filled(marked("line %(number)s is not a line of rows."), number=number)
         ) from error
     if not isinstance(tables, dict):
         raise BackupRefused(
-            filled(
-                gettext_noop("line %(number)s is not a line of rows."), number=number
-            )
+            filled(marked("line %(number)s is not a line of rows."), number=number)
         )
     for label, part in tables.items():
         if label != PEOPLE and label not in LOAD_ORDER:
             raise BackupRefused(
                 filled(
-                    gettext_noop(
-                        "line %(number)s holds %(label)r, not a tournament's."
-                    ),
+                    marked("line %(number)s holds %(label)r, not a tournament's."),
                     number=number,
                     label=label,
                 )
@@ -608,7 +600,7 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
         if not shaped:
             raise BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "line %(number)s: the columns of %(label)s are not this site's "
                         "(%(expected)s); the file is of other code."
                     ),
@@ -625,7 +617,7 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
         if held is not None and held[0] != columns:
             raise BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "line %(number)s: the columns of %(label)s are not those of "
                         "line %(first)s."
                     ),
@@ -640,7 +632,7 @@ def _merge(archive: Archive, line: bytes, number: int) -> None:
         ):
             raise BackupRefused(
                 filled(
-                    gettext_noop("line %(number)s: a row of %(label)s is not whole."),
+                    marked("line %(number)s: a row of %(label)s is not whole."),
                     number=number,
                     label=label,
                 )

@@ -32,7 +32,7 @@ from django.utils.dateparse import parse_datetime
 
 from tournament.db.bulk import rows_insert
 
-from ..domain.errors import filled, gettext_noop
+from ..domain.errors import filled, marked
 from .archive import BackupRefused
 
 # Values of these exact types are cleaned (and prepared) once per distinct value.
@@ -66,7 +66,7 @@ def aware(value: Any, label: str) -> datetime:
     if moment is None:
         raise BackupRefused(
             filled(
-                gettext_noop("a time in %(label)s is not a time: %(value)r."),
+                marked("a time in %(label)s is not a time: %(value)r."),
                 label=label,
                 value=value,
             )
@@ -153,7 +153,7 @@ def refused_row(model: type[Model], row: dict[str, Any], label: str) -> BackupRe
     except ValidationError as error:
         return BackupRefused(
             filled(
-                gettext_noop("a row of %(label)s is not valid here: %(message_dict)s"),
+                marked("a row of %(label)s is not valid here: %(message_dict)s"),
                 label=label,
                 message_dict=error.message_dict,
             )

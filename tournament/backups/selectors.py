@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import BinaryField, QuerySet
 from django.db.models.functions import Substr
 
-from ..domain.errors import gettext_noop
+from ..domain.errors import marked
 from ..models import Backup, Tournament
 from .archive import FORMAT, STEP_OUT, VERSION, BackupRefused, nests_deeper
 from .binary import binary_rows
@@ -49,9 +49,7 @@ def header_state(header: Mapping[str, Any]) -> FileState:
     if header.get("format") != FORMAT or header.get("version") != VERSION:
         return FileState(
             "",
-            refusal=BackupRefused(
-                gettext_noop("its first line is not a backup's header.")
-            ),
+            refusal=BackupRefused(marked("its first line is not a backup's header.")),
         )
     return file_state(header)
 

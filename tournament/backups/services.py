@@ -17,7 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, Model
 from django.utils import timezone
 
-from ..domain.errors import filled, gettext_noop
+from ..domain.errors import filled, marked
 from ..domain.types import Role
 from ..domain.usernames import username_form, username_key, username_refusal
 from ..models import Backup, BackupScope, SheetCopy, Tournament, account
@@ -242,7 +242,7 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
     for name in named.values():
         if not isinstance(name, str) or not name or len(name) > 150:
             raise BackupRefused(
-                filled(gettext_noop("%(name)r is not a username."), name=name)
+                filled(marked("%(name)r is not a username."), name=name)
             )
         try:
             User.username_validator(username_form(name))
@@ -250,13 +250,13 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
             if refusal := username_refusal(name):  # the rule, in the site's words
                 raise BackupRefused(
                     filled(
-                        gettext_noop("the person %(name)r of the file: %(rule)s"),
+                        marked("the person %(name)r of the file: %(rule)s"),
                         name=name,
                         rule=refusal.words,
                     )
                 ) from error
             raise BackupRefused(
-                filled(gettext_noop("%(name)r is not a username here."), name=name)
+                filled(marked("%(name)r is not a username here."), name=name)
             ) from error
     named = {file_id: username_form(name) for file_id, name in named.items()}
     found = dict(
@@ -273,7 +273,7 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
         if clash is not None:
             raise BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "the person %(name)r of the file and %(username)r of this site "
                         "differ only by letter case; rename one of them first."
                     ),
@@ -284,7 +284,7 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
         if refused := people_services.username_refusals_of(name, site):
             raise BackupRefused(
                 filled(
-                    gettext_noop("the person %(name)r of the file: %(rule)s"),
+                    marked("the person %(name)r of the file: %(rule)s"),
                     name=name,
                     rule=refused[0].words,
                 )
@@ -342,9 +342,7 @@ class _Loader:
             ):
                 raise BackupRefused(
                     filled(
-                        gettext_noop(
-                            "the ids of %(label)s in the file are not unique."
-                        ),
+                        marked("the ids of %(label)s in the file are not unique."),
                         label=label,
                     )
                 )
@@ -434,7 +432,7 @@ class _Loader:
             if new is None:
                 raise BackupRefused(
                     filled(
-                        gettext_noop(
+                        marked(
                             "a row of %(label)s refers to %(target)s %(value)s, "
                             "which the file does not hold."
                         ),
@@ -567,7 +565,7 @@ def backup_restore(
     if about.get("slug") != tournament.slug:
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "it is a backup of %(slug)r, not of %(here)r; import it as a "
                     "tournament of its own instead."
                 ),
@@ -580,7 +578,7 @@ def backup_restore(
     if archive.header.get("scope") != BackupScope.TOURNAMENT:
         raise BackupRefused(
             filled(
-                gettext_noop("its scope %(scope)r is unknown."),
+                marked("its scope %(scope)r is unknown."),
                 scope=archive.header.get("scope"),
             )
         )
@@ -607,9 +605,7 @@ def backup_restore(
             archive.state.loaded(_written(loader, LOAD_ORDER))
     except IntegrityError as error:
         raise BackupRefused(
-            filled(
-                gettext_noop("its rows do not fit this site: %(error)s"), error=error
-            )
+            filled(marked("its rows do not fit this site: %(error)s"), error=error)
         ) from error
     return archive, safety
 
@@ -625,7 +621,7 @@ def _sheets_restore(
     knockout_matches = archive.header.get("knockout_matches") or []
     for row in archive.rows("scoring.match"):
         if row["tournament_id"] != tournament.pk or row["id"] not in sheets:
-            raise BackupRefused(gettext_noop("it holds a sheet of another tournament."))
+            raise BackupRefused(marked("it holds a sheet of another tournament."))
     now_games = list(
         Game._base_manager.filter(knockout_match__in=knockout_matches).values_list(
             "sheet_id", flat=True
@@ -672,9 +668,7 @@ def _sheets_restore(
         )
     )
     if not set(knockout_matches) <= in_bracket:
-        raise BackupRefused(
-            gettext_noop("it holds a knockout match of another tournament.")
-        )
+        raise BackupRefused(marked("it holds a knockout match of another tournament."))
     loader.ids["brackets.knockoutmatch"] = {pk: pk for pk in in_bracket}
     Bracket = model_of("brackets.bracket")
     loader.ids["brackets.bracket"] = {
@@ -701,9 +695,7 @@ def _sheets_restore(
             archive.state.loaded(_written(loader, [*SHEET_PARTS, "brackets.game"]))
     except IntegrityError as error:
         raise BackupRefused(
-            filled(
-                gettext_noop("its rows do not fit this site: %(error)s"), error=error
-            )
+            filled(marked("its rows do not fit this site: %(error)s"), error=error)
         ) from error
     status = (archive.header.get("tournament") or {}).get("status")
     if status and status != tournament.status and knockout_matches:
@@ -756,19 +748,19 @@ def tournament_import(
     archive_bring_forward(archive)
     if archive.header.get("scope") != BackupScope.TOURNAMENT:
         raise BackupRefused(
-            gettext_noop(
+            marked(
                 "it is a backup of some sheets, not of a whole tournament; only a "
                 "tournament's backup is imported."
             )
         )
     (row,) = archive.rows("tournament.tournament") or [None]
     if row is None:
-        raise BackupRefused(gettext_noop("it holds no tournament."))
+        raise BackupRefused(marked("it holds no tournament."))
     slug = slug or row["slug"]
     if Tournament.objects.filter(slug=slug).exists():
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "this site has a tournament %(slug)r already; import it under "
                     "another"
                     " slug."
@@ -787,9 +779,7 @@ def tournament_import(
             archive.state.loaded(_written(loader, LOAD_ORDER))
     except IntegrityError as error:
         raise BackupRefused(
-            filled(
-                gettext_noop("its rows do not fit this site: %(error)s"), error=error
-            )
+            filled(marked("its rows do not fit this site: %(error)s"), error=error)
         ) from error
     tournament = Tournament.objects.get(pk=pk)
     if user is not None and getattr(user, "is_authenticated", False):

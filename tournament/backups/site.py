@@ -42,7 +42,7 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from ..domain.errors import filled, gettext_noop
+from ..domain.errors import filled, marked
 from . import archive
 from .archive import APPS, BackupRefused
 from .upgrades import FileState, Written, file_state, tables_bring_forward, unaccounted
@@ -218,7 +218,7 @@ def backup_read(path: Path) -> dict[str, Any]:
         if archive.nests_deeper(text, depth):
             raise BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "%(path)s nests its brackets more than %(depth)s deep, the "
                         "most a backup may (BACKUP_MAX_DEPTH; a backup nests about "
                         "6 deep)."
@@ -233,7 +233,7 @@ def backup_read(path: Path) -> dict[str, Any]:
             raise
         raise BackupRefused(
             filled(
-                gettext_noop("%(path)s is not a backup this site reads: %(reason)s"),
+                marked("%(path)s is not a backup this site reads: %(reason)s"),
                 path=path,
                 reason=refused.args[0],
             )
@@ -241,7 +241,7 @@ def backup_read(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as error:
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "%(path)s is not a backup: it is not gzip-compressed JSON "
                     "(%(error)s)."
                 ),
@@ -252,7 +252,7 @@ def backup_read(path: Path) -> dict[str, Any]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BackupRefused(
             filled(
-                gettext_noop("%(path)s is not a backup of this site (%(FORMAT)s)."),
+                marked("%(path)s is not a backup of this site (%(FORMAT)s)."),
                 path=path,
                 FORMAT=FORMAT,
             )
@@ -260,7 +260,7 @@ def backup_read(path: Path) -> dict[str, Any]:
     if document.get("version") not in READS:
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "%(path)s is format version %(version)s; this site reads version "
                     "%(VERSION)s."
                 ),
@@ -272,7 +272,7 @@ def backup_read(path: Path) -> dict[str, Any]:
     if _digest(document.get("rows", [])) != document.get("sha256"):
         raise BackupRefused(
             filled(
-                gettext_noop(
+                marked(
                     "%(path)s is damaged: its rows do not match its SHA-256 checksum."
                 ),
                 path=path,
@@ -326,9 +326,7 @@ def backup_restore(path: Path) -> tuple[BackupInfo, BackupInfo]:
     if unknown:
         raise BackupRefused(
             filled(
-                gettext_noop(
-                    "%(path)s holds rows this site does not keep: %(unknown)s."
-                ),
+                marked("%(path)s holds rows this site does not keep: %(unknown)s."),
                 path=path,
                 unknown=unknown,
             )
@@ -432,7 +430,7 @@ def _rows_bring_forward(
 def _named(path: Path, refused: BackupRefused) -> BackupRefused:
     return BackupRefused(
         filled(
-            gettext_noop("%(path)s is not a backup this site reads: %(reason)s"),
+            marked("%(path)s is not a backup this site reads: %(reason)s"),
             path=path,
             reason=refused.args[0],
         )

@@ -50,7 +50,7 @@ from django.utils.module_loading import autodiscover_modules
 
 from tournament.ops import releases
 
-from ..domain.errors import Words, filled, gettext_noop
+from ..domain.errors import Words, filled, marked
 from .archive import (
     APPS,
     PEOPLE,
@@ -353,8 +353,8 @@ def _release_of(done: set[Node]) -> Words | str:
         if release_done <= done:
             newest = name
     if newest is None:
-        return filled(gettext_noop("a release before %(oldest)s"), oldest=OLDEST)
-    return filled(gettext_noop("a build after %(release)s"), release=newest)
+        return filled(marked("a release before %(oldest)s"), oldest=OLDEST)
+    return filled(marked("a build after %(release)s"), release=newest)
 
 
 def _listed(migrations: list[str], most: int = 5) -> str:
@@ -376,12 +376,12 @@ def file_state(header: Mapping[str, Any]) -> FileState:
         recorded = {}
     unknown = [f"{a}.{n}" for a, n in _nodes(recorded) if (a, n) not in graph().nodes]
     if unknown:
-        written_by = said or gettext_noop("a newer release")
+        written_by = said or marked("a newer release")
         return FileState(
             written_by,
             refusal=BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "it was written by %(release)s, and this site runs "
                         "%(here)s: the file's migrations %(unknown)s are not this "
                         "site's (a newer release's, or other code's). Restore it on "
@@ -402,7 +402,7 @@ def file_state(header: Mapping[str, Any]) -> FileState:
             written_by,
             refusal=BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "it was written at migrations %(ahead)s, which this "
                         "database has not applied yet (this site runs %(here)s): "
                         "migrate it first (manage.py migrate)."
@@ -417,7 +417,7 @@ def file_state(header: Mapping[str, Any]) -> FileState:
             written_by,
             refusal=BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "it was written by %(release)s, at migrations older than "
                         "release %(oldest)s's, the oldest whose files this site "
                         "(%(here)s) brings forward. Restore it on a site of its own "
@@ -438,7 +438,7 @@ def file_state(header: Mapping[str, Any]) -> FileState:
             written_by,
             refusal=BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "it was written by %(release)s; this site runs %(here)s, "
                         "which knows no upgrade of its rows for migration "
                         "%(missing)s."
@@ -459,7 +459,7 @@ def unaccounted(
     held, expected = list(held), list(expected)
     return BackupRefused(
         filled(
-            gettext_noop(
+            marked(
                 "the columns of %(label)s, brought forward from %(release)s, are not "
                 "this site's (%(expected)s): no upgrade accounts for %(columns)s."
             ),
@@ -508,7 +508,7 @@ def archive_bring_forward(archive: Archive) -> FileState:
         if not state.upgrades:  # a file of this site's migrations, not its columns
             raise BackupRefused(
                 filled(
-                    gettext_noop(
+                    marked(
                         "line %(number)s: the columns of %(label)s are not this site's "
                         "(%(expected)s); the file is of other code."
                     ),

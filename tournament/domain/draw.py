@@ -38,7 +38,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .errors import RuleError, Words, filled, gettext_noop
+from .errors import RuleError, Words, filled, marked
 
 ALGORITHM = "56-draw/1"  # changes whenever the same input could give another draw
 
@@ -112,7 +112,7 @@ def section_sizes(teams: Sequence[DrawTeam]) -> list[SectionSize]:
 def _teams(count: int) -> Words:
     """'1 team' or '5 teams', as a refusal says it."""
     return filled(
-        gettext_noop("1 team") if count == 1 else gettext_noop("%(count)s teams"),
+        marked("1 team") if count == 1 else marked("%(count)s teams"),
         count=count,
     )
 
@@ -133,7 +133,7 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
         problems.append(
             DrawError(
                 "no_rounds",
-                gettext_noop("the league needs at least one round"),
+                marked("the league needs at least one round"),
                 field="rounds",
             )
         )
@@ -141,19 +141,15 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
         problems.append(
             DrawError(
                 "too_few_teams",
-                gettext_noop("a league needs at least 2 teams; 1 team is registered")
+                marked("a league needs at least 2 teams; 1 team is registered")
                 if count == 1
-                else gettext_noop(
-                    "a league needs at least 2 teams; none is registered"
-                ),
+                else marked("a league needs at least 2 teams; none is registered"),
                 teams=count,
             )
         )
         return problems
     places = count + count % 2
-    bye_note = (
-        gettext_noop(" (counting the bye, as the count is odd)") if count % 2 else ""
-    )
+    bye_note = marked(" (counting the bye, as the count is odd)") if count % 2 else ""
     sizes = section_sizes(teams)
     largest = sizes[0]
     if len(sizes) == 1:
@@ -161,7 +157,7 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
             DrawError(
                 "one_section",
                 filled(
-                    gettext_noop(
+                    marked(
                         "all %(count)s teams are in section %(section)s; in the league "
                         "no team meets a team of its own section, so "
                         "nobody could play. Define the other sections and move teams "
@@ -179,7 +175,7 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
             DrawError(
                 "section_too_large",
                 filled(
-                    gettext_noop(
+                    marked(
                         "section %(section)s has %(teams)s of the %(count)s teams; at "
                         "most %(limit)s can be drawn%(bye_note)s, because in every "
                         "round each of its teams must meet a team from another "
@@ -201,12 +197,12 @@ def draw_problems(teams: Sequence[DrawTeam], rounds: int) -> list[DrawError]:
         if crowded is not None:
             problems.append(crowded)
     if rounds >= 1 and outside < rounds:
-        bye = gettext_noop(" or a bye") if count % 2 else ""
+        bye = marked(" or a bye") if count % 2 else ""
         problems.append(
             DrawError(
                 "too_few_opponents",
                 filled(
-                    gettext_noop(
+                    marked(
                         "each team of section %(section)s can meet only %(outside)s "
                         "from other sections%(bye)s, but plays %(rounds)s rounds and "
                         "may not meet a team twice. Draw at most %(opponents)s rounds, "
@@ -245,19 +241,19 @@ def _crowded_sections(
         need = sum(s.teams * max(0, rounds - (taken - s.teams)) for s in group)
         if need > rounds * rest:
             names = filled(
-                gettext_noop("%(sections)s and %(last)s"),
+                marked("%(sections)s and %(last)s"),
                 sections=", ".join(s.section for s in group[:-1]),
                 last=group[-1].section,
             )
             others = places - taken - odd
             if others:
                 short = filled(
-                    gettext_noop(
+                    marked(
                         "need at least %(need)s matches against the other "
                         "%(others)s and the bye, which can play only %(most)s"
                     )
                     if odd
-                    else gettext_noop(
+                    else marked(
                         "need at least %(need)s matches against the other "
                         "%(others)s, which can play only %(most)s"
                     ),
@@ -267,7 +263,7 @@ def _crowded_sections(
                 )
             else:
                 short = filled(
-                    gettext_noop(
+                    marked(
                         "need at least %(need)s byes, and a round has one bye "
                         "(%(rounds)s in all)"
                     ),
@@ -277,7 +273,7 @@ def _crowded_sections(
             return DrawError(
                 "sections_too_large",
                 filled(
-                    gettext_noop(
+                    marked(
                         "sections %(names)s hold %(taken)s of the %(places)s teams, "
                         "and their teams cannot meet each other often enough: over "
                         "%(rounds)s rounds they %(short)s. Move teams out of these "
@@ -535,7 +531,7 @@ def draw_league(teams: Sequence[DrawTeam], rounds: int, seed: int) -> Draw:
     raise DrawError(
         "draw_not_found",
         filled(
-            gettext_noop(
+            marked(
                 "%(attempts)s attempts with seed %(seed)s met a dead end; this field "
                 "is extraordinarily tight. Draw again with another seed, or move a "
                 "team between sections."

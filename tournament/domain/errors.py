@@ -17,24 +17,27 @@ class Words(str):
 
     template: str
     params: dict[str, object]
-    # Words that change with a number (`ngettext`): both English forms and the number.
+    # Words that change with a number (`marked_plural`): both English forms and the
+    # number.
     plural: tuple[str, str, int] | None = None
 
 
-def gettext_noop(text: str) -> Words:
+def marked(text: str) -> Words:
     """Marks words for the Malayalam catalogue: `make messages` collects every string
-    given to a function of this name. Plain Python: the rules import nothing from
-    Django, and the words stay English until a page translates them."""
+    given to a function of this name (the project's makemessages adds it to
+    xgettext's keywords). Plain Python: the rules import nothing from Django, and the
+    words stay English until a page translates them. Named apart from Django's
+    `gettext_noop`, which returns a plain string: the two never stand for each other."""
     words = Words(text)
     words.template, words.params = text, {}
     return words
 
 
-def ngettext(singular: str, plural: str, count: int) -> Words:
+def marked_plural(singular: str, plural: str, count: int) -> Words:
     """Marks words that change with a number (`make messages` collects both forms as
     one plural entry): the English form for `count`, which a page says in its own
-    language with Django's ngettext (tournament/words.py). Plain Python, as
-    `gettext_noop`."""
+    language with Django's ngettext (tournament/words.py). Plain Python, as `marked`;
+    named apart from Django's `ngettext`, which translates at once."""
     chosen = singular if count == 1 else plural
     words = Words(chosen)
     words.template, words.params = chosen, {}
@@ -99,10 +102,10 @@ class RuleError(Exception):
         sentence needs, and its parameters, all kept."""
         words: str = self.message
         if self.plural is not None:
-            words = filled(ngettext(*self.plural), **self.fills)
+            words = filled(marked_plural(*self.plural), **self.fills)
             words.plural = self.plural
         elif self.template is not None:
-            words = filled(gettext_noop(self.template), **self.fills)
+            words = filled(marked(self.template), **self.fills)
         return RuleError(self.code, words, field=field, **self.params)
 
     @property

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import ConflictError, RuleError, RuleErrors, gettext_noop
+from .errors import ConflictError, RuleError, RuleErrors, marked
 from .types import RoundStage
 
 NAME_MAX = 80
@@ -96,7 +96,7 @@ def substitution_check(
     if len(swaps) >= allowed:
         raise ConflictError(
             "substitutions_used",
-            gettext_noop(
+            marked(
                 "the team has made %(count)s of the substitutions this tournament "
                 "allows (%(allowed)s: substitutions_allowed)."
             ),
@@ -110,7 +110,7 @@ def substitution_check(
         errors.append(
             RuleError(
                 "round_out_of_range",
-                gettext_noop("a %(stage)s round is 1 to %(highest)s"),
+                marked("a %(stage)s round is 1 to %(highest)s"),
                 field="from_round",
                 stage=stage.value,
                 highest=highest,
@@ -122,7 +122,7 @@ def substitution_check(
         errors.append(
             RuleError(
                 "substitution_order",
-                gettext_noop(
+                marked(
                     "the team's substitution %(number)s is from %(stage)s round "
                     "%(from_round)s; a later one cannot start earlier"
                 ),
@@ -137,15 +137,13 @@ def substitution_check(
     folded = [p.casefold() for p in roster]
     if not out:
         errors.append(
-            RuleError(
-                "required", gettext_noop("name the player who leaves"), field="out"
-            )
+            RuleError("required", marked("name the player who leaves"), field="out")
         )
     elif out.casefold() not in folded:
         errors.append(
             RuleError(
                 "not_on_roster",
-                gettext_noop(
+                marked(
                     "%(out)s does not play for the team then; its roster is %(roster)s"
                 ),
                 field="out",
@@ -155,15 +153,13 @@ def substitution_check(
         )
     if not into:
         errors.append(
-            RuleError(
-                "required", gettext_noop("name the player who comes in"), field="in"
-            )
+            RuleError("required", marked("name the player who comes in"), field="in")
         )
     elif len(into) > NAME_MAX:
         errors.append(
             RuleError(
                 "too_long",
-                gettext_noop("a name is at most %(NAME_MAX)s characters"),
+                marked("a name is at most %(NAME_MAX)s characters"),
                 field="in",
                 NAME_MAX=NAME_MAX,
             )
@@ -172,7 +168,7 @@ def substitution_check(
         errors.append(
             RuleError(
                 "on_roster",
-                gettext_noop("%(into)s already plays for the team"),
+                marked("%(into)s already plays for the team"),
                 field="in",
                 into=into,
             )

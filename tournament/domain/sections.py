@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import RuleError, RuleErrors, filled, gettext_noop
+from .errors import RuleError, RuleErrors, filled, marked
 
 USA = "USA"
 INTERNATIONAL = "International"
@@ -261,7 +261,7 @@ def check_home_country(country: str) -> str:
     if not name:
         raise RuleError(
             "required",
-            gettext_noop(
+            marked(
                 "a tournament needs a home country (USA unless it is played "
                 "elsewhere: India for a Kerala championship)"
             ),
@@ -270,7 +270,7 @@ def check_home_country(country: str) -> str:
     if len(name) > COUNTRY_MAX:
         raise RuleError(
             "too_long",
-            gettext_noop("a country's name has at most %(limit)s characters"),
+            marked("a country's name has at most %(limit)s characters"),
             field="home_country",
             limit=COUNTRY_MAX,
         )
@@ -288,9 +288,7 @@ def normalize_state(state: str) -> str:
         return _STATE_BY_NAME[folded]
     raise RuleError(
         "unknown_state",
-        gettext_noop(
-            "'%(given)s' is not a US state; use a two-letter code such as NJ or TX"
-        ),
+        marked("'%(given)s' is not a US state; use a two-letter code such as NJ or TX"),
         field="state",
         state=state,
         given=clean_name(state),
@@ -319,14 +317,14 @@ def normalize_captain(
     if not name:
         errors.append(
             RuleError(
-                "required", gettext_noop("the captain's name is required"), field="name"
+                "required", marked("the captain's name is required"), field="name"
             )
         )
     if not country_n:
         errors.append(
             RuleError(
                 "required",
-                gettext_noop("the captain's country is required"),
+                marked("the captain's country is required"),
                 field="country",
             )
         )
@@ -335,9 +333,9 @@ def normalize_captain(
     given_state = clean_name(state or "")
     if at_home and not city:
         message = (
-            gettext_noop("a captain in the USA needs a city")
+            marked("a captain in the USA needs a city")
             if home == USA
-            else gettext_noop(
+            else marked(
                 "a captain from %(country)s needs a city (the section follows the "
                 "captain's city or region)"
             )
@@ -349,7 +347,7 @@ def normalize_captain(
                 errors.append(
                     RuleError(
                         "required",
-                        gettext_noop(
+                        marked(
                             "a captain in the USA needs a state (the section"
                             " follows the captain's city or state)"
                         ),
@@ -365,7 +363,7 @@ def normalize_captain(
         errors.append(
             RuleError(
                 "too_long",
-                gettext_noop("a state or region has at most %(limit)s characters"),
+                marked("a state or region has at most %(limit)s characters"),
                 field="state",
                 limit=REGION_MAX,
             )
@@ -402,18 +400,18 @@ def place_team(
         listing = "; ".join(
             f"{s.name} ({', '.join(s.states + s.cities) or '–'})" for s in home_sections
         )
-        known = filled(gettext_noop("The sections are: %(listing)s."), listing=listing)
+        known = filled(marked("The sections are: %(listing)s."), listing=listing)
     elif normalize_country(home) == USA:
-        known = gettext_noop("The tournament has no US section yet.")
+        known = marked("The tournament has no US section yet.")
     else:
         known = filled(
-            gettext_noop("The tournament has no section for %(country)s yet."),
+            marked("The tournament has no section for %(country)s yet."),
             country=normalize_country(home),
         )
     if normalize_country(home) == USA:
         raise RuleError(
             "no_section",
-            gettext_noop(
+            marked(
                 "No section takes a team from %(city)s, %(state)s (%(state_name)s). "
                 "%(known)s Add %(state)s, or the city, to a section first."
             ),
@@ -427,7 +425,7 @@ def place_team(
     if captain.state:
         raise RuleError(
             "no_section",
-            gettext_noop(
+            marked(
                 "No section takes a team from %(city)s, %(state)s. %(known)s Add "
                 "%(state)s, or the city, to a section first."
             ),
@@ -439,7 +437,7 @@ def place_team(
         )
     raise RuleError(
         "no_section",
-        gettext_noop(
+        marked(
             "No section takes a team from %(city)s. %(known)s Add the city to a "
             "section, or give the captain's state or region."
         ),
@@ -461,7 +459,7 @@ def check_section_areas(sections: Iterable[SectionArea]) -> None:
             errors.append(
                 RuleError(
                     "international_lists_places",
-                    gettext_noop(
+                    marked(
                         "International takes every team from outside the "
                         "tournament's home country; it lists no states, regions "
                         "or cities"
@@ -479,9 +477,7 @@ def check_section_areas(sections: Iterable[SectionArea]) -> None:
                 errors.append(
                     RuleError(
                         f"{kind}_taken",
-                        gettext_noop(
-                            "%(shown)s is already listed by section %(owner)s"
-                        ),
+                        marked("%(shown)s is already listed by section %(owner)s"),
                         field=field,
                         **{kind: shown},
                         shown=shown,
@@ -511,9 +507,7 @@ def normalize_areas(
                 errors.append(
                     RuleError(
                         "too_long",
-                        gettext_noop(
-                            "a state or region has at most %(limit)s characters"
-                        ),
+                        marked("a state or region has at most %(limit)s characters"),
                         field="states",
                         limit=REGION_MAX,
                     )
@@ -531,7 +525,7 @@ def normalize_areas(
         if not name:
             errors.append(
                 RuleError(
-                    "blank", gettext_noop("a city name cannot be blank"), field="cities"
+                    "blank", marked("a city name cannot be blank"), field="cities"
                 )
             )
             continue
@@ -554,13 +548,13 @@ def roster(
     names = [clean_name(p) for p in players]
     if any(not n for n in names):
         raise RuleError(
-            "blank", gettext_noop("a player's name cannot be blank"), field="players"
+            "blank", marked("a player's name cannot be blank"), field="players"
         )
     folded = [_fold(n) for n in names]
     if len(set(folded)) != len(folded):
         raise RuleError(
             "duplicate_player",
-            gettext_noop("a player is listed twice"),
+            marked("a player is listed twice"),
             field="players",
         )
     captain = clean_name(captain_name)
@@ -571,7 +565,7 @@ def roster(
     if len(names) != team_size:
         raise RuleError(
             "team_size",
-            gettext_noop(
+            marked(
                 "a team has %(team_size)s players in this tournament (captain "
                 "included); this one has %(size)s"
             ),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import gettext_noop
+from .errors import marked
 from .types import TournamentStatus
 
 SETTINGS = (
@@ -50,8 +50,8 @@ class Step:
 
 DRAW = Step(
     "draw_locked",
-    gettext_noop("the league draw"),
-    gettext_noop("the league is drawn"),
+    marked("the league draw"),
+    marked("the league is drawn"),
     frozenset(
         {
             "ruleset",
@@ -67,8 +67,8 @@ DRAW = Step(
 )
 SEEDING = Step(
     "knockout_seeded",
-    gettext_noop("the knockout seeding"),
-    gettext_noop("the knockout is seeded"),
+    marked("the knockout seeding"),
+    marked("the knockout is seeded"),
     frozenset({"qualifiers"}),
     TournamentStatus.KNOCKOUT,
 )

@@ -29,7 +29,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from .errors import RuleError, Words, gettext_noop
+from .errors import RuleError, Words, marked
 
 USERNAME_MAX = 150  # Django's User.username
 PUNCTUATION = frozenset("._-@+")  # what Django's username validator allows besides
@@ -120,18 +120,16 @@ def username_refusal(name: str) -> RuleError | None:
     if len(name) > USERNAME_MAX:  # NFKC only lengthens: refused before it is read
         return _invalid(
             name[:USERNAME_MAX] + "…",
-            gettext_noop("a username has at most %(limit)s characters"),
+            marked("a username has at most %(limit)s characters"),
             limit=USERNAME_MAX,
         )
     form = username_form(name)
     if not form:
-        return RuleError(
-            "required", gettext_noop("choose a username"), field="username"
-        )
+        return RuleError("required", marked("choose a username"), field="username")
     if len(form) > USERNAME_MAX:
         return _invalid(
             form,
-            gettext_noop("a username has at most %(limit)s characters"),
+            marked("a username has at most %(limit)s characters"),
             limit=USERNAME_MAX,
         )
     scripts: set[str] = set()
@@ -156,7 +154,7 @@ def username_refusal(name: str) -> RuleError | None:
             if accents > 1:
                 return _invalid(
                     form,
-                    gettext_noop(
+                    marked(
                         "%(username)s has a mark that does not belong to the letter "
                         "before it; a username is written in one alphabet"
                     ),
@@ -166,7 +164,7 @@ def username_refusal(name: str) -> RuleError | None:
         else:
             return _invalid(
                 form,
-                gettext_noop(
+                marked(
                     "%(username)s has a character a username cannot have: use "
                     "letters, the digits 0 to 9 and . _ - @ + only"
                 ),
@@ -175,7 +173,7 @@ def username_refusal(name: str) -> RuleError | None:
     if _mixed(scripts):
         return _invalid(
             form,
-            gettext_noop(
+            marked(
                 "%(username)s mixes alphabets (%(scripts)s); a username is written "
                 "in one, so that no one can make a name that looks like another's"
             ),

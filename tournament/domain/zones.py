@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from .errors import RuleError, gettext_noop
+from .errors import RuleError, marked
 from .sections import normalize_country
 
 # Names the tz database holds that are not a place's zone: the machine's own setting
@@ -35,13 +35,13 @@ def check_time_zone(name: str) -> str:
     if not name:
         raise RuleError(
             "required",
-            gettext_noop("a tournament needs a time zone (such as America/New_York)"),
+            marked("a tournament needs a time zone (such as America/New_York)"),
             field="time_zone",
         )
     if len(name) > MAX_LENGTH or name not in zone_names():
         raise RuleError(
             "time_zone_unknown",
-            gettext_noop(
+            marked(
                 "'%(time_zone)s' is not a time zone: give an IANA name such as "
                 "America/New_York or Asia/Kolkata"
             ),

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
-from ..domain.errors import Words, filled, gettext_noop
+from ..domain.errors import Words, filled, marked
 from ..models import Link, LinkKind
 from .selectors import link_find
 
@@ -57,14 +57,14 @@ def link_refusal(link: Link) -> Words:
     """Why a link cannot do what it was asked: what it reaches instead."""
     if link.kind == LinkKind.TABLE:
         return filled(
-            gettext_noop(
+            marked(
                 "A table link enters only the sheets played at table %(table)s "
                 "(this round's, and earlier ones not yet confirmed); nothing else."
             ),
             table=link.table,
         )
     return filled(
-        gettext_noop(
+        marked(
             "A team link only checks %(team)s in, confirms %(team)s's sheets and "
             "raises disputes on them; nothing else."
         ),

@@ -13,7 +13,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..domain.errors import RuleError, gettext_noop
+from ..domain.errors import RuleError, marked
 from ..models import Link, LinkKind, Team, Tournament, account
 from .selectors import key_digest
 
@@ -75,7 +75,7 @@ def link_renew(
     if (table is None) == (team is None):
         raise RuleError(
             "required",
-            gettext_noop("name either a table or a team, not both"),
+            marked("name either a table or a team, not both"),
             field="table",
         )
     found = Link.objects.select_for_update(of=("self",)).filter(tournament=tournament)
@@ -84,7 +84,7 @@ def link_renew(
         if link is None:
             raise RuleError(
                 "unknown_table",
-                gettext_noop("no table %(table)s in this tournament"),
+                marked("no table %(table)s in this tournament"),
                 field="table",
                 table=table,
             )
@@ -93,7 +93,7 @@ def link_renew(
         if link is None:
             raise RuleError(
                 "unknown_team",
-                gettext_noop("no such team in this tournament"),
+                marked("no such team in this tournament"),
                 field="team",
             )
     link.key, link.key_digest = _new_key()

@@ -25,7 +25,7 @@ from django.utils import timezone
 from tournament.ops.mail import mail_send_on_commit
 from tournament.web.zones import mailed, told
 
-from ..domain.errors import ConflictError, RuleError, RuleErrors, Words, gettext_noop
+from ..domain.errors import ConflictError, RuleError, RuleErrors, Words, marked
 from ..domain.types import Role
 from ..domain.usernames import (
     username_form,
@@ -53,7 +53,7 @@ def _role_errors(
         errors.append(
             RuleError(
                 "required",
-                gettext_noop("a captain's role names the team"),
+                marked("a captain's role names the team"),
                 field="team",
             )
         )
@@ -61,7 +61,7 @@ def _role_errors(
         errors.append(
             RuleError(
                 "not_captain",
-                gettext_noop("only a captain's role names a team"),
+                marked("only a captain's role names a team"),
                 field="team",
             )
         )
@@ -69,7 +69,7 @@ def _role_errors(
         errors.append(
             RuleError(
                 "unknown_team",
-                gettext_noop("no such team in this tournament"),
+                marked("no such team in this tournament"),
                 field="team",
             )
         )
@@ -80,7 +80,7 @@ def _role_errors(
         errors.append(
             RuleError(
                 "captain_taken",
-                gettext_noop("%(team)s has a captain already"),
+                marked("%(team)s has a captain already"),
                 field="team",
                 team=team.name,
             )
@@ -92,7 +92,7 @@ def _role_taken(tournament: Tournament, user, role: Role) -> RuleError | None:
     if Membership.objects.filter(tournament=tournament, user=user, role=role).exists():
         return RuleError(
             "role_taken",
-            gettext_noop("%(username)s is %(role)s here already"),
+            marked("%(username)s is %(role)s here already"),
             field="role",
             username=user.username,
             role=role.value,
@@ -144,7 +144,7 @@ class SiteUsernames:
             return [
                 RuleError(
                     "username_taken",
-                    gettext_noop(
+                    marked(
                         "the username %(username)s is taken (usernames that differ "
                         "only in letter case or width are one); choose another, or "
                         "log in if it is yours"
@@ -157,7 +157,7 @@ class SiteUsernames:
             return [
                 RuleError(
                     "username_confusable",
-                    gettext_noop(
+                    marked(
                         "the username %(username)s looks like an existing one "
                         "(letters of another alphabet that look the same); choose "
                         "another"
@@ -199,7 +199,7 @@ def _new_user_errors(username: str, password: str | None) -> list[RuleError]:
     errors.extend(username_clashes(username))
     if not password:
         errors.append(
-            RuleError("required", gettext_noop("choose a password"), field="password")
+            RuleError("required", marked("choose a password"), field="password")
         )
     else:
         try:
@@ -263,7 +263,7 @@ def membership_create(
             errors.append(
                 RuleError(
                     "required",
-                    gettext_noop(
+                    marked(
                         "there is no user %(username)s; give a password to create one"
                     ),
                     field="password",
@@ -276,7 +276,7 @@ def membership_create(
         errors.append(
             RuleError(
                 "user_exists",
-                gettext_noop(
+                marked(
                     "%(username)s exists already; a role for an existing user takes "
                     "no password"
                 ),
@@ -302,7 +302,7 @@ def membership_delete(*, membership: Membership) -> None:
         .exists()
     ):
         raise ConflictError(
-            "last_organizer", gettext_noop("a tournament keeps at least one organizer")
+            "last_organizer", marked("a tournament keeps at least one organizer")
         )
     membership.delete()
 
@@ -323,7 +323,7 @@ def user_delete(*, user) -> None:
         ):
             raise ConflictError(
                 "last_organizer",
-                gettext_noop(
+                marked(
                     "%(username)s is the last organizer of %(tournament)s: give the "
                     "role to someone else first"
                 ),
@@ -367,9 +367,7 @@ def invitation_create(
         errors.append(
             RuleError(
                 "out_of_range",
-                gettext_noop(
-                    "an invitation is valid for 1 to %(INVITATION_DAYS_MAX)s days"
-                ),
+                marked("an invitation is valid for 1 to %(INVITATION_DAYS_MAX)s days"),
                 field="days",
                 INVITATION_DAYS_MAX=INVITATION_DAYS_MAX,
             )
@@ -428,7 +426,7 @@ def invitation_state_refusal(
     if invitation is None:
         return RuleError(
             "invitation_unknown",
-            gettext_noop(
+            marked(
                 "This invitation link is not valid: check that it was copied whole."
             ),
         )
@@ -449,12 +447,12 @@ def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
     """Why this invitation cannot be accepted now, or None."""
     return invitation_state_refusal(
         invitation,
-        used=gettext_noop(
+        used=marked(
             "This invitation was accepted already; an invitation works once. Ask "
             "the organizer for a new one if you need it."
         ),
-        withdrawn=gettext_noop("The organizer withdrew this invitation."),
-        expired=gettext_noop(
+        withdrawn=marked("The organizer withdrew this invitation."),
+        expired=marked(
             "This invitation expired on %(expired_on)s; ask the organizer for a "
             "new one."
         ),
@@ -521,7 +519,5 @@ def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
     return link_withdraw(
         invitation,
         user=user,
-        used=gettext_noop(
-            "This invitation was accepted already; remove the role instead."
-        ),
+        used=marked("This invitation was accepted already; remove the role instead."),
     )

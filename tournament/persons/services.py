@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from ..domain.errors import ConflictError, RuleError, gettext_noop
+from ..domain.errors import ConflictError, RuleError, marked
 from ..domain.persons import Seat as SeatOf
 from ..domain.persons import identify
 from ..models import Player, Substitution, Team, Tournament, account
@@ -163,7 +163,7 @@ def _gone(person: Person) -> ConflictError:
     """The person was merged into another while this request waited for it."""
     return ConflictError(
         "person_gone",
-        gettext_noop(
+        marked(
             "%(person)s is no longer a person of this site: a merge made them part "
             "of another meanwhile; reload and look again"
         ),
@@ -191,7 +191,7 @@ def person_merge(*, person: Person, other: int, user) -> Person:
     if other == person.pk:
         raise RuleError(
             "merge_self",
-            gettext_noop("a person cannot be merged with themselves"),
+            marked("a person cannot be merged with themselves"),
             field="other",
         )
     found = _locked(person.pk, other)
@@ -200,7 +200,7 @@ def person_merge(*, person: Person, other: int, user) -> Person:
     if other not in found:
         raise RuleError(
             "unknown_person",
-            gettext_noop("there is no person %(other)s to merge"),
+            marked("there is no person %(other)s to merge"),
             field="other",
             other=other,
         )
@@ -216,7 +216,7 @@ def person_merge(*, person: Person, other: int, user) -> Person:
             # every opponent would be rated against a side a player short.
             raise ConflictError(
                 "teammates",
-                gettext_noop(
+                marked(
                     "both play for %(team)s in %(tournament)s: two players of one "
                     "team are two people"
                 ),
@@ -227,7 +227,7 @@ def person_merge(*, person: Person, other: int, user) -> Person:
         if team is not None and team != seat.team_id:
             raise ConflictError(
                 "two_teams",
-                gettext_noop(
+                marked(
                     "both played %(tournament)s, for two teams: one person never "
                     "plays for two teams of one tournament"
                 ),
@@ -270,13 +270,13 @@ def person_split(*, person: Person, players: list[int], user) -> Person:
     if not players or strangers:
         raise RuleError(
             "not_this_person",
-            gettext_noop("players must be this person's (from the person's teams)"),
+            marked("players must be this person's (from the person's teams)"),
             field="players",
         )
     if set(players) == ids:
         raise RuleError(
             "split_all",
-            gettext_noop("a split leaves the person at least one of their players"),
+            marked("a split leaves the person at least one of their players"),
             field="players",
         )
     moving = [s for s in seats if s.pk in set(players)]

@@ -24,7 +24,7 @@ from django.utils import timezone
 from tournament.ops.mail import mail_send_on_commit
 from tournament.web.zones import mailed
 
-from ..domain.errors import ConflictError, RuleError, gettext_noop
+from ..domain.errors import ConflictError, RuleError, marked
 from ..models import SiteInvitation, SiteRole, account
 from ..people.services import (
     INVITATION_DAYS_MAX,
@@ -63,14 +63,14 @@ def _role_taken(user, role: SiteRole) -> RuleError | None:
     if held == SiteRole.ADMINISTRATOR:
         return ConflictError(
             "role_taken",
-            gettext_noop("%(username)s is a site administrator already"),
+            marked("%(username)s is a site administrator already"),
             field="role",
             username=user.username,
         )
     if held == role:
         return ConflictError(
             "role_taken",
-            gettext_noop("%(username)s may create tournaments already"),
+            marked("%(username)s may create tournaments already"),
             field="role",
             username=user.username,
         )
@@ -100,13 +100,13 @@ def site_role_withdraw(*, user) -> None:
     if held is None:
         raise ConflictError(
             "no_site_role",
-            gettext_noop("%(username)s is neither a creator nor an administrator"),
+            marked("%(username)s is neither a creator nor an administrator"),
             username=user.username,
         )
     if user.is_superuser:
         raise ConflictError(
             "superuser",
-            gettext_noop(
+            marked(
                 "%(username)s is a superuser, an administrator by that; only the "
                 "Django admin's users page changes it"
             ),
@@ -115,7 +115,7 @@ def site_role_withdraw(*, user) -> None:
     if held == SiteRole.ADMINISTRATOR and set(administrators) <= {user.pk}:
         raise ConflictError(
             "last_administrator",
-            gettext_noop("the site keeps at least one administrator"),
+            marked("the site keeps at least one administrator"),
         )
     user.user_permissions.remove(*_permissions(SiteRole.ADMINISTRATOR))
     _forget_permissions(user)
@@ -125,7 +125,7 @@ def site_role_withdraw(*, user) -> None:
     if site_role_of(user) is not None:
         raise ConflictError(
             "role_from_group",
-            gettext_noop(
+            marked(
                 "%(username)s holds it through a group; the Django admin's groups "
                 "change that"
             ),
@@ -154,7 +154,7 @@ def site_invitation_create(
         errors.append(
             RuleError(
                 "invalid_choice",
-                gettext_noop("a site role is creator or administrator"),
+                marked("a site role is creator or administrator"),
                 field="role",
             )
         )
@@ -163,9 +163,7 @@ def site_invitation_create(
         errors.append(
             RuleError(
                 "out_of_range",
-                gettext_noop(
-                    "an invitation is valid for 1 to %(INVITATION_DAYS_MAX)s days"
-                ),
+                marked("an invitation is valid for 1 to %(INVITATION_DAYS_MAX)s days"),
                 field="days",
                 INVITATION_DAYS_MAX=INVITATION_DAYS_MAX,
             )
@@ -216,12 +214,12 @@ def site_invitation_refusal(invitation: SiteInvitation | None) -> RuleError | No
     """Why this invitation cannot be accepted now, or None."""
     return invitation_state_refusal(
         invitation,
-        used=gettext_noop(
+        used=marked(
             "This invitation was accepted already; an invitation works once. Ask "
             "a site administrator for a new one if you need it."
         ),
-        withdrawn=gettext_noop("A site administrator withdrew this invitation."),
-        expired=gettext_noop(
+        withdrawn=marked("A site administrator withdrew this invitation."),
+        expired=marked(
             "This invitation expired on %(expired_on)s; ask a site administrator "
             "for a new one."
         ),
@@ -265,7 +263,7 @@ def site_invitation_withdraw(*, invitation: SiteInvitation, user) -> SiteInvitat
     return link_withdraw(
         invitation,
         user=user,
-        used=gettext_noop(
+        used=marked(
             "This invitation was accepted already; withdraw the person's "
             "standing instead."
         ),

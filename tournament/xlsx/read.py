@@ -29,7 +29,7 @@ from typing import Any
 from xml.etree.ElementTree import ParseError
 from xml.parsers import expat
 
-from tournament.domain.errors import filled, gettext_noop
+from tournament.domain.errors import filled, marked
 
 MB = 1024 * 1024
 
@@ -77,7 +77,7 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
         raise XlsxRefused(
             "file_too_large",
             filled(
-                gettext_noop("the file is larger than %(size)s"),
+                marked("the file is larger than %(size)s"),
                 size=_mb(limits.upload),
             ),
         )
@@ -86,13 +86,13 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError):
         raise XlsxRefused(
-            "not_xlsx", gettext_noop("the file is not an .xlsx workbook")
+            "not_xlsx", marked("the file is not an .xlsx workbook")
         ) from None
     if len(infos) > limits.parts:
         raise XlsxRefused(
             "too_many_parts",
             filled(
-                gettext_noop("the file has more than %(parts)s parts"),
+                marked("the file has more than %(parts)s parts"),
                 parts=f"{limits.parts:,}",
             ),
         )
@@ -101,7 +101,7 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
         raise XlsxRefused(
             "unpacks_too_large",
             filled(
-                gettext_noop("the file unpacks to more than %(size)s"),
+                marked("the file unpacks to more than %(size)s"),
                 size=_mb(limits.unpacked),
             ),
         )
@@ -110,7 +110,7 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
         raise XlsxRefused(
             "compressed_too_much",
             filled(
-                gettext_noop("the file is compressed more than %(ratio)s to 1"),
+                marked("the file is compressed more than %(ratio)s to 1"),
                 ratio=limits.ratio,
             ),
         )
@@ -119,7 +119,7 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
             raise XlsxRefused(
                 "part_too_large",
                 filled(
-                    gettext_noop(
+                    marked(
                         "a part of the file (%(filename)s) unpacks to more than "
                         "%(size)s"
                     ),
@@ -133,7 +133,7 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
             raise XlsxRefused(
                 "compressed_too_much",
                 filled(
-                    gettext_noop(
+                    marked(
                         "a part of the file (%(filename)s) is compressed more than "
                         "%(ratio)s to 1"
                     ),
@@ -146,7 +146,7 @@ def archive_check(content: bytes, limits: XlsxLimits) -> zipfile.ZipFile:
         raise XlsxRefused(
             "too_many_worksheets",
             filled(
-                gettext_noop("the file has more than %(sheets)s worksheets"),
+                marked("the file has more than %(sheets)s worksheets"),
                 sheets=f"{limits.worksheets:,}",
             ),
         )
@@ -214,9 +214,7 @@ def _xml_check(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits) -> None:
         raise XlsxRefused(
             "damaged",
             filled(
-                gettext_noop(
-                    "the file is damaged: its part %(filename)s cannot be read"
-                ),
+                marked("the file is damaged: its part %(filename)s cannot be read"),
                 filename=info.filename,
             ),
         ) from None
@@ -249,14 +247,14 @@ def workbook_open(content: bytes, limits: XlsxLimits) -> Iterator[Any]:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except _DAMAGED:
         raise XlsxRefused(
-            "not_xlsx", gettext_noop("the file is not an .xlsx workbook")
+            "not_xlsx", marked("the file is not an .xlsx workbook")
         ) from None
     try:
         if len(workbook.sheetnames) > limits.worksheets:
             raise XlsxRefused(
                 "too_many_worksheets",
                 filled(
-                    gettext_noop("the file has more than %(sheets)s worksheets"),
+                    marked("the file has more than %(sheets)s worksheets"),
                     sheets=f"{limits.worksheets:,}",
                 ),
             )
@@ -279,7 +277,7 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
         raise XlsxRefused(
             "too_large_a_worksheet",
             filled(
-                gettext_noop(
+                marked(
                     "the worksheet '%(title)s' declares %(rows)s rows and %(columns)s "
                     "columns; a worksheet here has at most %(most)s rows and "
                     "%(most_columns)s columns"
@@ -299,7 +297,7 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
                 raise XlsxRefused(
                     "too_many_rows",
                     filled(
-                        gettext_noop(
+                        marked(
                             "the worksheet '%(title)s' goes on past row %(most)s "
                             "(blank "
                             "rows count)"
@@ -312,7 +310,7 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
                 raise XlsxRefused(
                     "too_many_columns",
                     filled(
-                        gettext_noop(
+                        marked(
                             "row %(number)s of the worksheet '%(title)s' reaches past "
                             "column %(columns)s"
                         ),
@@ -326,7 +324,7 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
                     raise XlsxRefused(
                         "cell_too_long",
                         filled(
-                            gettext_noop(
+                            marked(
                                 "a cell of the worksheet '%(title)s' (row %(number)s, "
                                 "column %(column)s) holds more than %(most)s characters"
                             ),
@@ -343,7 +341,7 @@ def sheet_rows(worksheet: Any, limits: XlsxLimits) -> Iterator[tuple[Any, ...]]:
         raise XlsxRefused(
             "damaged",
             filled(
-                gettext_noop(
+                marked(
                     "the file is damaged: the worksheet '%(title)s' cannot be read "
                     "past "
                     "row %(number)s"

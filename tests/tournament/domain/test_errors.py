@@ -4,13 +4,13 @@ marked template with its values for a page to translate (tournament/words.py).""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.domain.errors import RuleError, Words, filled, gettext_noop, ngettext
+from tournament.domain.errors import RuleError, Words, filled, marked, marked_plural
 
 
 def test_marked_words_keep_their_template_and_say_their_english():
     error = RuleError(
         "value_out_of_range",
-        gettext_noop("a contract is %(least)s to %(most)s; %(value)s cannot be bid."),
+        marked("a contract is %(least)s to %(most)s; %(value)s cannot be bid."),
         field="value",
         value=60,
         least=28,
@@ -26,7 +26,7 @@ def test_values_only_the_sentence_needs_stay_out_of_the_parameters():
     the error's parameters: the API's parameters are not crowded with phrases."""
     error = RuleError(
         "x",
-        filled(gettext_noop("a %(one)s b %(two)r c %(three)s"), one=1),
+        filled(marked("a %(one)s b %(two)r c %(three)s"), one=1),
         two="t",
         three=3,
     )
@@ -38,7 +38,7 @@ def test_values_only_the_sentence_needs_stay_out_of_the_parameters():
 def test_a_refusal_named_on_another_field_keeps_its_words_and_values():
     error = RuleError(
         "x",
-        filled(gettext_noop("%(field)s: %(one)s and %(two)s"), one="a"),
+        filled(marked("%(field)s: %(one)s and %(two)s"), one="a"),
         field="state",
         two="b",
     )
@@ -58,8 +58,8 @@ def test_a_refusal_named_on_another_field_keeps_its_words_and_values():
 
 
 def test_a_phrase_inside_a_refusal_is_words_too():
-    phrase = filled(gettext_noop("%(count)s teams"), count=5)
-    error = RuleError("x", gettext_noop("move %(excess)s"), excess=phrase)
+    phrase = filled(marked("%(count)s teams"), count=5)
+    error = RuleError("x", marked("move %(excess)s"), excess=phrase)
     assert error.message == "move 5 teams"
     assert isinstance(error.params["excess"], Words)
     assert error.params["excess"].template == "%(count)s teams"
@@ -73,16 +73,16 @@ def test_plain_words_are_said_as_they_are():
 
 @given(st.text(alphabet=st.characters(blacklist_characters="%"), max_size=40))
 def test_any_text_marked_is_its_own_english(text):
-    assert gettext_noop(text) == text == RuleError("x", gettext_noop(text)).message
+    assert marked(text) == text == RuleError("x", marked(text)).message
 
 
 @given(st.integers(min_value=0, max_value=10_000))
 def test_words_that_change_with_a_number_say_its_english_form(rows):
-    """ngettext (pure): the English form for the number, both forms kept for a page to
-    say in its own language; moved to another field, they stay."""
+    """marked_plural (pure): the English form for the number, both forms kept for a
+    page to say in its own language; moved to another field, they stay."""
     error = RuleError(
         "import_refused",
-        ngettext(
+        marked_plural(
             "%(rows)s row is wrong; no team was created",
             "%(rows)s rows are wrong; no team was created",
             rows,
@@ -111,7 +111,7 @@ def test_a_page_says_the_plural_its_language_has(settings):
     ):
         error = RuleError(
             "import_refused",
-            ngettext(
+            marked_plural(
                 "%(rows)s row is wrong; no team was created",
                 "%(rows)s rows are wrong; no team was created",
                 rows,
