@@ -58,7 +58,7 @@ from ..models import (
 )
 from ..sheets import services as sheets
 from ..sheets import toss as sheet_toss
-from ..sheets.locking import DEAL_FIELDS, changes_from, sheet_rows
+from ..sheets.locking import DEAL_FIELDS, Origin, sheet_rows
 from ..sheets.services import deal_check, deal_extras
 from . import paper
 from .selectors import (
@@ -610,9 +610,10 @@ def _sheet_import(
     where = f"{filename}, worksheet {sheet.worksheet}"
 
     def step(row: int | None, call, *args, **kwargs) -> None:
-        origin = f"Imported from {where}" + (f", row {row}" if row else "")
-        with changes_from("file", origin):
-            call(*args, match_id=match.pk, user=user, version=None, **kwargs)
+        origin = Origin(
+            "file", f"Imported from {where}" + (f", row {row}" if row else "")
+        )
+        call(*args, match_id=match.pk, user=user, version=None, origin=origin, **kwargs)
 
     row_of = {n: w.row for n, w in wanted.items()}
     try:

@@ -402,12 +402,14 @@ class MatchScopedMixin(RolesMixin):
             raise Http404("No such match")
         self.match, self.roles = found
 
-    def dispatch(self, request, *args, **kwargs):
-        # Writes are done once per Idempotency-Key (docs/score-sheets.md): a retry
-        # after a lost answer is answered with the sheet as it is, marked replayed.
-        key = request.headers.get(IDEMPOTENCY_KEY, "")
-        with locking.request_key(key if locking.key_ok(key) else ""):
-            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+    @property
+    def idempotency_key(self) -> str | None:
+        """The request's Idempotency-Key, for its write's service: writes are done
+        once per key (docs/score-sheets.md), a retry after a lost answer is answered
+        with the sheet as it is, marked replayed. None without a usable key (a
+        write's unusable one is refused in check_permissions)."""
+        key = self.request.headers.get(IDEMPOTENCY_KEY, "")  # type: ignore[attr-defined]
+        return key if locking.key_ok(key) else None
 
     def check_permissions(self, request):
         super().check_permissions(request)  # type: ignore[misc]
@@ -496,6 +498,7 @@ class MatchConfirmApi(MatchScopedMixin, APIView):
             sides=self.sides or captain_sides(user=request.user, match=self.match),
         )
         return self.answer_sheet()
+            idempotency_key=self.idempotency_key,
 
 
 class MatchReopenApi(MatchScopedMixin, APIView):
@@ -518,7 +521,10 @@ class MatchReopenApi(MatchScopedMixin, APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.score_sheet_reopen(
-            match_id=self.match.pk, user=request.user, **data.validated_data
+            match_id=self.match.pk,
+            user=request.user,
+            idempotency_key=self.idempotency_key,
+            **data.validated_data,
         )
         return self.answer_sheet()
 
@@ -545,7 +551,10 @@ class MatchTossApi(MatchScopedMixin, APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         toss.score_sheet_toss_record(
-            match_id=self.match.pk, user=request.user, **data.validated_data
+            match_id=self.match.pk,
+            user=request.user,
+            idempotency_key=self.idempotency_key,
+            **data.validated_data,
         )
         return self.answer_sheet(status.HTTP_201_CREATED)
 
@@ -553,7 +562,10 @@ class MatchTossApi(MatchScopedMixin, APIView):
     def delete(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
         toss.score_sheet_toss_delete(
-            match_id=self.match.pk, user=request.user, version=_version(request)
+            match_id=self.match.pk,
+            user=request.user,
+            version=_version(request),
+            idempotency_key=self.idempotency_key,
         )
         return self.answer_sheet()
 

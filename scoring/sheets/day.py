@@ -47,7 +47,13 @@ def words_check(text: str | None, field: str, what: str, limit: int) -> str:
 
 @transaction.atomic
 def score_sheet_forfeit(
-    *, match_id: int, user, absent: str, reason: str, version: int | None
+    *,
+    match_id: int,
+    user,
+    absent: str,
+    reason: str,
+    version: int | None,
+    idempotency_key: str | None = None,
 ) -> Match:
     """An organizer records that a team (A, B, or both) did not come to a match
     (rules.md §9): the sheet locks with status `forfeited`, totals 0, the present
@@ -55,12 +61,28 @@ def score_sheet_forfeit(
     present, and it moves on as after a confirmation."""
     reason = words_check(reason, "reason", marked("why the match is forfeited"), 300)
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("record a forfeit")
+        match_id=match_id,
+        version=version,
+        action=marked("record a forfeit"),
+        idempotency_key=idempotency_key,
     )
-    return sheet_forfeit_locked(match, Absent(absent), reason=reason, user=user)
+    return sheet_forfeit_locked(
+        match,
+        Absent(absent),
+        reason=reason,
+        user=user,
+        idempotency_key=idempotency_key,
+    )
 
 
-def sheet_forfeit_locked(match: Match, absent: Absent, *, reason: str, user) -> Match:
+def sheet_forfeit_locked(
+    match: Match,
+    absent: Absent,
+    *,
+    reason: str,
+    user,
+    idempotency_key: str | None = None,
+) -> Match:
     """Forfeit a match that sheet_open (or a withdrawal) has locked and checked."""
     deals = Deal.objects.filter(match=match).count()
     winner = forfeit_winner(absent, deals=deals, knockout=match.stage == Stage.KNOCKOUT)
@@ -83,6 +105,7 @@ def sheet_forfeit_locked(match: Match, absent: Absent, *, reason: str, user) -> 
             "winner": match.winner or None,
         },
         reason=reason,
+        idempotency_key=idempotency_key,
     )
     sheet_locked_after(match, user)
     return match
@@ -109,6 +132,7 @@ def score_sheet_dispute_raise(
     deal: int | None = None,
     roles: frozenset[Role],
     sides: frozenset[Side],
+    idempotency_key: str | None = None,
 ) -> Dispute:
     """A captain of either team, a scorer or an organizer disputes a deal or the
     whole match, in words (rules.md §9). The sheet cannot be confirmed until an
@@ -126,7 +150,7 @@ def score_sheet_dispute_raise(
         )
     text = words_check(text, "text", marked("what is disputed"), 2000)
     match = match_locked(match_id)
-    replay_check(match)
+    replay_check(match, idempotency_key=idempotency_key)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
@@ -178,19 +202,25 @@ def score_sheet_dispute_raise(
             "raised_as": raised_as,
             "confirmations_withdrawn": sorted(s.value for s in dispute.withdrew),
         },
+        idempotency_key=idempotency_key,
     )
     return dispute
 
 
 @transaction.atomic
 def score_sheet_dispute_rule(
-    *, match_id: int, dispute_id: int, user, ruling: str
+    *,
+    match_id: int,
+    dispute_id: int,
+    user,
+    ruling: str,
+    idempotency_key: str | None = None,
 ) -> Dispute:
     """An organizer rules on an open dispute, in words, for the Rules Committee; that
     closes it. A change the ruling needs is made on the sheet as usual."""
     ruling = words_check(ruling, "ruling", marked("the ruling"), 2000)
     match = match_locked(match_id)
-    replay_check(match)
+    replay_check(match, idempotency_key=idempotency_key)
     dispute = (
         Dispute.objects.select_for_update().filter(match=match, pk=dispute_id).first()
     )
@@ -223,5 +253,6 @@ def score_sheet_dispute_rule(
         before=dispute.record(),
         after={"dispute": dispute.pk, "ruling": ruling},
         reason=ruling,
+        idempotency_key=idempotency_key,
     )
     return dispute

@@ -52,7 +52,10 @@ class MatchForfeitApi(MatchScopedMixin, APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         day.score_sheet_forfeit(
-            match_id=self.match.pk, user=request.user, **data.validated_data
+            match_id=self.match.pk,
+            user=request.user,
+            idempotency_key=self.idempotency_key,
+            **data.validated_data,
         )
         return self.answer_sheet()
 
@@ -117,6 +120,7 @@ class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
             **data.validated_data,
         )
         return Response(DisputeOutput(dispute).data, status=status.HTTP_201_CREATED)
+            idempotency_key=self.idempotency_key,
 
     def replayed(self, match: Match) -> Response:
         key = self.request.headers.get(IDEMPOTENCY_KEY, "")
@@ -151,6 +155,7 @@ class MatchDisputeRuleApi(MatchScopedMixin, APIView):
         except Dispute.DoesNotExist as missing:
             raise Http404("No such dispute on this sheet") from missing
         return Response(DisputeOutput(ruled).data)
+                idempotency_key=self.idempotency_key,
 
     def replayed(self, match: Match) -> Response:
         found = Dispute.objects.filter(match=match, pk=self.kwargs["dispute"]).first()

@@ -126,7 +126,10 @@ class DealListApi(MatchScopedMixin, APIView):
         data = DealInput(data=request.data)
         data.is_valid(raise_exception=True)
         deal, match = services.score_sheet_deal_record(
-            match_id=self.match.pk, user=request.user, **data.validated_data
+            match_id=self.match.pk,
+            user=request.user,
+            idempotency_key=self.idempotency_key,
+            **data.validated_data,
         )
         return _deal_answer(deal, match, status.HTTP_201_CREATED)
 
@@ -169,7 +172,11 @@ class DealDetailApi(MatchScopedMixin, APIView):
                 {"number": [f"the address names deal {number}; renumber by deleting."]}
             )
         deal, match = services.score_sheet_deal_replace(
-            match_id=self.match.pk, number=number, user=request.user, **values
+            match_id=self.match.pk,
+            number=number,
+            user=request.user,
+            idempotency_key=self.idempotency_key,
+            **values,
         )
         return _deal_answer(deal, match, status.HTTP_200_OK)
 
@@ -192,6 +199,7 @@ class DealDetailApi(MatchScopedMixin, APIView):
         )
         return Response(MatchSummary(match).data)
 
+            idempotency_key=self.idempotency_key,
 
 class PenaltyListApi(MatchScopedMixin, APIView):
     """Add a penalty (scorers, organizers and the table's link; conduct penalties:
@@ -243,6 +251,7 @@ class PenaltyListApi(MatchScopedMixin, APIView):
         )
         return self._answer(penalty, match, status.HTTP_201_CREATED)
 
+            idempotency_key=self.idempotency_key,
     def _answer(self, penalty: Penalty, match: Match, code: int) -> Response:
         deal = penalty.deal
         body = penalty_data(penalty, deal.number)
@@ -288,3 +297,4 @@ class PenaltyDetailApi(MatchScopedMixin, APIView):
 
     def replayed(self, match: Match) -> Response:
         return Response(MatchSummary(match).data)
+            idempotency_key=self.idempotency_key,

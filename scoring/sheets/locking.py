@@ -4,19 +4,22 @@ the rescoring (scoring/sheets/services.py makes the writes with them).
 A write reads its match under a row lock (`match_locked`: plain SQL, PostgreSQL's
 FOR UPDATE; SQLite's IMMEDIATE transactions do the same for the embedded default),
 checks the sheet is open and the caller's `version` current (`sheet_open`,
-`version_check`), answers a retried request as done (`request_key`, `Replayed`),
+`version_check`), answers a retried request as done (`replay_check`, `Replayed`),
 reads the sheet's rows (`sheet_rows`), recomputes the whole sheet with
 rules.score_sheet (`rescore`), saves the match's figures (`sheet_save`) and appends a
-history row with who, before and after (`change`, `changes_from`).
+history row with who, before and after (`change`, `Origin`).
+
+Every input is an argument: a write's Idempotency-Key (`idempotency_key`, from the
+API's or the score page's request) and where its changes come from (`origin`, the
+import of a filled paper sheet) are keyword arguments of each service, passed down to
+`sheet_open`/`replay_check` and to the first history row the service writes.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -58,32 +61,26 @@ class Replayed(Exception):
         self.match = match
 
 
-# The Idempotency-Key of the request being served (API), kept on the first history row
-# the request writes; a slot, so that one request's key is stored once.
-_REQUEST_KEY: ContextVar[list[str] | None] = ContextVar(
-    "sheet_request_key", default=None
-)
-
-
 def key_ok(key: str) -> bool:
     """An Idempotency-Key the sheet's history can keep: 1 to 100 printable ASCII."""
     return 0 < len(key) <= 100 and key.isprintable() and key.isascii()
 
 
-@contextmanager
-def request_key(key: str) -> Iterator[None]:
-    """Writes inside are done once per `key` and match: a retry of the same request
-    (after a timeout on venue Wi-Fi, say) raises Replayed instead of writing again."""
-    token = _REQUEST_KEY.set([key] if key else None)
-    try:
-        yield
-    finally:
-        _REQUEST_KEY.reset(token)
-
-
-def replay_check(match: Match, done: Callable[[Match], bool] | None = None) -> None:
-    slot = _REQUEST_KEY.get()
-    if slot and SheetChange.objects.filter(match=match, request_key=slot[0]).exists():
+def replay_check(
+    match: Match,
+    done: Callable[[Match], bool] | None = None,
+    *,
+    idempotency_key: str | None = None,
+) -> None:
+    """Raise Replayed if the request was done before: its `idempotency_key` (the
+    client's Idempotency-Key, checked by key_ok) is in the match's history, or
+    `done` says the very change is already there."""
+    if (
+        idempotency_key
+        and SheetChange.objects.filter(
+            match=match, request_key=idempotency_key
+        ).exists()
+    ):
         raise Replayed(match)
     if done is not None and done(match):
         raise Replayed(match)
@@ -95,13 +92,14 @@ def sheet_open(
     version: int | None,
     action: str,
     done: Callable[[Match], bool] | None = None,
+    idempotency_key: str | None = None,
 ) -> Match:
     """The match row, locked until the transaction ends; refuses a locked sheet and a
-    stale version. A request done before (its key, or `done`) raises Replayed first,
-    so a retry after a lost answer is answered even though its version is now stale.
-    Must run inside a transaction."""
+    stale version. A request done before (its `idempotency_key`, or `done`) raises
+    Replayed first, so a retry after a lost answer is answered even though its
+    version is now stale. Must run inside a transaction."""
     match = match_locked(match_id)
-    replay_check(match, done)
+    replay_check(match, done, idempotency_key=idempotency_key)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
             "sheet_void",
@@ -245,21 +243,16 @@ def actor_name(user) -> str:
     return user.get_username() if user is not None else ""
 
 
-# Where the changes being written come from: ("app", "") for the API and the pages;
-# the import of a filled score sheet sets ("file", "<file>, <worksheet>, row <n>") for
-# each change it makes, so the history says which file and row a deal came from.
-_ORIGIN: ContextVar[tuple[str, str]] = ContextVar("sheet_change_origin")
+class Origin(NamedTuple):
+    """Where a change comes from, as its history row says: `source` "app" (the API
+    and the pages) or "file" (the import of a filled score sheet), and `where` (the
+    file, worksheet and row a deal came from), kept as the row's reason."""
+
+    source: str = "app"
+    where: str = ""
 
 
-@contextmanager
-def changes_from(source: str, origin: str) -> Iterator[None]:
-    """The changes written inside come from `source` ("file"), at `origin` (the
-    file, worksheet and row): the history says so."""
-    token = _ORIGIN.set((source, origin))
-    try:
-        yield
-    finally:
-        _ORIGIN.reset(token)
+APP = Origin()
 
 
 def change_row(
@@ -270,13 +263,15 @@ def change_row(
     before: Any = None,
     after: Any = None,
     reason: str = "",
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
 ) -> SheetChange:
-    """The history row of a change, not yet saved: who, where from, before and after,
-    and the request's Idempotency-Key on the first row the request writes."""
-    source, origin = _ORIGIN.get(("app", ""))
-    slot = _REQUEST_KEY.get()
+    """The history row of a change, not yet saved: who, where from (`origin`, the app
+    if None), before and after, and the request's `idempotency_key`: a service gives
+    it to the first row it writes only (a key is kept once per match)."""
+    source, where = origin or APP
     return SheetChange(
-        request_key=slot.pop() if slot else "",
+        request_key=idempotency_key or "",
         source=source,
         match=match,
         version=match.version,
@@ -285,7 +280,7 @@ def change_row(
         actor_name=actor_name(user),
         before=before,
         after=after,
-        reason=reason or origin,
+        reason=reason or where,
     )
 
 

@@ -44,6 +44,7 @@ from ..models import (
 from ..signals import sheet_locked, sheet_reopening
 from .locking import (
     DEAL_FIELDS,
+    Origin,
     change,
     replay_check,
     rescore,
@@ -143,7 +144,13 @@ def deal_check(match: Match, values: dict[str, Any]) -> rules.Deal:
 
 @transaction.atomic
 def score_sheet_deal_record(
-    *, match_id: int, user, version: int | None, **values: Any
+    *,
+    match_id: int,
+    user,
+    version: int | None,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
+    **values: Any,
 ) -> tuple[Deal, Match]:
     """Add deal `number` to the sheet (rules.md §2). 409 if the number is taken by a
     different deal; the same deal already there is a retry, answered by Replayed."""
@@ -164,7 +171,11 @@ def score_sheet_deal_record(
     bidder = values.pop("bidder", "") or ""
     auction = values.pop("auction", "") or ""
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("add a deal"), done=done
+        match_id=match_id,
+        version=version,
+        action=marked("add a deal"),
+        done=done,
+        idempotency_key=idempotency_key,
     )
     checked = deal_check(match, values)
     bidder, auction = deal_extras(match, checked, bidder, auction)
@@ -195,7 +206,14 @@ def score_sheet_deal_record(
     deals.append(deal)
     deals.sort(key=lambda d: d.number)
     rescore(match, deals, penalties)
-    change(match, SheetAction.DEAL_ADD, user=user, after=deal.record())
+    change(
+        match,
+        SheetAction.DEAL_ADD,
+        user=user,
+        after=deal.record(),
+        idempotency_key=idempotency_key,
+        origin=origin,
+    )
     return deal, match
 
 
@@ -214,13 +232,23 @@ def _deal_locked(match: Match, number: int) -> tuple[Deal, list[Deal], list[Pena
 
 @transaction.atomic
 def score_sheet_deal_replace(
-    *, match_id: int, number: int, user, version: int | None, **values: Any
+    *,
+    match_id: int,
+    number: int,
+    user,
+    version: int | None,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
+    **values: Any,
 ) -> tuple[Deal, Match]:
     """Replace what deal `number` records; its penalties stay with it."""
     bidder = values.pop("bidder", "") or ""
     auction = values.pop("auction", "") or ""
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("change a deal")
+        match_id=match_id,
+        version=version,
+        action=marked("change a deal"),
+        idempotency_key=idempotency_key,
     )
     checked = deal_check(match, {"number": number, **values})
     bidder, auction = deal_extras(match, checked, bidder, auction)
@@ -238,16 +266,27 @@ def score_sheet_deal_replace(
         user=user,
         before=before,
         after=deal.record(),
+        idempotency_key=idempotency_key,
+        origin=origin,
     )
     return deal, match
 
 
 @transaction.atomic
 def score_sheet_deal_delete(
-    *, match_id: int, number: int, user, version: int | None
+    *,
+    match_id: int,
+    number: int,
+    user,
+    version: int | None,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
 ) -> Match:
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("delete a deal")
+        match_id=match_id,
+        version=version,
+        action=marked("delete a deal"),
+        idempotency_key=idempotency_key,
     )
     deal, deals, penalties = _deal_locked(match, number)
     if any(p.deal_id == deal.pk for p in penalties):
@@ -264,7 +303,14 @@ def score_sheet_deal_delete(
     deals.remove(deal)
     deal.delete()
     rescore(match, deals, penalties)
-    change(match, SheetAction.DEAL_DELETE, user=user, before=before)
+    change(
+        match,
+        SheetAction.DEAL_DELETE,
+        user=user,
+        before=before,
+        idempotency_key=idempotency_key,
+        origin=origin,
+    )
     return match
 
 
@@ -284,10 +330,15 @@ def score_sheet_penalty_record(
     points: int | None = None,
     note: str = "",
     by_organizer: bool,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
 ) -> tuple[Penalty, Match]:
     """A penalty in deal `deal` (rules.md §3); its points go to the other team."""
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("add a penalty")
+        match_id=match_id,
+        version=version,
+        action=marked("add a penalty"),
+        idempotency_key=idempotency_key,
     )
     the_kind = PenaltyKind(kind)
     if the_kind is PenaltyKind.CONDUCT and not by_organizer:
@@ -327,16 +378,27 @@ def score_sheet_penalty_record(
         SheetAction.PENALTY_ADD,
         user=user,
         after=penalty.record(deal),
+        idempotency_key=idempotency_key,
+        origin=origin,
     )
     return penalty, match
 
 
 @transaction.atomic
 def score_sheet_penalty_delete(
-    *, match_id: int, penalty_id: int, user, version: int | None
+    *,
+    match_id: int,
+    penalty_id: int,
+    user,
+    version: int | None,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
 ) -> Match:
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("delete a penalty")
+        match_id=match_id,
+        version=version,
+        action=marked("delete a penalty"),
+        idempotency_key=idempotency_key,
     )
     deals, penalties = sheet_rows(match)
     penalty = next((p for p in penalties if p.pk == penalty_id), None)
@@ -352,7 +414,14 @@ def score_sheet_penalty_delete(
     penalties.remove(penalty)
     penalty.delete()
     rescore(match, deals, penalties)
-    change(match, SheetAction.PENALTY_DELETE, user=user, before=before)
+    change(
+        match,
+        SheetAction.PENALTY_DELETE,
+        user=user,
+        before=before,
+        idempotency_key=idempotency_key,
+        origin=origin,
+    )
     return match
 
 
@@ -360,7 +429,7 @@ def score_sheet_penalty_delete(
 # ----------------------------------------------------------------------------------
 
 
-def _lock(match: Match, user) -> None:
+def _lock(match: Match, user, *, idempotency_key: str | None = None) -> None:
     match.status = MatchStatus.CONFIRMED
     match.confirmed_at = timezone.now()
     match.confirmed_by = account(user)
@@ -380,6 +449,7 @@ def _lock(match: Match, user) -> None:
         user=user,
         before={"status": MatchStatus.COMPLETED.value},
         after={"status": MatchStatus.CONFIRMED.value},
+        idempotency_key=idempotency_key,
     )
     sheet_locked_after(match, user)
 
@@ -402,7 +472,13 @@ def sheet_locked_after(match: Match, user) -> None:
 
 @transaction.atomic
 def score_sheet_confirm(
-    *, match_id: int, user, version: int, roles: frozenset[Role], sides: frozenset[Side]
+    *,
+    match_id: int,
+    user,
+    version: int,
+    roles: frozenset[Role],
+    sides: frozenset[Side],
+    idempotency_key: str | None = None,
 ) -> Match:
     """A captain confirms for his team (`sides`), an organizer for both (rules.md §7).
 
@@ -422,7 +498,12 @@ def score_sheet_confirm(
             team_a=match.team_a,
             team_b=match.team_b,
         )
-    match = sheet_open(match_id=match_id, version=version, action=marked("confirm"))
+    match = sheet_open(
+        match_id=match_id,
+        version=version,
+        action=marked("confirm"),
+        idempotency_key=idempotency_key,
+    )
     if match.open_disputes:
         raise ConflictError(
             "dispute_open",
@@ -471,7 +552,7 @@ def score_sheet_confirm(
             "sheet_incomplete", why, **({"missing": shown} if sheet.missing else {})
         )
     if organizer:
-        _lock(match, user)
+        _lock(match, user, idempotency_key=idempotency_key)
         return match
     for side in sorted(sides):
         before = {"side": side.value, "confirmed_version": _confirmed(match, side)}
@@ -485,7 +566,9 @@ def score_sheet_confirm(
             user=user,
             before=before,
             after={"side": side.value, "confirmed_version": version},
+            idempotency_key=idempotency_key,
         )
+        idempotency_key = None  # kept on the first row only
     match.save(update_fields=["confirmed_a_version", "confirmed_b_version"])
     if match.confirmed_a_version == match.confirmed_b_version == match.version:
         _lock(match, user)
@@ -504,6 +587,7 @@ def score_sheet_reopen(
     reason: str,
     version: int | None = None,
     reset_next: bool = False,
+    idempotency_key: str | None = None,
 ) -> Match:
     """An organizer unlocks a confirmed sheet; the reason goes into the history.
 
@@ -522,7 +606,7 @@ def score_sheet_reopen(
         .select_related("tournament", "team_a", "team_b")
         .get(pk=match_id)
     )
-    replay_check(match)
+    replay_check(match, idempotency_key=idempotency_key)
     version_check(match, version)
     if match.status == MatchStatus.VOID:
         raise ConflictError(
@@ -556,6 +640,7 @@ def score_sheet_reopen(
         before=before,
         after={"status": match.status},
         reason=reason,
+        idempotency_key=idempotency_key,
     )
     return match
 

@@ -13,18 +13,28 @@ from tournament.domain.errors import ConflictError, marked
 from ..domain import tiebreak
 from ..domain.rules import Side, Stage
 from ..models import Match, SheetAction
-from .locking import change, rescore, sheet_open, sheet_rows
+from .locking import Origin, change, rescore, sheet_open, sheet_rows
 from .selectors import sheet_settle
 
 
 @transaction.atomic
 def score_sheet_toss_record(
-    *, match_id: int, user, version: int | None, winner: str, first_dealer: str
+    *,
+    match_id: int,
+    user,
+    version: int | None,
+    winner: str,
+    first_dealer: str,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
 ) -> Match:
     """The toss after equal totals at the end of the extra deals (rules.md §6): who
     won it and whom the winner chose to deal the sudden-death deal."""
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("record a toss")
+        match_id=match_id,
+        version=version,
+        action=marked("record a toss"),
+        idempotency_key=idempotency_key,
     )
     if match.stage != Stage.KNOCKOUT or match.deals_scheduled is None:
         raise ConflictError(
@@ -47,15 +57,27 @@ def score_sheet_toss_record(
         SheetAction.TOSS,
         user=user,
         after={"winner": match.toss_winner, "first_dealer": match.first_dealer},
+        idempotency_key=idempotency_key,
+        origin=origin,
     )
     return match
 
 
 @transaction.atomic
-def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Match:
+def score_sheet_toss_delete(
+    *,
+    match_id: int,
+    user,
+    version: int | None,
+    idempotency_key: str | None = None,
+    origin: Origin | None = None,
+) -> Match:
     """Take back a toss entered by mistake, while its sudden-death deal is not in."""
     match = sheet_open(
-        match_id=match_id, version=version, action=marked("delete the toss")
+        match_id=match_id,
+        version=version,
+        action=marked("delete the toss"),
+        idempotency_key=idempotency_key,
     )
     if not match.toss_winner:
         raise ConflictError("no_toss", marked("no toss is recorded on this sheet."))
@@ -73,5 +95,12 @@ def score_sheet_toss_delete(*, match_id: int, user, version: int | None) -> Matc
     before = {"winner": match.toss_winner, "first_dealer": match.first_dealer}
     match.toss_winner = match.first_dealer = ""
     rescore(match, deals, penalties)
-    change(match, SheetAction.TOSS_DELETE, user=user, before=before)
+    change(
+        match,
+        SheetAction.TOSS_DELETE,
+        user=user,
+        before=before,
+        idempotency_key=idempotency_key,
+        origin=origin,
+    )
     return match

@@ -135,6 +135,12 @@ class _ScoreDesk:
         self.message = ""
         self.stale = False
         self.answered = ""  # the action a POST asked for: its answer shows beside it
+        # An Idempotency-Key sent with a POST (the offline queue's, static/js/score/)
+        # is honoured as the API honours it: the action's service is given it.
+        key = request.headers.get("Idempotency-Key", "")
+        self.idempotency_key = (
+            key if bind and request.method == "POST" and locking.key_ok(key) else None
+        )
         posted = (
             request.POST.get("action") if bind and request.method == "POST" else None
         )
@@ -265,7 +271,10 @@ class _ScoreDesk:
                     replacing=replacing,
                 )
             deal, _ = services.score_sheet_deal_replace(
-                match_id=self.match.pk, user=user, **data
+                match_id=self.match.pk,
+                user=user,
+                idempotency_key=self.idempotency_key,
+                **data,
             )
             return gettext("Deal %(number)s is changed: %(award)s.") % {
                 "number": deal.number,
@@ -273,7 +282,10 @@ class _ScoreDesk:
             }
         try:
             deal, _ = services.score_sheet_deal_record(
-                match_id=self.match.pk, user=user, **data
+                match_id=self.match.pk,
+                user=user,
+                idempotency_key=self.idempotency_key,
+                **data,
             )
         except locking.Replayed:
             # The same deal sent again (a lost answer, a second tap): it is there.
@@ -319,6 +331,7 @@ class _ScoreDesk:
             points=data["points"] if data["kind"] == "conduct" else None,
             note=data["note"],
             by_organizer=Role.ORGANIZER in self.roles,
+            idempotency_key=self.idempotency_key,
         )
         if penalty.warning:
             # Out of turn, or a lead out of turn: each has its own first warning.
@@ -340,7 +353,10 @@ class _ScoreDesk:
         if not form.is_valid():
             return None
         match = toss.score_sheet_toss_record(
-            match_id=self.match.pk, user=self.actor, **form.cleaned_data
+            match_id=self.match.pk,
+            user=self.actor,
+            idempotency_key=self.idempotency_key,
+            **form.cleaned_data,
         )
         sudden = tiebreak.deciding_deal(match.deals_scheduled or 0)
         return gettext(
@@ -363,6 +379,7 @@ class _ScoreDesk:
                 penalty_id=data["penalty"],
                 user=self.actor,
                 version=data["version"],
+                idempotency_key=self.idempotency_key,
             )
             return gettext("The penalty is deleted.")
         services.score_sheet_deal_delete(
@@ -370,6 +387,7 @@ class _ScoreDesk:
             number=data["number"] or 0,
             user=self.actor,
             version=data["version"],
+            idempotency_key=self.idempotency_key,
         )
         return gettext("Deal %(number)s is deleted.") % {"number": data["number"]}
 
@@ -445,9 +463,7 @@ def score_response(
     htmx = htmx_request(request)
     status = 200
     if request.method == "POST":
-        key = request.headers.get("Idempotency-Key", "")
-        with locking.request_key(key if locking.key_ok(key) else ""):
-            changed = desk.handle(request.POST.get("action", ""))
+        changed = desk.handle(request.POST.get("action", ""))
         if changed and not htmx:
             messages.success(request, desk.message)
             return redirect(at.back)
