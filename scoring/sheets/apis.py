@@ -496,9 +496,9 @@ class MatchConfirmApi(MatchScopedMixin, APIView):
             version=data.validated_data["version"],
             roles=self.roles,
             sides=self.sides or captain_sides(user=request.user, match=self.match),
+            idempotency_key=self.idempotency_key,
         )
         return self.answer_sheet()
-            idempotency_key=self.idempotency_key,
 
 
 class MatchReopenApi(MatchScopedMixin, APIView):

@@ -117,10 +117,10 @@ class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
             user=request.user,
             roles=self.roles,
             sides=self.sides or captain_sides(user=request.user, match=self.match),
+            idempotency_key=self.idempotency_key,
             **data.validated_data,
         )
         return Response(DisputeOutput(dispute).data, status=status.HTTP_201_CREATED)
-            idempotency_key=self.idempotency_key,
 
     def replayed(self, match: Match) -> Response:
         key = self.request.headers.get(IDEMPOTENCY_KEY, "")
@@ -150,12 +150,12 @@ class MatchDisputeRuleApi(MatchScopedMixin, APIView):
                 match_id=self.match.pk,
                 dispute_id=dispute,
                 user=request.user,
+                idempotency_key=self.idempotency_key,
                 **data.validated_data,
             )
         except Dispute.DoesNotExist as missing:
             raise Http404("No such dispute on this sheet") from missing
         return Response(DisputeOutput(ruled).data)
-                idempotency_key=self.idempotency_key,
 
     def replayed(self, match: Match) -> Response:
         found = Dispute.objects.filter(match=match, pk=self.kwargs["dispute"]).first()

@@ -196,10 +196,10 @@ class DealDetailApi(MatchScopedMixin, APIView):
             number=number,
             user=request.user,
             version=_version(request),
+            idempotency_key=self.idempotency_key,
         )
         return Response(MatchSummary(match).data)
 
-            idempotency_key=self.idempotency_key,
 
 class PenaltyListApi(MatchScopedMixin, APIView):
     """Add a penalty (scorers, organizers and the table's link; conduct penalties:
@@ -247,11 +247,11 @@ class PenaltyListApi(MatchScopedMixin, APIView):
             match_id=self.match.pk,
             user=request.user,
             by_organizer=ORGANIZER in self.roles,
+            idempotency_key=self.idempotency_key,
             **data.validated_data,
         )
         return self._answer(penalty, match, status.HTTP_201_CREATED)
 
-            idempotency_key=self.idempotency_key,
     def _answer(self, penalty: Penalty, match: Match, code: int) -> Response:
         deal = penalty.deal
         body = penalty_data(penalty, deal.number)
@@ -292,9 +292,9 @@ class PenaltyDetailApi(MatchScopedMixin, APIView):
             penalty_id=penalty,
             user=request.user,
             version=_version(request),
+            idempotency_key=self.idempotency_key,
         )
         return Response(MatchSummary(match).data)
 
     def replayed(self, match: Match) -> Response:
         return Response(MatchSummary(match).data)
-            idempotency_key=self.idempotency_key,
