@@ -265,7 +265,7 @@ class BracketApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses=BracketOutput)
+    @extend_schema(operation_id="bracket_get", responses=BracketOutput)
     def get(self, request, slug):
         view = bracket_get(tournament=self.tournament)
         return Response(bracket_data(view, qualifiers=self.tournament.qualifiers))
@@ -293,7 +293,11 @@ class KnockoutSeedApi(TournamentScopedMixin, APIView):
             "defaults for the others.",
         )
 
-    @extend_schema(request=InputSerializer, responses={201: BracketOutput})
+    @extend_schema(
+        operation_id="knockout_seed",
+        request=InputSerializer,
+        responses={201: BracketOutput},
+    )
     def post(self, request, slug):
         self.require(Role.ORGANIZER)
         data = self.InputSerializer(data=request.data)

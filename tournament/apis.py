@@ -156,12 +156,18 @@ class TournamentListApi(GenericAPIView):
     def get_queryset(self):
         return tournament_list_visible(user=self.request.user)
 
-    @extend_schema(responses=TournamentOutput(many=True))
+    @extend_schema(
+        operation_id="tournament_list", responses=TournamentOutput(many=True)
+    )
     def get(self, request):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(TournamentOutput(page, many=True).data)
 
-    @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
+    @extend_schema(
+        operation_id="tournament_create",
+        request=TournamentInput,
+        responses={201: TournamentOutput},
+    )
     def post(self, request):
         if not may_create_tournaments(request.user):
             raise exceptions.PermissionDenied(
@@ -194,14 +200,18 @@ class TournamentDetailApi(TournamentScopedMixin, APIView):
     class InputSerializer(TournamentInput):
         slug = None  # the address of a tournament does not change
 
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(operation_id="tournament_get", responses=OutputSerializer)
     def get(self, request, slug):
         self.tournament.team_count = tournament_team_count(tournament=self.tournament)
         return Response(
             self.OutputSerializer(self.tournament, context={"roles": self.roles}).data
         )
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(
+        operation_id="tournament_update",
+        request=InputSerializer,
+        responses=OutputSerializer,
+    )
     def patch(self, request, slug):
         # A site administrator marks any tournament rated, organizer or not.
         if not (
@@ -250,13 +260,17 @@ class SectionListApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses=SectionOutput(many=True))
+    @extend_schema(operation_id="section_list", responses=SectionOutput(many=True))
     def get(self, request, slug):
         return Response(
             SectionOutput(section_list(tournament=self.tournament), many=True).data
         )
 
-    @extend_schema(request=SectionInput, responses={201: SectionOutput})
+    @extend_schema(
+        operation_id="section_create",
+        request=SectionInput,
+        responses={201: SectionOutput},
+    )
     def post(self, request, slug):
         self.require(ORGANIZER)
         data = SectionInput(data=request.data)
@@ -274,11 +288,13 @@ class SectionDetailApi(TournamentScopedMixin, APIView):
     def _section(self, pk: int) -> Section:
         return get_object_or_404(section_list(tournament=self.tournament), pk=pk)
 
-    @extend_schema(responses=SectionOutput)
+    @extend_schema(operation_id="section_get", responses=SectionOutput)
     def get(self, request, slug, pk):
         return Response(SectionOutput(self._section(pk)).data)
 
-    @extend_schema(request=SectionInput, responses=SectionOutput)
+    @extend_schema(
+        operation_id="section_update", request=SectionInput, responses=SectionOutput
+    )
     def patch(self, request, slug, pk):
         self.require(ORGANIZER)
         section = self._section(pk)
@@ -287,7 +303,7 @@ class SectionDetailApi(TournamentScopedMixin, APIView):
         services.section_update(section=section, **data.validated_data)
         return Response(SectionOutput(self._section(pk)).data)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="section_delete", responses={204: None})
     def delete(self, request, slug, pk):
         self.require(ORGANIZER)
         services.section_delete(section=self._section(pk))
@@ -381,7 +397,11 @@ class TeamListApi(TournamentScopedMixin, GenericAPIView):
         )
         search = serializers.CharField(required=False, max_length=80)
 
-    @extend_schema(parameters=[FilterSerializer], responses=TeamOutput(many=True))
+    @extend_schema(
+        operation_id="team_list",
+        parameters=[FilterSerializer],
+        responses=TeamOutput(many=True),
+    )
     def get(self, request, slug):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -389,7 +409,9 @@ class TeamListApi(TournamentScopedMixin, GenericAPIView):
         page = self.paginate_queryset(teams)
         return self.get_paginated_response(TeamOutput(page, many=True).data)
 
-    @extend_schema(request=TeamInput, responses={201: TeamOutput})
+    @extend_schema(
+        operation_id="team_create", request=TeamInput, responses={201: TeamOutput}
+    )
     def post(self, request, slug):
         self.require(ORGANIZER)
         data = TeamInput(data=request.data)
@@ -419,11 +441,13 @@ class TeamDetailApi(TournamentScopedMixin, APIView):
     def _team(self, pk: int) -> Team:
         return get_object_or_404(team_list(tournament=self.tournament), pk=pk)
 
-    @extend_schema(responses=TeamOutput)
+    @extend_schema(operation_id="team_get", responses=TeamOutput)
     def get(self, request, slug, pk):
         return Response(TeamOutput(self._team(pk)).data)
 
-    @extend_schema(request=InputSerializer, responses=TeamOutput)
+    @extend_schema(
+        operation_id="team_update", request=InputSerializer, responses=TeamOutput
+    )
     def patch(self, request, slug, pk):
         self.require(ORGANIZER)
         team = self._team(pk)
@@ -432,7 +456,7 @@ class TeamDetailApi(TournamentScopedMixin, APIView):
         services.team_update(team=team, **data.validated_data)
         return Response(TeamOutput(self._team(pk)).data)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="team_delete", responses={204: None})
     def delete(self, request, slug, pk):
         self.require(ORGANIZER)
         services.team_delete(team=self._team(pk))
@@ -462,14 +486,16 @@ class TeamCheckInApi(TournamentScopedMixin, APIView):
                 )
         return team
 
-    @extend_schema(request=None, responses=TeamOutput)
+    @extend_schema(operation_id="team_check_in", request=None, responses=TeamOutput)
     def post(self, request, slug, pk):
         services.team_check_in(team=self._team(pk), user=request.user)
         return Response(
             TeamOutput(team_list(tournament=self.tournament).get(pk=pk)).data
         )
 
-    @extend_schema(request=None, responses={200: TeamOutput})
+    @extend_schema(
+        operation_id="team_check_in_undo", request=None, responses={200: TeamOutput}
+    )
     def delete(self, request, slug, pk):
         services.team_check_in_undo(team=self._team(pk))
         return Response(
@@ -511,6 +537,7 @@ class TeamImportApi(TournamentScopedMixin, APIView):
         file = serializers.ListField(child=serializers.CharField(), required=False)
 
     @extend_schema(
+        operation_id="team_import",
         request={"multipart/form-data": InputSerializer},
         responses={201: OutputSerializer, 400: RefusedSerializer},
     )
@@ -551,7 +578,9 @@ class TeamImportTemplateApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses={(200, XLSX): bytes})
+    @extend_schema(
+        operation_id="team_template_download", responses={(200, XLSX): bytes}
+    )
     def get(self, request, slug):
         content = team_template_build(
             tournament_name=self.tournament.name,
@@ -595,14 +624,18 @@ class MemberListApi(TournamentScopedMixin, APIView):
             required=False, allow_null=True, min_value=1, max_value=ID_MAX
         )
 
-    @extend_schema(responses=MemberOutput(many=True))
+    @extend_schema(operation_id="member_list", responses=MemberOutput(many=True))
     def get(self, request, slug):
         self.require(ORGANIZER)
         return Response(
             MemberOutput(membership_list(tournament=self.tournament), many=True).data
         )
 
-    @extend_schema(request=InputSerializer, responses={201: MemberOutput})
+    @extend_schema(
+        operation_id="member_create",
+        request=InputSerializer,
+        responses={201: MemberOutput},
+    )
     def post(self, request, slug):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)
@@ -628,7 +661,7 @@ class MemberListApi(TournamentScopedMixin, APIView):
 class MemberDetailApi(TournamentScopedMixin, APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="member_delete", responses={204: None})
     def delete(self, request, slug, pk):
         self.require(ORGANIZER)
         membership = get_object_or_404(
@@ -657,7 +690,12 @@ class TokenApi(APIView):
             return []
         return super().get_authenticators()
 
-    @extend_schema(request=AuthTokenSerializer, responses=OutputSerializer, auth=[])
+    @extend_schema(
+        operation_id="token_create",
+        request=AuthTokenSerializer,
+        responses=OutputSerializer,
+        auth=[],
+    )
     def post(self, request):
         given = request.data
         if isinstance(given, dict) and isinstance(given.get("username"), str):
@@ -675,7 +713,7 @@ class TokenApi(APIView):
         token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
         return Response({"token": token.key})
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(operation_id="token_delete", request=None, responses={204: None})
     def delete(self, request):
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
@@ -719,7 +757,11 @@ class HealthApi(APIView):
             },
         )
 
-    @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer}, auth=[])
+    @extend_schema(
+        operation_id="health_get",
+        responses={200: OutputSerializer, 503: OutputSerializer},
+        auth=[],
+    )
     def get(self, request):
         from tournament.ops.health import health_checks
         from tournament.ops.version import COMMIT, VERSION

@@ -104,12 +104,16 @@ class SeasonListApi(GenericAPIView):
                 )
             return table
 
-    @extend_schema(responses=SeasonOutput(many=True))
+    @extend_schema(operation_id="season_list", responses=SeasonOutput(many=True))
     def get(self, request):
         page = self.paginate_queryset(selectors.season_list())
         return self.get_paginated_response([season_data(s, request.user) for s in page])
 
-    @extend_schema(request=InputSerializer, responses={201: SeasonOutput})
+    @extend_schema(
+        operation_id="season_create",
+        request=InputSerializer,
+        responses={201: SeasonOutput},
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -126,11 +130,13 @@ class SeasonDetailApi(APIView):
     class InputSerializer(SeasonListApi.InputSerializer):
         slug = None  # a season keeps its address
 
-    @extend_schema(responses=SeasonOutput)
+    @extend_schema(operation_id="season_get", responses=SeasonOutput)
     def get(self, request, slug: str):
         return Response(season_data(_season(slug), request.user))
 
-    @extend_schema(request=InputSerializer, responses=SeasonOutput)
+    @extend_schema(
+        operation_id="season_update", request=InputSerializer, responses=SeasonOutput
+    )
     def patch(self, request, slug: str):
         season = _season(slug)
         data = self.InputSerializer(data=request.data, partial=True)
@@ -197,7 +203,7 @@ class SeasonStandingsApi(APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses=SeasonStandingsOutput)
+    @extend_schema(operation_id="season_standings_get", responses=SeasonStandingsOutput)
     def get(self, request, slug: str):
         found = selectors.season_standings_get(season=_season(slug), user=request.user)
         return Response(
@@ -256,7 +262,11 @@ class RatingListApi(APIView):
                 )
             return season
 
-    @extend_schema(parameters=[FilterSerializer], responses=RatingListOutput)
+    @extend_schema(
+        operation_id="rating_list",
+        parameters=[FilterSerializer],
+        responses=RatingListOutput,
+    )
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -292,7 +302,10 @@ class SeasonWorkbookApi(APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses={(200, XLSX): OpenApiResponse(bytes)})
+    @extend_schema(
+        operation_id="season_workbook_download",
+        responses={(200, XLSX): OpenApiResponse(bytes)},
+    )
     def get(self, request, slug: str):
         season = _season(slug)
         return xlsx_response(

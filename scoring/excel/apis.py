@@ -139,6 +139,7 @@ class TournamentExportApi(TournamentScopedMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        operation_id="workbook_download",
         responses={
             (200, XLSX): OpenApiResponse(bytes, description="The workbook."),
             202: ExportOutput,
@@ -168,7 +169,7 @@ class ExportListApi(TournamentScopedMixin, APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=ExportOutput(many=True))
+    @extend_schema(operation_id="export_list", responses=ExportOutput(many=True))
     def get(self, request, slug):
         self.require(*STAFF)
         jobs = ExportJob.objects.filter(tournament=self.tournament).select_related(
@@ -176,7 +177,11 @@ class ExportListApi(TournamentScopedMixin, APIView):
         )[:20]
         return Response(ExportOutput(jobs, many=True).data)
 
-    @extend_schema(request=None, responses={202: ExportOutput, 200: ExportOutput})
+    @extend_schema(
+        operation_id="export_create",
+        request=None,
+        responses={202: ExportOutput, 200: ExportOutput},
+    )
     def post(self, request, slug):
         self.require(*STAFF)
         job, created = services.export_request(
@@ -215,7 +220,7 @@ class ExportDetailApi(ExportJobMixin, APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=ExportOutput)
+    @extend_schema(operation_id="export_get", responses=ExportOutput)
     def get(self, request, pk):
         return _job_answer(self.job, status.HTTP_200_OK)
 
@@ -225,7 +230,9 @@ class ExportFileApi(ExportJobMixin, APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={(200, XLSX): OpenApiResponse(bytes)})
+    @extend_schema(
+        operation_id="export_download", responses={(200, XLSX): OpenApiResponse(bytes)}
+    )
     def get(self, request, pk):
         job = self.job
         if job.status != ExportStatus.DONE:
@@ -250,7 +257,10 @@ class MatchSheetFileApi(MatchScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses={(200, XLSX): OpenApiResponse(bytes)})
+    @extend_schema(
+        operation_id="match_sheet_download",
+        responses={(200, XLSX): OpenApiResponse(bytes)},
+    )
     def get(self, request, pk):
         match = self.match
         content = paper.score_sheet_build([sheet_printed(sheet_read(match=match))])
@@ -267,6 +277,7 @@ class RoundSheetsFileApi(TournamentScopedMixin, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        operation_id="round_sheets_download",
         parameters=[
             OpenApiParameter("round", int, required=True),
             OpenApiParameter("stage", str, enum=[s for s, _ in STAGE_CHOICES]),
@@ -353,6 +364,7 @@ class ScoreSheetImportApi(TournamentScopedMixin, APIView):
         file = serializers.ListField(child=serializers.CharField(), required=False)
 
     @extend_schema(
+        operation_id="score_sheets_import",
         request={"multipart/form-data": InputSerializer},
         responses={200: OutputSerializer, 400: RefusedSerializer},
     )

@@ -91,7 +91,11 @@ class RoundListApi(TournamentScopedMixin, APIView):
     class FilterSerializer(serializers.Serializer):
         team = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
 
-    @extend_schema(parameters=[FilterSerializer], responses=RoundOutput(many=True))
+    @extend_schema(
+        operation_id="round_list",
+        parameters=[FilterSerializer],
+        responses=RoundOutput(many=True),
+    )
     def get(self, request, slug):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -108,7 +112,7 @@ class RoundReleaseApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(request=None, responses=RoundOutput)
+    @extend_schema(operation_id="round_release", request=None, responses=RoundOutput)
     def post(self, request, slug, number):
         self.require(ORGANIZER)
         services.league_round_release(
@@ -239,7 +243,7 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
     class InputSerializer(SeedInput):
         pass
 
-    @extend_schema(responses=DrawOutput)
+    @extend_schema(operation_id="draw_get", responses=DrawOutput)
     def get(self, request, slug):
         return Response(
             DrawOutput(
@@ -247,7 +251,9 @@ class LeagueDrawApi(TournamentScopedMixin, APIView):
             ).data
         )
 
-    @extend_schema(request=InputSerializer, responses={201: DrawOutput})
+    @extend_schema(
+        operation_id="draw_create", request=InputSerializer, responses={201: DrawOutput}
+    )
     def post(self, request, slug):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)
@@ -423,6 +429,7 @@ class StandingsApi(TournamentScopedMixin, APIView):
         )
 
     @extend_schema(
+        operation_id="standings_get",
         parameters=[
             FilterSerializer,
             if_none_match("standings"),
@@ -466,7 +473,11 @@ class StandingsLotsApi(TournamentScopedMixin, APIView):
     class InputSerializer(SeedInput):
         pass
 
-    @extend_schema(request=InputSerializer, responses={201: StandingsOutput})
+    @extend_schema(
+        operation_id="standings_lots_draw",
+        request=InputSerializer,
+        responses={201: StandingsOutput},
+    )
     def post(self, request, slug):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)
@@ -496,7 +507,9 @@ class TeamWithdrawApi(TournamentScopedMixin, APIView):
         from_round = serializers.IntegerField(min_value=1, max_value=50)
         reason = serializers.CharField(max_length=300, allow_blank=True)
 
-    @extend_schema(request=InputSerializer, responses=TeamOutput)
+    @extend_schema(
+        operation_id="team_withdraw", request=InputSerializer, responses=TeamOutput
+    )
     def post(self, request, slug, pk):
         self.require(ORGANIZER)
         team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
@@ -557,13 +570,19 @@ class TeamSubstitutionListApi(TournamentScopedMixin, GenericAPIView):
     serializer_class = SubstitutionOutput
     queryset = Substitution.objects.none()  # for the schema
 
-    @extend_schema(responses=SubstitutionOutput(many=True))
+    @extend_schema(
+        operation_id="substitution_list", responses=SubstitutionOutput(many=True)
+    )
     def get(self, request, slug, pk):
         team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)
         page = self.paginate_queryset(substitution_list(team=team))
         return self.get_paginated_response(SubstitutionOutput(page, many=True).data)
 
-    @extend_schema(request=SubstitutionInput, responses={201: SubstitutionOutput})
+    @extend_schema(
+        operation_id="substitution_create",
+        request=SubstitutionInput,
+        responses={201: SubstitutionOutput},
+    )
     def post(self, request, slug, pk):
         self.require(ORGANIZER)
         team = get_object_or_404(team_list(tournament=self.tournament), pk=pk)

@@ -67,7 +67,7 @@ class LinkListApi(TournamentScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses=LinksOutput)
+    @extend_schema(operation_id="link_list", responses=LinksOutput)
     def get(self, request, slug):
         self.require(Role.ORGANIZER)
         needed = tables_needed(self.tournament)
@@ -103,6 +103,7 @@ class LinkRenewApi(TournamentScopedMixin, APIView):
             return attrs
 
     @extend_schema(
+        operation_id="link_renew",
         request=InputSerializer,
         responses=RenewedOutput,
     )

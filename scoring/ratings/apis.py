@@ -208,7 +208,11 @@ class PersonListApi(GenericAPIView):
             required=False, max_length=80, help_text="A part of the name."
         )
 
-    @extend_schema(parameters=[FilterSerializer], responses=PersonOutput(many=True))
+    @extend_schema(
+        operation_id="person_list",
+        parameters=[FilterSerializer],
+        responses=PersonOutput(many=True),
+    )
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -235,11 +239,15 @@ class PersonDetailApi(APIView):
     class InputSerializer(serializers.Serializer):
         hidden = serializers.BooleanField()
 
-    @extend_schema(responses=PersonDetailOutput)
+    @extend_schema(operation_id="person_get", responses=PersonDetailOutput)
     def get(self, request, pk: int):
         return Response(person_detail_data(request.user, _person(request, pk)))
 
-    @extend_schema(request=InputSerializer, responses=PersonDetailOutput)
+    @extend_schema(
+        operation_id="person_update",
+        request=InputSerializer,
+        responses=PersonDetailOutput,
+    )
     def patch(self, request, pk: int):
         person = _person(request, pk)
         if not selectors.may_hide(request.user, person):
@@ -273,7 +281,11 @@ class PersonMergeApi(APIView):
             min_value=1, max_value=ID_MAX, help_text="The person merged in."
         )
 
-    @extend_schema(request=InputSerializer, responses=PersonDetailOutput)
+    @extend_schema(
+        operation_id="person_merge",
+        request=InputSerializer,
+        responses=PersonDetailOutput,
+    )
     def post(self, request, pk: int):
         person = _person(request, pk)
         data = self.InputSerializer(data=request.data)
@@ -314,7 +326,10 @@ class NamesakeSuggestionListApi(GenericAPIView):
     def get_queryset(self):
         return selectors.namesake_suggestions()
 
-    @extend_schema(responses=NamesakeSuggestionOutput(many=True))
+    @extend_schema(
+        operation_id="namesake_suggestion_list",
+        responses=NamesakeSuggestionOutput(many=True),
+    )
     def get(self, request):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([suggestion_data(s) for s in page])
@@ -334,7 +349,11 @@ class NamesakeAcceptApi(APIView):
 
     permission_classes = [SiteAdministratorsOnly]
 
-    @extend_schema(request=None, responses=PersonDetailOutput)
+    @extend_schema(
+        operation_id="namesake_suggestion_accept",
+        request=None,
+        responses=PersonDetailOutput,
+    )
     def post(self, request, pk: int):
         person = services.namesake_accept(suggestion=_suggestion(pk), user=request.user)
         return Response(person_detail_data(request.user, _person(request, person.pk)))
@@ -346,7 +365,9 @@ class NamesakeDismissApi(APIView):
 
     permission_classes = [SiteAdministratorsOnly]
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(
+        operation_id="namesake_suggestion_dismiss", request=None, responses={204: None}
+    )
     def post(self, request, pk: int):
         services.namesake_dismiss(suggestion=_suggestion(pk))
         return Response(status=204)
@@ -367,7 +388,11 @@ class PersonSplitApi(APIView):
             help_text="Seat ids, from the person's `teams`.",
         )
 
-    @extend_schema(request=InputSerializer, responses={201: PersonDetailOutput})
+    @extend_schema(
+        operation_id="person_split",
+        request=InputSerializer,
+        responses={201: PersonDetailOutput},
+    )
     def post(self, request, pk: int):
         person = _person(request, pk)
         data = self.InputSerializer(data=request.data)

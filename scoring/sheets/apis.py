@@ -466,11 +466,11 @@ class MatchDetailApi(MatchScopedMixin, APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(responses=SheetOutput)
+    @extend_schema(operation_id="match_get", responses=SheetOutput)
     def get(self, request, pk):
         return Response(sheet_data(sheet_read(match=self.match)))
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="match_delete", responses={204: None})
     def delete(self, request, pk):
         self.require(ORGANIZER)
         services.match_delete(match=self.match, user=request.user)
@@ -484,7 +484,9 @@ class MatchConfirmApi(MatchScopedMixin, APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
     link_kinds = (TEAM,)
 
-    @extend_schema(request=VersionInput, responses=SheetOutput)
+    @extend_schema(
+        operation_id="match_confirm", request=VersionInput, responses=SheetOutput
+    )
     def post(self, request, pk):
         if request_link(request) is not None:
             self.require(link=TEAM)
@@ -515,7 +517,9 @@ class MatchReopenApi(MatchScopedMixin, APIView):
             "to.",
         )
 
-    @extend_schema(request=InputSerializer, responses=SheetOutput)
+    @extend_schema(
+        operation_id="match_reopen", request=InputSerializer, responses=SheetOutput
+    )
     def post(self, request, pk):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)
@@ -543,6 +547,7 @@ class MatchTossApi(MatchScopedMixin, APIView):
         )
 
     @extend_schema(
+        operation_id="toss_create",
         request=InputSerializer,
         responses={201: SheetOutput, 200: replay_answer("TossReplayed", SheetOutput)},
     )
@@ -558,7 +563,9 @@ class MatchTossApi(MatchScopedMixin, APIView):
         )
         return self.answer_sheet(status.HTTP_201_CREATED)
 
-    @extend_schema(request=VersionInput, responses={200: SheetOutput})
+    @extend_schema(
+        operation_id="toss_delete", request=VersionInput, responses={200: SheetOutput}
+    )
     def delete(self, request, pk):
         self.require(ORGANIZER, SCORER, link=TABLE)
         toss.score_sheet_toss_delete(
@@ -593,7 +600,9 @@ class MatchHistoryApi(MatchScopedMixin, GenericAPIView):
     serializer_class = SheetChangeOutput
     queryset = SheetChange.objects.none()  # for the schema; the selector gives rows
 
-    @extend_schema(responses=SheetChangeOutput(many=True))
+    @extend_schema(
+        operation_id="match_history_list", responses=SheetChangeOutput(many=True)
+    )
     def get(self, request, pk):
         page = self.paginate_queryset(sheet_change_list(match=self.match))
         return self.get_paginated_response(SheetChangeOutput(page, many=True).data)
@@ -633,7 +642,11 @@ class MatchListApi(TournamentScopedMixin, GenericAPIView):
             help_text="The tournament's league_deals unless given.",
         )
 
-    @extend_schema(parameters=[FilterSerializer], responses=MatchSummary(many=True))
+    @extend_schema(
+        operation_id="match_list",
+        parameters=[FilterSerializer],
+        responses=MatchSummary(many=True),
+    )
     def get(self, request, slug):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
@@ -645,7 +658,11 @@ class MatchListApi(TournamentScopedMixin, GenericAPIView):
         page = self.paginate_queryset(matches)
         return self.get_paginated_response(MatchSummary(page, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses={201: SheetOutput})
+    @extend_schema(
+        operation_id="match_create",
+        request=InputSerializer,
+        responses={201: SheetOutput},
+    )
     def post(self, request, slug):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)

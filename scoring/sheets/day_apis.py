@@ -46,7 +46,9 @@ class MatchForfeitApi(MatchScopedMixin, APIView):
             help_text="The sheet's version you read; a stale one gets 409."
         )
 
-    @extend_schema(request=InputSerializer, responses=SheetOutput)
+    @extend_schema(
+        operation_id="match_forfeit", request=InputSerializer, responses=SheetOutput
+    )
     def post(self, request, pk):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)
@@ -93,12 +95,13 @@ class MatchDisputeListApi(MatchScopedMixin, GenericAPIView):
         )
         text = serializers.CharField(max_length=2000, allow_blank=True)
 
-    @extend_schema(responses=DisputeOutput(many=True))
+    @extend_schema(operation_id="dispute_list", responses=DisputeOutput(many=True))
     def get(self, request, pk):
         page = self.paginate_queryset(dispute_list(match=self.match))
         return self.get_paginated_response(DisputeOutput(page, many=True).data)
 
     @extend_schema(
+        operation_id="dispute_create",
         request=InputSerializer,
         responses={
             201: DisputeOutput,
@@ -140,7 +143,9 @@ class MatchDisputeRuleApi(MatchScopedMixin, APIView):
     class InputSerializer(serializers.Serializer):
         ruling = serializers.CharField(max_length=2000, allow_blank=True)
 
-    @extend_schema(request=InputSerializer, responses=DisputeOutput)
+    @extend_schema(
+        operation_id="dispute_rule", request=InputSerializer, responses=DisputeOutput
+    )
     def post(self, request, pk, dispute):
         self.require(ORGANIZER)
         data = self.InputSerializer(data=request.data)

@@ -115,6 +115,7 @@ class DealListApi(MatchScopedMixin, APIView):
     link_kinds = (TABLE,)
 
     @extend_schema(
+        operation_id="deal_create",
         request=DealInput,
         responses={
             201: DealWriteOutput,
@@ -149,6 +150,7 @@ class DealDetailApi(MatchScopedMixin, APIView):
         )
 
     @extend_schema(
+        operation_id="deal_update",
         request=InputSerializer,
         responses={
             200: OpenApiResponse(
@@ -186,6 +188,7 @@ class DealDetailApi(MatchScopedMixin, APIView):
         return Response(MatchSummary(match).data)
 
     @extend_schema(
+        operation_id="deal_delete",
         parameters=[OpenApiParameter("version", int, required=True)],
         responses={200: MatchSummary},
     )
@@ -233,6 +236,7 @@ class PenaltyListApi(MatchScopedMixin, APIView):
         deal_award = serializers.IntegerField()
 
     @extend_schema(
+        operation_id="penalty_create",
         request=InputSerializer,
         responses={
             201: OutputSerializer,
@@ -282,6 +286,7 @@ class PenaltyDetailApi(MatchScopedMixin, APIView):
     link_kinds = (TABLE,)
 
     @extend_schema(
+        operation_id="penalty_delete",
         parameters=[OpenApiParameter("version", int, required=True)],
         responses={200: MatchSummary},
     )

@@ -344,6 +344,7 @@ class StatisticsApi(TournamentScopedMixin, APIView):
     permission_classes = [ReadOnlyOrAuthenticated]
 
     @extend_schema(
+        operation_id="statistics_get",
         parameters=[
             if_none_match("statistics"),
         ],

@@ -281,8 +281,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
-    # Operation ids, the error answers, the headers and PATCH bodies without
-    # defaults: tournament/web/schema.py (docs/api.md).
+    # The error answers, the headers and PATCH bodies without defaults:
+    # tournament/web/schema.py (docs/api.md); operation ids are on each view.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "tournament.web.schema.postprocess",

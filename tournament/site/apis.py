@@ -136,12 +136,18 @@ class SiteInvitationListApi(GenericAPIView):
             "given).",
         )
 
-    @extend_schema(responses=SiteInvitationOutput(many=True))
+    @extend_schema(
+        operation_id="site_invitation_list", responses=SiteInvitationOutput(many=True)
+    )
     def get(self, request):
         page = self.paginate_queryset(site_invitation_list())
         return self.get_paginated_response(SiteInvitationOutput(page, many=True).data)
 
-    @extend_schema(request=InputSerializer, responses={201: NewSiteInvitationOutput})
+    @extend_schema(
+        operation_id="site_invitation_create",
+        request=InputSerializer,
+        responses={201: NewSiteInvitationOutput},
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -161,7 +167,7 @@ class SiteInvitationDetailApi(GenericAPIView):
     permission_classes = [SiteAdministratorsOnly]
     queryset = SiteInvitation.objects.none()
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="site_invitation_delete", responses={204: None})
     def delete(self, request, pk):
         """Withdraw the invitation: its link stops working (409 `invitation_used`
         once accepted)."""
@@ -187,7 +193,7 @@ class SiteRoleListApi(GenericAPIView):
     serializer_class = SiteRoleOutput
     queryset = get_user_model().objects.none()  # for the schema; the selector reads
 
-    @extend_schema(responses=SiteRoleOutput(many=True))
+    @extend_schema(operation_id="site_role_list", responses=SiteRoleOutput(many=True))
     def get(self, request):
         page = self.paginate_queryset(site_people_list())
         return self.get_paginated_response(SiteRoleOutput(page, many=True).data)
@@ -198,7 +204,7 @@ class SiteRoleDetailApi(GenericAPIView):
     serializer_class = SiteRoleOutput
     queryset = get_user_model().objects.none()
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="site_role_delete", responses={204: None})
     def delete(self, request, pk):
         """Withdraw the person's standing: neither creator nor administrator any
         more (409 `superuser`, `last_administrator` or `role_from_group` when it

@@ -5,7 +5,7 @@ Errors: a `RuleError` from the domain or a service becomes 400 (409 for a
 errors: `{"field": ["message"]}`, nested for dotted fields (`captain.state` →
 `{"captain": {"state": [...]}}`), or `{"detail": ..., "code": ...}` when no field is at
 fault; every other status is `{"detail", "code", …parameters}` (with `field` when it
-names one), as the schema's `Error` says (apis_schema.py). A database that cannot be
+names one), as the schema's `Error` says (web/schema.py). A database that cannot be
 reached (down, or the connection lost mid-request) is 503 `database_unavailable`
 (unavailable.py), any other database failure mid-write 503 `database_error`, both
 with Retry-After: the service's transaction was rolled back, so nothing was saved.
