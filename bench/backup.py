@@ -53,9 +53,9 @@ DRAWN = [
     ("scoring.matchtally", "match__tournament"),
     ("scoring.match", "tournament"),
     ("scoring.standingslot", "tournament"),
-    ("tournament.bye", "tournament"),
-    ("tournament.leagueround", "tournament"),
-    ("tournament.leaguedraw", "tournament"),
+    ("scoring.bye", "tournament"),
+    ("scoring.leagueround", "tournament"),
+    ("scoring.leaguedraw", "tournament"),
 ]
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from tournament.backups.archive import FORMER_LABELS
 from tournament.backups.upgrades import (
     Add,
     Loaded,
+    Move,
     Replay,
     Tables,
     Written,
@@ -133,5 +135,12 @@ register(
         "0016_knockout_table_series",
         why="constraints: a knockout table holds one open sheet at a time; the one "
         "they replace held every table to one sheet a round, which they allow",
+    ),
+    upgrade(
+        "scoring",
+        "0017_league_models_from_tournament",
+        # The league's draws, rounds and byes and the desk's announcements: the
+        # same tables and rows, under scoring's labels (tournament 0014 with it).
+        *(Move(old, new) for old, new in FORMER_LABELS.items()),
     ),
 )

@@ -81,4 +81,10 @@ register(
         # then) fit the wider column, and the checks it removed only loosen.
         Add(TOURNAMENT, "home_country", value="USA"),
     ),
+    upgrade(
+        "tournament",
+        "0014_league_models_to_scoring",
+        why="state only: the league's and the desk's tables, and their rows, move "
+        "to scoring's labels with scoring 0017, whose upgrade moves them",
+    ),
 )

@@ -16,9 +16,10 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from scoring.models import Announcement, Bye, LeagueRound
 from tournament.domain.roster import roster_at
 from tournament.domain.types import RoundStage, TournamentStatus
-from tournament.models import Announcement, Bye, LeagueRound, Team, Tournament
+from tournament.models import Team, Tournament
 from tournament.selectors import rosters_get
 
 from ..domain import desk as rules

@@ -6,8 +6,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from scoring.models import Announcement
 from tournament.domain.errors import RuleError, marked
-from tournament.models import Announcement, Tournament, account
+from tournament.models import Tournament, account
 
 
 @transaction.atomic

@@ -11,9 +11,10 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
+from scoring.models import Bye, LeagueRound
 from tournament.domain.roster import roster_at, roster_played
 from tournament.domain.types import RoundStage, TeamStatus
-from tournament.models import Bye, LeagueRound, Substitution, Team, Tournament
+from tournament.models import Substitution, Team, Tournament
 from tournament.selectors import rosters_get
 from tournament.web.zones import local, zone_named
 

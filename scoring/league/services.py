@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from scoring.models import Bye, LeagueDraw, LeagueRound
 from tournament.backups.services import backup_before_step
 from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import (
@@ -25,15 +26,7 @@ from tournament.domain.errors import (
 )
 from tournament.domain.roster import substitution_check
 from tournament.domain.types import RoundStage, TeamStatus, TournamentStatus
-from tournament.models import (
-    Bye,
-    LeagueDraw,
-    LeagueRound,
-    Substitution,
-    Team,
-    Tournament,
-    account,
-)
+from tournament.models import Substitution, Team, Tournament, account
 from tournament.persons.services import seats_sync
 from tournament.selectors import swaps_of
 from tournament.web.zones import told

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Max, Q
 
+from scoring.models import LeagueRound
 from tournament.domain.types import TeamStatus
-from tournament.models import LeagueRound, Link, LinkKind, Team, Tournament
+from tournament.models import Link, LinkKind, Team, Tournament
 
 from ..domain import desk
 from ..domain.rules import MatchStatus, Side, Stage

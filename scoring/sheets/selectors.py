@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from scoring.models import LeagueRound
 from tournament.domain.rulesets import ruleset_get
 from tournament.domain.types import Role
-from tournament.models import LeagueRound, Membership, Tournament
+from tournament.models import Membership, Tournament
 from tournament.selectors import ALL_ROLES, tournament_roles
 
 from ..domain import rules, tiebreak

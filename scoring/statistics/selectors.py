@@ -24,8 +24,9 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from scoring.models import LeagueRound
 from tournament.db.cache import Recent, cached, cached_many, keep_many
-from tournament.models import LeagueRound, Team, Tournament
+from tournament.models import Team, Tournament
 
 from ..domain import statistics as stats
 from ..domain.rules import MatchStatus, PenaltyKind, Side, Stage

@@ -8,12 +8,11 @@ deals, so a test can ask for "20-15" and get exactly that on the sheet.
 from __future__ import annotations
 
 from scoring.league import services as league_services
-from scoring.models import Match
+from scoring.models import Bye, Match
 from scoring.sheets import services as sheets_services
 from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tournament.domain.types import Role
-from tournament.models import Bye
 
 # points -> (declarer is the receiving side?, value, level, taken)
 AWARDS = {

@@ -162,7 +162,7 @@ def status_refusal(archive: Archive) -> BackupRefused | None:
     (tournament,) = archive.rows("tournament.tournament")
     matches = archive.rows("brackets.knockoutmatch")
     made = status_made(
-        drawn=bool(archive.rows("tournament.leaguedraw")),
+        drawn=bool(archive.rows("scoring.leaguedraw")),
         seeded=bool(archive.rows("brackets.bracket")),
         undecided=sum(1 for m in matches if not m.get("winner")),
     )

@@ -44,7 +44,7 @@ from django.utils import timezone
 
 from ..domain.errors import filled, marked
 from . import archive
-from .archive import APPS, BackupRefused
+from .archive import APPS, FORMER_LABELS, BackupRefused
 from .upgrades import FileState, Written, file_state, tables_bring_forward, unaccounted
 
 FORMAT = "fiftysix-backup"
@@ -396,13 +396,16 @@ def _rows_bring_forward(
     others: list[dict] = []  # of models this site does not have: refused after
     for row in rows:
         label, fields = row["model"], row["fields"]
-        named = _site_fields(label)
+        # A table whose model has moved since is named as the file names it (its
+        # upgrade moves it), its fields read from the model it is now.
+        now = FORMER_LABELS.get(label, label)
+        named = _site_fields(now)
         if named is None:
             others.append(row)
             continue
         if label not in tables:
             names[label] = list(fields)
-            tables[label] = ([_pk(label), *(named.get(n, n) for n in fields)], [])
+            tables[label] = ([_pk(now), *(named.get(n, n) for n in fields)], [])
         if list(fields) != names[label]:
             raise _named(path, unaccounted(state, label, fields, names[label]))
         tables[label][1].append([row["pk"], *fields.values()])

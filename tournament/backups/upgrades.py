@@ -16,6 +16,8 @@ An upgrade is made of steps:
   1 to every sheet there was (and then 2 to those without a penalty), while a sheet
   made since gets 2.
 - `Drop`, `Rename`: a column it removed or renamed.
+- `Move`: a model it moved to another app, its table kept (state only): the file's
+  rows of the old label are the new label's.
 - `Replay`: its data migration, replayed on the file's rows, in order with the other
   steps.
 - `Loaded`: what it filled that the writes' own SQL counts from other rows
@@ -153,6 +155,15 @@ class Tables:
         for row in rows:
             del row[at]
 
+    def move(self, label: str, new: str) -> None:
+        """The table of `label` is `new`'s: the same columns and rows, under the
+        label of the app its model moved to."""
+        if label not in self.tables:
+            return
+        if new in self.tables:
+            raise Unaccounted(new)  # the file has both: not that release's
+        self.tables[new] = self.tables.pop(label)
+
     def rename(self, label: str, new: str, *names: str) -> None:
         if label not in self.tables:
             return
@@ -222,6 +233,18 @@ class Rename(Step):
     def apply(self, tables: Tables) -> None:
         names = [self.old, *([self.field] if self.field else [])]
         tables.rename(self.label, self.new, *names)
+
+
+@dataclass(frozen=True)
+class Move(Step):
+    """A model moved to another app with its table (a state-only migration): the
+    rows of `label` become those of `new`."""
+
+    label: str
+    new: str
+
+    def apply(self, tables: Tables) -> None:
+        tables.move(self.label, self.new)
 
 
 @dataclass(frozen=True)

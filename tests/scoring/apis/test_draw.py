@@ -5,11 +5,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.models import Match, SheetChange
+from scoring.models import Bye, LeagueDraw, LeagueRound, Match, SheetChange
 from tests.conftest import as_user
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tournament.domain.types import Role, TournamentStatus
-from tournament.models import Bye, LeagueDraw, LeagueRound
 
 pytestmark = pytest.mark.django_db
 

@@ -8,13 +8,13 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring.league import services as league_services
-from scoring.models import Match
+from scoring.models import LeagueRound, Match
 from tests.conftest import as_user
 from tests.factories import TournamentFactory, member
 from tests.scoring.league import deals_for, drawn_league, enter, play_quickly
 from tournament.domain.types import Role
 from tournament.links.selectors import key_digest, link_find
-from tournament.models import LeagueRound, Link
+from tournament.models import Link
 
 pytestmark = pytest.mark.django_db
 

@@ -15,12 +15,12 @@ from rest_framework.test import APIClient
 from scoring.demo import confirm_as_organizer
 from scoring.desk.selectors import desk_get
 from scoring.league import services as league_services
-from scoring.models import Match
+from scoring.models import Announcement, LeagueRound, Match
 from scoring.sheets import day
 from tests.factories import SectionFactory, TeamFactory, member
 from tests.scoring.league import confirm, play_quickly
 from tournament.domain.types import Role
-from tournament.models import Announcement, LeagueRound, Tournament
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -4,11 +4,11 @@ import re
 
 import pytest
 
-from scoring.models import Match
+from scoring.models import LeagueDraw, LeagueRound, Match
 from tests.factories import member
 from tests.scoring.apis.test_draw import make_field
 from tournament.domain.types import Role
-from tournament.models import LeagueDraw, LeagueRound, Tournament
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

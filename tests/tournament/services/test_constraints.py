@@ -6,13 +6,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from scoring.models import Announcement, Bye, LeagueDraw, LeagueRound
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, UserFactory
 from tournament.models import (
-    Announcement,
-    Bye,
     Invitation,
-    LeagueDraw,
-    LeagueRound,
     Membership,
     Player,
     Section,
