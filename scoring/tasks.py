@@ -3,6 +3,8 @@
 from celery import shared_task
 from django.utils import translation
 
+from tournament.ops.tasks import periodic_attempt
+
 from .excel import services as excel_services
 
 
@@ -25,7 +27,19 @@ def export_build(self, job_id: int) -> dict:
     """Build the tournament workbook of export job `job_id` (docs/exports.md), in
     English whichever page asked for it (in the embedded default the task runs inside
     that page's request): its sheets and columns are a file format
-    (docs/glossary.md). A worker's run beats; an eager one is the request itself."""
+    (docs/glossary.md). A worker's run marks the worker seen as the job beats; an
+    eager one is the request itself."""
     with translation.override("en"):
         job = excel_services.export_run(job_id=job_id, beat=not self.request.is_eager)
     return {"job": job_id, "status": job.status if job is not None else "skipped"}
+
+
+@shared_task(name="scoring.export_orphans_resend", ignore_result=True)
+def export_orphans_resend_task() -> bool:
+    """Send again the workbook jobs that nobody works on (their worker killed, their
+    task lost with Redis's queue): Celery beat sends this every WORKER_BEAT_SECONDS
+    (tournament/config/celery.py). Whether the look worked; a failure is logged
+    once."""
+    return periodic_attempt(
+        "send orphaned workbook jobs again", excel_services.export_orphans_resend
+    )

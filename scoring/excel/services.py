@@ -7,17 +7,28 @@ commits, and a queue that cannot be reached fails it at once. A run claims the j
 (one run at a time builds it) and beats while it builds (`ExportJob.beat_at`); a job
 whose beat went stale (its worker was killed, its task was lost with Redis's queue)
 is sent again by any live worker, within seconds rather than after the broker's
-visibility timeout. The claim is what makes every copy of a task safe: the one the
-broker gives back late finds the job done and does nothing.
+visibility timeout (the periodic `scoring.export_orphans_resend`, which Celery beat
+sends). The claim is what makes every copy of a task safe: the one the broker gives
+back late finds the job done and does nothing.
+
+The build's own progress is its beat: each progress write sets `beat_at` too, and
+one is written at least every EXPORT_BEAT_SECONDS while score sheets are written, so
+no thread of its own beats beside the build. That holds because no step of the build
+runs long without telling its progress: on the 500-team championship of
+bench/export.py (2,000 score sheets, 36,000 deals, a 3.4 MB file, 6 s in all on
+SQLite, 2026-12-08), the longest stretch without a progress call was 0.9 s (the
+sheets before the score sheets), then 0.8 s (the sheets after them and the file's
+close), and 0.02 s between two score sheets; EXPORT_STALE_SECONDS is 15. A build that
+stalls (a lock it waits for, a worker stopped) stops beating and is taken over, as
+a dead one is.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext, suppress
+import time
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -44,7 +55,9 @@ from tournament.domain.errors import (
 )
 from tournament.domain.rulesets import RuleSet, ruleset_get
 from tournament.models import Tournament, account
+from tournament.ops.health import worker_seen
 from tournament.ops.queue import task_send
+from tournament.ops.tasks import periodic_attempt
 from tournament.xlsx.uploads import xlsx_limits
 
 from ..domain import rules, tiebreak
@@ -135,10 +148,11 @@ def export_orphans() -> QuerySet[ExportJob]:
 def export_orphans_resend() -> int:
     """Put every orphaned job back in the queue and send its task again; how many.
 
-    A worker that is alive calls this when it starts and with each of its beats
-    (tournament/config/celery.py). Two workers doing it at once send each job once:
-    only the one whose write finds the job as it read it sends. A copy of the task
-    that the broker gives back later finds the job claimed or done, and does nothing.
+    A live worker runs this every WORKER_BEAT_SECONDS, sent by Celery beat
+    (scoring/tasks.py, export_orphans_resend_task). Two workers doing it at once send
+    each job once: only the one whose write finds the job as it read it sends. A copy
+    of the task that the broker gives back later finds the job claimed or done, and
+    does nothing.
     """
     from ..tasks import export_build
 
@@ -199,48 +213,20 @@ def _export_claim(job_id: int) -> ExportJob | None:
     return job
 
 
-@contextmanager
-def _beating(job_id: int, attempt: int) -> Iterator[None]:
-    """Mark the job alive every EXPORT_BEAT_SECONDS while the block runs, from a
-    thread of its own (with its own database connection), so that a long step of
-    the build without progress still beats, and a dead worker's job stops beating."""
-    stop = threading.Event()
-
-    def beat() -> None:
-        try:
-            while not stop.wait(settings.EXPORT_BEAT_SECONDS):
-                try:
-                    now = timezone.now()
-                    ExportJob.objects.filter(
-                        pk=job_id, status=ExportStatus.RUNNING, attempts=attempt
-                    ).update(beat_at=now, updated_at=now)
-                except DatabaseError as error:
-                    logger.warning("export %s missed a beat: %s", job_id, error)
-                    close_old_connections()
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=beat, name=f"export-{job_id}-beat", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
-
-
 def export_run(*, job_id: int, beat: bool = False) -> ExportJob | None:
     """Build the workbook of job `job_id` and keep it; None when this run does not
     build it: the job is done or failed, or another run is building it (a task
     delivered twice builds once).
 
     Progress is written as the score sheets go, each in its own short statement (no
-    transaction is held while the file is built), and with `beat` (a worker's run) the
-    job beats every EXPORT_BEAT_SECONDS. The file and the status `done` are written
-    together, in one transaction, so a worker killed midway leaves a job that offers
-    no file and soon stops beating: a live worker sends it again
-    (export_orphans_resend), and the new run starts over. A run that another has
-    taken the job from (its beat was stale) writes nothing more.
+    transaction is held while the file is built), and with it the job's beat, at
+    least every EXPORT_BEAT_SECONDS; with `beat` (a worker's run) each beat marks the
+    worker seen too, so a worker busy with long builds is still seen
+    (tournament/ops/health.py). The file and the status `done` are written together,
+    in one transaction, so a worker killed midway leaves a job that offers no file
+    and soon stops beating: a live worker sends it again (export_orphans_resend),
+    and the new run starts over. A run that another has taken the job from (its beat
+    was stale) writes nothing more.
 
     The database going away mid-build is not the build's failure: the job is put
     back in the queue if the database still answers, and the error raised for the
@@ -254,16 +240,21 @@ def export_run(*, job_id: int, beat: bool = False) -> ExportJob | None:
     mine = ExportJob.objects.filter(
         pk=job_id, status=ExportStatus.RUNNING, attempts=attempt
     )
-    step = {"last": 0}
+    step = {"last": 0, "beat": time.monotonic()}
 
     def progress(done: int, total: int) -> None:
-        if done - step["last"] >= max(1, total // 50) or done == total:
-            step["last"] = done
-            mine.update(progress=done, total=total, updated_at=timezone.now())
+        counted = done - step["last"] >= max(1, total // 50) or done == total
+        due = time.monotonic() - step["beat"] >= settings.EXPORT_BEAT_SECONDS
+        if not (counted or due):
+            return
+        step["last"], step["beat"] = done, time.monotonic()
+        now = timezone.now()
+        mine.update(progress=done, total=total, beat_at=now, updated_at=now)
+        if beat:
+            periodic_attempt("mark the worker as seen in the cache", worker_seen)
 
     try:
-        with _beating(job_id, attempt) if beat else nullcontext():
-            content = tournament_workbook(tournament=job.tournament, progress=progress)
+        content = tournament_workbook(tournament=job.tournament, progress=progress)
     except DATABASE_GONE:
         logger.warning("export %s lost the database mid-build", job_id)
         if not connection.in_atomic_block:

@@ -1,6 +1,7 @@
 """The ratings' tasks: a refresh from a sheet's place on, or from the start, and a
-catch-up from where the stored ratings are behind the sheets, which the worker's
-beat sends when a refresh was lost (tournament/config/celery.py)."""
+catch-up from where the stored ratings are behind the sheets, sent when a refresh was
+lost by the periodic look that Celery beat sends every CATCH_UP_SECONDS
+(tournament/config/celery.py)."""
 
 import logging
 
@@ -8,6 +9,8 @@ from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, InterfaceError, OperationalError
+
+from tournament.ops.tasks import periodic_attempt
 
 from . import services
 
@@ -44,25 +47,25 @@ def ratings_refresh_task(match_id: int | None) -> int:
 @shared_task(name="scoring.ratings_catch_up", **RETRIED)
 def ratings_catch_up_task() -> int:
     """A refresh from where the stored ratings are behind the sheets, if they are:
-    sent by the worker's beat when a sheet's own refresh was lost, or a rebuild's
+    sent by the periodic look when a sheet's own refresh was lost, or a rebuild's
     task (then the rebuild queued, if any, is this one)."""
     if services.ratings_behind() == services.START:
         services.rebuild_started()
     return services.ratings_catch_up()
 
 
-CATCH_UP_BEATS = 6  # the beat is every 5 s: a look every 30 s
 # A catch-up for a place is sent once in this long by all the site's workers (the
 # shared cache holds it): a refresh that runs long, or a catch-up queued behind
 # workbooks, is not sent again at every look.
 CATCH_UP_HOLD_SECONDS = 300
-
-_behind_last: list[str | None] = [None]  # what this worker's last look found
+# What the last look found, in the shared cache: the next look may be run by another
+# worker, or another process of the same one.
+BEHIND_LAST_KEY = "ratings:behind-last"
 log = logging.getLogger(__name__)
 
 
 def ratings_catch_up_check() -> bool:
-    """The worker's beat, every `CATCH_UP_BEATS`: a catch-up sent when the stored
+    """The periodic look, every CATCH_UP_SECONDS: a catch-up sent when the stored
     ratings have been behind the sheets from the same place at two looks running (a
     refresh only queued, found at one look, is usually done by the next), once per
     `CATCH_UP_HOLD_SECONDS` for that place across the site. A place still behind
@@ -70,8 +73,9 @@ def ratings_catch_up_check() -> bool:
     log; `manage.py ratings_rebuild` tries again). Nothing when the ratings do not
     follow the sheets (RATINGS_AUTOMATIC off)."""
     behind = services.ratings_behind() if settings.RATINGS_AUTOMATIC else None
-    lost = behind is not None and behind == _behind_last[0]
-    _behind_last[0] = behind
+    last = cache.get(BEHIND_LAST_KEY)
+    lost = behind is not None and last is not None and behind == last["behind"]
+    cache.set(BEHIND_LAST_KEY, {"behind": behind}, CATCH_UP_HOLD_SECONDS)
     if not lost:
         return False
     if not cache.add(f"ratings:catch-up:{behind}", 1, CATCH_UP_HOLD_SECONDS):
@@ -84,3 +88,11 @@ def ratings_catch_up_check() -> bool:
         )
     ratings_catch_up_task.delay()
     return True
+
+
+@shared_task(name="scoring.ratings_catch_up_check", ignore_result=True)
+def ratings_catch_up_check_task() -> bool:
+    """The periodic look (ratings_catch_up_check), sent by Celery beat every
+    CATCH_UP_SECONDS. Whether it worked; a failure is logged once."""
+    what = "look whether the ratings are behind"
+    return periodic_attempt(what, ratings_catch_up_check)

@@ -3,7 +3,9 @@
 $FAULT_BROKER_URL and the database of $DATABASE_URL (the test's own), with the
 production settings otherwise: a prefork pool (a main process and its child), and
 the broker's visibility timeout of 11 minutes, so that a job built again after its
-worker was killed was sent again by a live worker's beat, not given back by Redis.
+worker was killed was sent again by the periodic resend, not given back by Redis. The
+worker embeds Celery beat (`--beat`, one worker at a time in these tests; production
+runs the beat as a service of its own), so that it gets the site's periodic tasks.
 
 With FAULT_SLOW set, every step of a workbook build waits that many seconds, so the
 test can kill the worker, or take the database away, while a build is under way.
@@ -12,6 +14,7 @@ first build's third step raises the error a lost connection raises.
 """
 
 import os
+import tempfile
 import time
 
 import django
@@ -55,5 +58,8 @@ if __name__ == "__main__":
             "--without-mingle",
             "--without-gossip",
             "--without-heartbeat",
+            "--beat",
+            "--schedule",
+            os.path.join(tempfile.mkdtemp(prefix="fault-beat-"), "schedule"),
         ]
     )

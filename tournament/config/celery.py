@@ -1,22 +1,26 @@
 """The Celery app. With no CELERY_BROKER_URL the tasks run eagerly in the calling
-process.
+process, and nothing is periodic (no worker, no beat: `make run`).
 
-A worker beats from a thread of its main process: when it is ready, then every
-`WORKER_BEAT_SECONDS`, it
+The site's periodic work is Celery beat's (`celery beat`, one instance: the `beat` role
+of docs/deploy.md), which sends these tasks on the schedule below; a worker runs them:
 
-- marks itself seen in the shared cache (and before each task too), so that
+- every `WORKER_BEAT_SECONDS`, `tournament.worker_seen` marks the worker that runs it
+  seen in the shared cache (each other task marks it too, before it runs), so that
   `GET /api/v1/health/` on any web instance can say whether one was seen within the
   last minute (tournament/ops/health.py);
-- sends again the workbook jobs that nobody works on any more, their worker killed
-  or their task lost with Redis's queue (scoring/excel/services.py,
-  export_orphans_resend), so that such a job is built within seconds of a worker
-  being alive, not after the broker's visibility timeout;
-- and, every few beats, looks whether the stored ratings are behind the sheets
-  because a sheet's refresh was lost, and sends a catch-up if so
-  (scoring/ratings/tasks.py, ratings_catch_up_check).
+- every `WORKER_BEAT_SECONDS`, `scoring.export_orphans_resend` sends again the
+  workbook jobs that nobody works on any more, their worker killed or their task lost
+  with Redis's queue (scoring/tasks.py), so that such a job is built within seconds
+  of a worker being alive, not after the broker's visibility timeout;
+- every `CATCH_UP_SECONDS`, `scoring.ratings_catch_up_check` looks whether the stored
+  ratings are behind the sheets because a sheet's refresh was lost, and sends a
+  catch-up if so (scoring/ratings/tasks.py).
 
-A beat that fails (the cache or the database down) says so in one warning line when
-it starts failing and one when it works again, not a traceback every few seconds.
+Each expires after its own interval: sent while no worker runs, it is dropped rather
+than piling up for the next worker, which the next send finds anyway. A periodic task
+that fails (the cache or the database down) says so in one warning line when it starts
+failing and one when it works again, not a traceback every few seconds
+(tournament/ops/tasks.py, `periodic_attempt`).
 
 A worker logs through the site's LOGGING (one JSON object a line in production, keys
 cut: tournament/ops/logs.py), never handlers of Celery's own: see `_site_logging`.
@@ -24,8 +28,6 @@ cut: tournament/ops/logs.py), never handlers of Celery's own: see `_site_logging
 
 import logging
 import os
-import threading
-from collections.abc import Callable
 
 from celery import Celery
 from celery.signals import (
@@ -33,94 +35,60 @@ from celery.signals import (
     celeryd_init,
     setup_logging,
     task_prerun,
-    worker_ready,
-    worker_shutdown,
 )
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.config.settings")
 
+WORKER_BEAT_SECONDS = 5  # a worker marked seen, orphaned workbook jobs looked for
+CATCH_UP_SECONDS = 30  # the ratings looked at
+WORKER_SEEN_TASK = "tournament.worker_seen"
+
 app = Celery("fiftysix")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-
-log = logging.getLogger("tournament.worker")
-_stopping = threading.Event()
-_failing: set[str] = set()  # what the last beat could not do
+# The periodic tasks of packages that are not apps of their own.
+app.autodiscover_tasks(["tournament.ops", "scoring.ratings"])
 
 
-def _attempt(what: str, do: Callable[[], object]) -> None:
-    """Do one part of a beat; log only when it starts failing, and when it is back."""
-    try:
-        do()
-    except Exception as error:  # the cache or the database is down: say so, go on
-        if what not in _failing:
-            _failing.add(what)
-            log.warning(
-                "worker beat: could not %s (%s: %s)", what, type(error).__name__, error
-            )
-        return
-    if what in _failing:
-        _failing.discard(what)
-        log.warning("worker beat: can %s again", what)
+def _every(seconds: int, task: str) -> dict:
+    return {"task": task, "schedule": seconds, "options": {"expires": seconds}}
 
 
-def _mark_seen() -> None:
-    from tournament.ops.health import worker_seen
-
-    _attempt("mark the worker as seen in the cache", worker_seen)
-
-
-def _resend_orphans() -> None:
-    from django.db import connection
-
-    from scoring.excel.services import export_orphans_resend
-
-    try:
-        _attempt("send orphaned workbook jobs again", export_orphans_resend)
-    finally:
-        connection.close()  # this thread's own; a forked pool child never shares it
+BEAT_SCHEDULE = {
+    "worker-seen": _every(WORKER_BEAT_SECONDS, WORKER_SEEN_TASK),
+    "export-orphans-resend": _every(
+        WORKER_BEAT_SECONDS, "scoring.export_orphans_resend"
+    ),
+    "ratings-catch-up-check": _every(
+        CATCH_UP_SECONDS, "scoring.ratings_catch_up_check"
+    ),
+}
+app.conf.beat_schedule = BEAT_SCHEDULE
+PERIODIC_TASKS = frozenset(entry["task"] for entry in BEAT_SCHEDULE.values())
 
 
-def _catch_up_ratings() -> None:
-    from django.db import connection
+class PeriodicQuiet(logging.Filter):
+    """Celery's routine INFO lines about the periodic tasks (the beat's "Sending due
+    task", a worker's "Task … received" and "… succeeded") are not written: about 80 a
+    minute that say nothing. Their failures, and every line of the other tasks, are
+    (settings.LOGGING's console handler)."""
 
-    from scoring.ratings.tasks import ratings_catch_up_check
-
-    try:
-        _attempt("look whether the ratings are behind", ratings_catch_up_check)
-    finally:
-        connection.close()
-
-
-def _beat() -> None:
-    from scoring.ratings.tasks import CATCH_UP_BEATS
-    from tournament.ops.health import WORKER_BEAT_SECONDS
-
-    beats = 0
-    while True:
-        _mark_seen()
-        _resend_orphans()
-        beats += 1
-        if beats % CATCH_UP_BEATS == 0:
-            _catch_up_ratings()
-        if _stopping.wait(WORKER_BEAT_SECONDS):
-            return
-
-
-@worker_ready.connect
-def _worker_ready(**kwargs) -> None:
-    _stopping.clear()
-    threading.Thread(target=_beat, name="worker-beat", daemon=True).start()
-
-
-@worker_shutdown.connect
-def _worker_shutdown(**kwargs) -> None:
-    _stopping.set()
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO or not record.name.startswith("celery."):
+            return True
+        message = record.getMessage()
+        return not any(task in message for task in PERIODIC_TASKS)
 
 
 @task_prerun.connect
-def _task_prerun(**kwargs) -> None:
-    _mark_seen()
+def _task_prerun(sender=None, **kwargs) -> None:
+    """Any task run is a sign of a live worker (the heartbeat marks it in its body)."""
+    if sender is not None and sender.name == WORKER_SEEN_TASK:
+        return
+    from tournament.ops.health import worker_seen
+    from tournament.ops.tasks import periodic_attempt
+
+    periodic_attempt("mark the worker as seen in the cache", worker_seen)
 
 
 @setup_logging.connect

@@ -457,7 +457,11 @@ LOGGING_CONFIG = "tournament.ops.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_keys": {"()": "tournament.ops.logs.RedactKeys"}},
+    "filters": {
+        "redact_keys": {"()": "tournament.ops.logs.RedactKeys"},
+        # Celery's routine lines about the periodic tasks, every few seconds.
+        "periodic_quiet": {"()": "tournament.config.celery.PeriodicQuiet"},
+    },
     "formatters": {
         "json": {"()": "tournament.ops.logs.JsonLines"},
         "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
@@ -466,7 +470,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "level": LOG_LEVEL,
-            "filters": ["redact_keys"],
+            "filters": ["periodic_quiet", "redact_keys"],
             "formatter": "json" if LOG_FORMAT == "json" else "text",
         }
     },

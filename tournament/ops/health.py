@@ -3,9 +3,15 @@ migrations (one query), the shared cache, the Celery broker, and whether a worke
 seen within the last minute. Each check answers `{ok, ms}`; nothing here writes to
 the database or needs an account.
 
-A worker marks itself seen in the shared cache when it starts, every
-`WORKER_BEAT_SECONDS` after, and before each task (tournament/config/celery.py), so
-that every web instance reads the same mark.
+A worker marks itself seen in the shared cache before each task it runs, and Celery
+beat sends it a heartbeat task every `WORKER_BEAT_SECONDS` (tournament/config/celery.py,
+tournament/ops/tasks.py), so that every web instance reads the same mark. The mark
+needs the beat as well as a worker: with no beat an idle worker is not seen. There is
+no check of the beat of its own, since whatever the beat sends shows only once a
+worker runs it, which is this mark; and a site with no beat should not say it is
+whole, since nothing then sends the orphaned workbook jobs again or catches the
+ratings up. Which of the two is missing, the beat or the worker, is told by their
+services (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from django.db import DatabaseError, connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 
+from tournament.config.celery import WORKER_BEAT_SECONDS  # noqa: F401 (the heartbeat)
+
 WORKER_SEEN_KEY = "health:worker-seen"
-WORKER_BEAT_SECONDS = 5  # also how often a worker looks for orphaned jobs
 WORKER_FRESH_SECONDS = 60
 BROKER_TIMEOUT_SECONDS = 1.0
 

@@ -406,7 +406,7 @@ def test_a_match_with_nobody_to_rate_is_taken_and_the_ratings_are_not_behind():
     assert ratings_refresh_task.apply(args=[match.pk]).get() == 0  # settled
 
 
-def test_the_workers_beat_sends_a_catch_up_when_a_refresh_stays_lost(
+def test_the_periodic_look_sends_a_catch_up_when_a_refresh_stays_lost(
     settings, monkeypatch, caplog
 ):
     cache.clear()

@@ -1,8 +1,9 @@
 """A workbook's job is built once and never left for nothing (docs/exports.md, "When a
-worker dies"): a run claims the job and beats; a second run of the same job does
-nothing while the first beats, and takes it over once the beat is stale; a job that
-nobody works on is sent again by a live worker; the database lost mid-build puts
-the job back in the queue; a job interrupted again and again stops, saying why.
+worker dies"): a run claims the job and beats with its progress; a second run of the
+same job does nothing while the first beats, and takes it over once the beat is
+stale; a job that nobody works on is sent again by a live worker; the database lost
+mid-build puts the job back in the queue; a job interrupted again and again stops,
+saying why.
 
 Real workers killed mid-build: tests/scoring/apis/test_faults.py."""
 
@@ -12,6 +13,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import OperationalError, connection
 from django.utils import timezone
 
@@ -19,6 +21,7 @@ from scoring.excel import services
 from scoring.models import ExportJob, Match
 from scoring.tasks import export_build
 from tests.scoring.excel import table, workbook
+from tournament.ops.health import WORKER_SEEN_KEY
 
 
 @pytest.fixture
@@ -54,6 +57,31 @@ class _Held:
         monkeypatch.setattr(services, "tournament_workbook", held)
 
 
+class _HeldAtProgress:
+    """The workbook's build, held just after its first progress is told, until let
+    go: a run that is building and has beaten, for as long as the test needs."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.building = threading.Event()
+        self.go = threading.Event()
+        self.calls = 0
+        real = services.tournament_workbook
+
+        def held(*, progress, **kwargs):
+            self.calls += 1
+            first = self.calls == 1
+
+            def told(done: int, total: int) -> None:
+                progress(done, total)
+                if first and not self.building.is_set():
+                    self.building.set()
+                    assert self.go.wait(30)
+
+            return real(progress=told, **kwargs)
+
+        monkeypatch.setattr(services, "tournament_workbook", held)
+
+
 def _in_thread(job_id: int, found: dict, *, beat: bool) -> threading.Thread:
     def run() -> None:
         try:
@@ -67,14 +95,11 @@ def _in_thread(job_id: int, found: dict, *, beat: bool) -> threading.Thread:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_second_run_of_a_job_being_built_does_nothing(
-    played_league, monkeypatch, settings
-):
-    """The broker gives a task twice (its visibility timeout, a worker's beat): the
-    copy finds the job running with a fresh beat and leaves it; the first run,
-    beating all along, builds it once."""
-    settings.EXPORT_BEAT_SECONDS = 0.1
-    held = _Held(monkeypatch)
+def test_a_second_run_of_a_job_being_built_does_nothing(played_league, monkeypatch):
+    """The broker gives a task twice (its visibility timeout, a live worker's resend):
+    the copy finds the job running with a fresh beat and leaves it; the first run,
+    beating with its progress, builds it once."""
+    held = _HeldAtProgress(monkeypatch)
     job = ExportJob.objects.create(tournament=played_league, beat_at=timezone.now())
     first: dict = {}
     thread = _in_thread(job.pk, first, beat=True)
@@ -82,13 +107,9 @@ def test_a_second_run_of_a_job_being_built_does_nothing(
         assert held.building.wait(30)
         claimed = ExportJob.objects.get(pk=job.pk)
         assert (claimed.status, claimed.attempts) == ("running", 1)
+        # Its progress beat: written after the claim, with the progress.
+        assert claimed.beat_at > job.beat_at and claimed.progress >= 1
         assert services.export_run(job_id=job.pk) is None
-        # Held, the build still beats.
-        for _ in range(100):
-            if ExportJob.objects.get(pk=job.pk).beat_at > claimed.beat_at:
-                break
-            threading.Event().wait(0.05)
-        assert ExportJob.objects.get(pk=job.pk).beat_at > claimed.beat_at
     finally:
         held.go.set()
         thread.join(30)
@@ -96,6 +117,47 @@ def test_a_second_run_of_a_job_being_built_does_nothing(
     job.refresh_from_db()
     assert (job.status, job.attempts, held.calls) == ("done", 1, 1)
     assert services.export_run(job_id=job.pk) is None  # done: built once
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("beat", [True, False])
+def test_a_build_beats_with_its_progress_at_least_every_export_beat_seconds(
+    played_league, monkeypatch, settings, beat
+):
+    """No thread beats beside the build: its progress writes the beat, when enough
+    score sheets are done (a fiftieth) or EXPORT_BEAT_SECONDS have passed, whichever
+    comes first; a worker's run (`beat`) marks the worker seen with each beat, so a
+    worker busy with long builds is still seen."""
+    settings.EXPORT_BEAT_SECONDS = 3600
+    job = ExportJob.objects.create(tournament=played_league, beat_at=_stale())
+    real = services.tournament_workbook
+    rows: list[tuple] = []
+
+    def stepped(*, progress, **kwargs):
+        def row() -> tuple:
+            found = ExportJob.objects.get(pk=job.pk)
+            return found.progress, found.beat_at
+
+        claimed = row()
+        cache.clear()
+        progress(1, 1000)  # 1 of a fiftieth (20), no time passed: nothing written
+        rows.append((row(), cache.get(WORKER_SEEN_KEY)))
+        progress(20, 1000)  # a fiftieth: written
+        rows.append((row(), cache.get(WORKER_SEEN_KEY)))
+        settings.EXPORT_BEAT_SECONDS = 0
+        progress(21, 1000)  # one more only, but the time is up: written
+        rows.append((row(), cache.get(WORKER_SEEN_KEY)))
+        rows.insert(0, claimed)
+        return real(progress=lambda done, total: None, **kwargs)
+
+    monkeypatch.setattr(services, "tournament_workbook", stepped)
+    assert services.export_run(job_id=job.pk, beat=beat).status == "done"
+    claimed, (one, seen_one), (twenty, seen_twenty), (more, seen_more) = rows
+    assert claimed[1] > job.beat_at  # the claim beats
+    assert one == claimed and seen_one is None
+    assert twenty[0] == 20 and twenty[1] > claimed[1]
+    assert more[0] == 21 and more[1] > twenty[1]
+    assert (seen_twenty is not None, seen_more is not None) == (beat, beat)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -122,9 +184,10 @@ def test_a_run_whose_job_was_taken_over_writes_nothing(played_league, monkeypatc
 
 @pytest.mark.django_db
 def test_a_live_worker_sends_orphaned_jobs_again(played_league, eager):
-    """What a worker's beat does: a job running with a stale beat (its worker was
-    killed) and one queued long ago (its task lost with Redis's queue) are built;
-    jobs with a fresh beat, and finished ones, are left alone."""
+    """What the periodic resend does (scoring.export_orphans_resend, which Celery beat
+    sends: tests/config/test_beat_schedule.py): a job running with a stale beat (its
+    worker was killed) and one queued long ago (its task lost with Redis's queue) are
+    built; jobs with a fresh beat, and finished ones, are left alone."""
     matches = Match.objects.filter(tournament=played_league).count()
 
     def job(status: str, beat_at, attempts: int = 0) -> ExportJob:
