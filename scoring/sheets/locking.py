@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 from django.utils import timezone
 
+from tournament.db.raw import from_row
 from tournament.domain.errors import ConflictError, marked
 from tournament.models import Team, Tournament, account
 
@@ -142,7 +143,8 @@ def sheet_open(
 
 # The locked read of every sheet write, and the match's update after it, in plain
 # SQL: the ORM's compiler costs more to build these than the database to run them
-# (docs/performance.md). The row lock is PostgreSQL's FOR UPDATE; the embedded
+# (docs/performance.md; the figures against select_for_update with select_related
+# are in tournament/db/raw.py). The row lock is PostgreSQL's FOR UPDATE; the embedded
 # SQLite has one writer at a time anyway.
 # What a sheet write shows of the match's tournament and teams; the rest of them
 # loads if some step asks for it. In the model's order, as Model.from_db wants it.
@@ -188,16 +190,17 @@ def match_locked(match_id: int) -> Match:
         raise Match.DoesNotExist(f"no match {match_id}")
     match = found[0]
     db = match._state.db
-    match.tournament = Tournament.from_db(
+    match.tournament = from_row(
+        Tournament,
         db,
         list(_TOURNAMENT_FIELDS),
         [getattr(match, f"tournament_{f}") for f in _TOURNAMENT_FIELDS],
     )
-    match.team_a = Team.from_db(
-        db, ["id", "name"], [match.team_a_id, match.team_a_name]
+    match.team_a = from_row(
+        Team, db, ["id", "name"], [match.team_a_id, match.team_a_name]
     )
-    match.team_b = Team.from_db(
-        db, ["id", "name"], [match.team_b_id, match.team_b_name]
+    match.team_b = from_row(
+        Team, db, ["id", "name"], [match.team_b_id, match.team_b_name]
     )
     return match
 

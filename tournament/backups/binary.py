@@ -1,7 +1,10 @@
 """Bytes in and out of PostgreSQL as bytes: Django's psycopg cursor binds values
 into the statement's text, which turns a backup of 2 MB into 4 MB of hex for the
 server to parse again (a hundred milliseconds). Here the bytes go as a binary
-parameter and come back as binary results; SQLite binds blobs as they are."""
+parameter and come back as binary results; SQLite binds blobs as they are.
+
+psycopg's cursor is db/raw.py's, inside Django's error wrapping: a database lost
+during an automatic backup is Django's OperationalError, answered 503."""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ from collections.abc import Iterator
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import QuerySet
+
+from tournament.db.raw import driver_cursor
 
 
 def content_store(backup, content: bytes) -> None:
@@ -20,8 +25,7 @@ def content_store(backup, content: bytes) -> None:
         return
     import psycopg
 
-    connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
+    with driver_cursor(psycopg.Cursor) as cursor:
         cursor.execute(
             f"UPDATE {table} SET content = %b WHERE id = %s",  # noqa: S608
             [content, backup.pk],
@@ -41,7 +45,6 @@ def binary_rows(queryset: QuerySet) -> Iterator[tuple]:
         sql, params = queryset.query.sql_with_params()
     except EmptyResultSet:  # an `__in` of nothing: no query to run
         return
-    connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
+    with driver_cursor(psycopg.Cursor) as cursor:
         cursor.execute(sql, params, binary=True)
         yield from cursor

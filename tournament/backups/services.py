@@ -17,6 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, Model
 from django.utils import timezone
 
+from ..db.raw import raw_delete
 from ..domain.errors import filled, marked
 from ..domain.types import Role
 from ..domain.usernames import username_form, username_key, username_refusal
@@ -160,9 +161,11 @@ def _prune(tournament: Tournament) -> None:
         .order_by("-created_at", "-pk")
         .values("pk")[: settings.BACKUPS_KEPT]
     )
-    Backup.objects.filter(tournament=tournament, automatic=True).exclude(
-        pk__in=kept
-    )._raw_delete(connection.alias)
+    raw_delete(
+        Backup.objects.filter(tournament=tournament, automatic=True).exclude(
+            pk__in=kept
+        )
+    )
 
 
 def backup_before_step(
@@ -465,8 +468,7 @@ class _Loader:
 
 
 def _raw_delete(label: str, **where) -> None:
-    queryset = model_of(label)._base_manager.filter(**where)
-    queryset._raw_delete(queryset.db)
+    raw_delete(model_of(label)._base_manager.filter(**where))
 
 
 def _tournament_delete_rows(tournament: Tournament) -> None:

@@ -42,6 +42,7 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
+from ..db.raw import raw_delete, raw_insert
 from ..domain.errors import filled, marked
 from . import archive
 from .archive import APPS, FORMER_LABELS, BackupRefused
@@ -474,9 +475,7 @@ def _left_out_follow() -> None:
     token._base_manager.exclude(user__in=users).delete()
     for label in ("scoring.ExportJob", "tournament.SheetCopy"):
         model = apps.get_model(label)
-        model._base_manager.exclude(tournament__in=tournaments)._raw_delete(
-            connection.alias
-        )
+        raw_delete(model._base_manager.exclude(tournament__in=tournaments))
     backup = apps.get_model("tournament", "Backup")
     backup._base_manager.filter(tournament__isnull=False).exclude(
         tournament__in=tournaments
@@ -521,6 +520,5 @@ def insert_raw(objects: list[Model]) -> None:
     fields = list(model._meta.local_concrete_fields)
     size = connection.ops.bulk_batch_size(fields, objects) or len(objects)
     for start in range(0, len(objects), min(size, CHUNK)):
-        model._base_manager._insert(  # the raw insert of loaddata and save_base
-            objects[start : start + min(size, CHUNK)], fields=fields, raw=True
-        )
+        # the raw insert of loaddata and save_base (db/raw.py)
+        raw_insert(model, objects[start : start + min(size, CHUNK)], fields)

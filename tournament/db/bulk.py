@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Model
+
+from .raw import driver_cursor
 
 
 def rows_insert(
@@ -29,11 +31,8 @@ def rows_insert(
     table = ops.quote_name(model._meta.db_table)
     names = ", ".join(ops.quote_name(c) for c in columns)
     if connection.vendor == "postgresql":
-        wrapper = transaction.get_connection()
-        wrapper.ensure_connection()
         with (
-            wrapper.wrap_database_errors,
-            wrapper.connection.cursor() as cursor,
+            driver_cursor() as cursor,
             cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
         ):
             for row in rows:

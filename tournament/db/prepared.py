@@ -22,6 +22,8 @@ from typing import Any
 import psycopg
 from django.db import connection
 
+from .raw import wrapped
+
 # psycopg prepares a statement after this many runs unless asked: never, here.
 _NEVER = 2**31 - 1
 
@@ -46,6 +48,6 @@ def prepared_row(sql: str, params: dict[str, Any]) -> tuple:
         # None turns preparing off even when asked; a threshold never reached keeps
         # the automatic preparation off and lets `prepare=True` through.
         raw.prepare_threshold = _NEVER
-    with connection._prepare_cursor(_Prepared(raw)) as cursor:
+    with wrapped(_Prepared(raw)) as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()

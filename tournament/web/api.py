@@ -29,6 +29,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tournament.db.raw import mark_logged
 from tournament.domain.errors import RuleError, RuleErrors
 from tournament.domain.types import Role
 from tournament.links.auth import link_refusal, request_link
@@ -200,7 +201,7 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
             response = Response(body, answer, headers=headers)
             if headers:
                 # Logged above with its traceback: not again by django.request.
-                response._has_been_logged = True  # type: ignore[attr-defined]
+                mark_logged(response)
             return response
     request = context.get("request")
     held = request_link(request) if request is not None else None

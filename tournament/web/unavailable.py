@@ -39,6 +39,7 @@ from django.template import loader
 from django.utils import translation
 from django.views import defaults
 
+from tournament.db.raw import mark_logged
 from tournament.web.errors import API, api_error
 
 logger = logging.getLogger("tournament.database")
@@ -86,7 +87,7 @@ def answer(request: HttpRequest, error: BaseException) -> HttpResponse:
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     # The warning above is its log: Django's log_response skips an answer so marked.
-    response._has_been_logged = True  # type: ignore[attr-defined]
+    mark_logged(response)
     return response
 
 
