@@ -13,13 +13,13 @@ from ..signals import sheet_locked, sheet_reopening
 from .services import rebuild_wanted
 from .tasks import ratings_refresh_task
 
-# What the log says when a task could not be sent (Redis down): the worker's beat
-# finds what is missing (ratings_catch_up_check), a sheet's refresh or a rebuild
-# after a merge, a split or a restore (kept as a RebuildWanted), and the next sheet's
-# refresh reaches back to it.
-MISSED = "a worker's beat catches the ratings up, once a worker and Redis are back"
+# What the log says when a task could not be sent (Redis down): the periodic look
+# (Celery beat's) finds what is missing (ratings_catch_up_check), a sheet's refresh or
+# a rebuild after a merge, a split or a restore (kept as a RebuildWanted), and the next
+# sheet's refresh reaches back to it.
+MISSED = "the periodic look catches the ratings up, once a worker and Redis are back"
 MISSED_REBUILD = (
-    "a worker's beat rebuilds the ratings, once a worker and Redis are back"
+    "the periodic look rebuilds the ratings, once a worker and Redis are back"
 )
 
 
@@ -38,7 +38,7 @@ def on_sheet_reopening(sender, *, match, **kwargs):
 @receiver(ratings_stale, dispatch_uid="ratings-stale")
 def on_ratings_stale(sender, **kwargs):
     # Kept in the transaction of what asked, so that a rebuild whose task is lost
-    # is still found (ratings_behind) and done by the worker's beat; sent only when
+    # is still found (ratings_behind) and done by the periodic look; sent only when
     # no rebuild is queued already (services.rebuild_wanted).
     if settings.RATINGS_AUTOMATIC and rebuild_wanted():
         task_send_on_commit(ratings_refresh_task, None, missed=MISSED_REBUILD)

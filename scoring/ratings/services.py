@@ -14,8 +14,9 @@ taken (a `RatedGame`), rated or not: one whose sides have no players to rate (a 
 registered without its players, a person on both sides) is taken with empty sides.
 So a refresh that never ran (Redis down when it was sent, a worker killed holding it)
 leaves a trace two quick queries find, `ratings_behind`: a sheet's refresh reaches
-back to it in the sheet's own tournament, and the worker's beat looks over the whole
-site and sends `ratings_catch_up` when one is there and nothing else is coming.
+back to it in the sheet's own tournament, and a periodic look (Celery beat's) looks
+over the whole site and sends `ratings_catch_up` when one is there and nothing else is
+coming.
 """
 
 from __future__ import annotations
@@ -197,7 +198,7 @@ def ratings_refresh(*, since: str = START, sheet: int | None = None) -> int:
     the first refresh that reaches back far enough). It reaches back to where the
     stored ratings are behind the sheets in the sheet's tournament (`ratings_behind`:
     a look over one tournament costs milliseconds, over a site of twenty a few
-    hundred; the worker's beat looks over the site), if that is earlier."""
+    hundred; the periodic look covers the site), if that is earlier."""
     _serialize()
     behind = None
     if sheet is not None:

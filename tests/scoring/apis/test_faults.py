@@ -203,8 +203,9 @@ def test_a_worker_killed_mid_export_offers_no_file_and_a_new_one_builds_it(api, 
     """A real worker (a main process and its pool child, on a Redis of the test's
     own) is killed with SIGKILL, its whole process group, halfway through a build:
     the job offers no file, the page offers no download, and once its beat is stale
-    a new worker's beat sends it again and builds it from the start (attempt 2), in
-    seconds: not after the broker's visibility timeout of 11 minutes."""
+    a new worker's periodic resend sends it again and builds it from the start
+    (attempt 2), in seconds: not after the broker's visibility timeout of 11
+    minutes."""
     tournament, organizer = final_league(2, 3, qualifiers=4, slug="fault-cup")
     job, matches = _queued(tournament)
     slow = _worker(broker, slow=0.4)
@@ -246,7 +247,7 @@ def test_a_worker_killed_mid_export_offers_no_file_and_a_new_one_builds_it(api, 
         _stop(fresh, signal.SIGTERM)
     job.refresh_from_db()
     assert (job.attempts, job.progress, job.total) == (2, matches, matches)
-    # EXPORT_STALE_SECONDS (15) for the beat to go stale, a worker beat (5) to see
+    # EXPORT_STALE_SECONDS (15) for the beat to go stale, a periodic resend (5) to see
     # it, the build: about 20 seconds, with room for a slow machine.
     assert took < 40, took
     _whole(api, job, matches)

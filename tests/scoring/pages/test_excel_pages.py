@@ -288,8 +288,8 @@ def test_a_build_whose_worker_is_gone_says_so_plainly(
     tournament, organizer = league
     client = _client(organizer)
     now = timezone.now()
-    # A live worker sends a job back within one of its beats of going stale: up to
-    # EXPORT_STALE_SECONDS and a worker's beat (5 s) old, a build is still a build.
+    # A live worker sends a job back within one periodic resend of going stale: up to
+    # EXPORT_STALE_SECONDS and a resend's interval (5 s) old, a build is still a build.
     alive = ExportJob.objects.create(
         tournament=tournament,
         status="running",
