@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ..domain.persons import person_key
-from .models import Seat
+from ..models import Seat
 
 
 class TeamPeople:

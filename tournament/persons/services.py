@@ -23,8 +23,17 @@ from django.db.models import Exists, OuterRef
 from ..domain.errors import ConflictError, RuleError, marked
 from ..domain.persons import Seat as SeatOf
 from ..domain.persons import identify
-from ..models import Player, Substitution, Team, Tournament, account
-from .models import NamesakeSuggestion, Person, PersonChange, Seat
+from ..models import (
+    NamesakeSuggestion,
+    Person,
+    PersonChange,
+    Player,
+    Seat,
+    Substitution,
+    Team,
+    Tournament,
+    account,
+)
 from .signals import ratings_stale
 
 Prefer = Mapping[tuple[int, str], int]  # (team, key) -> the person it had before

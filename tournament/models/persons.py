@@ -10,7 +10,7 @@ site's, outlive any one tournament, and are never deleted but by a merge.
 from django.db import models
 from django.db.models import Q
 
-from ..models import Team, someone
+from .tournaments import Team, someone
 
 
 class Person(models.Model):
