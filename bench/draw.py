@@ -19,7 +19,7 @@ import statistics
 import time
 
 from bench.core import BenchFailed, Figure, Session
-from tournament.domain.draw import (
+from scoring.domain.draw import (
     DrawError,
     DrawTeam,
     check_draw,

@@ -333,7 +333,7 @@ def test_a_refusal_says_its_phrases_in_the_pages_language_too():
     what they would need as phrases of their own, each translated."""
     from django.utils import translation
 
-    from tournament.domain.draw import DrawTeam, draw_problems
+    from scoring.domain.draw import DrawTeam, draw_problems
     from tournament.words import refusal
 
     teams = [

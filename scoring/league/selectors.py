@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet
 
+from scoring.domain import draw as draw_rules
 from scoring.models import Bye, LeagueDraw, LeagueRound
 from tournament.db.prepared import prepared_row
-from tournament.domain import draw as draw_rules
 from tournament.domain.errors import Words, filled, marked
 from tournament.domain.types import TeamStatus, TournamentStatus
 from tournament.models import Section, Team, Tournament

@@ -1,9 +1,8 @@
 """Writes of the league: the draw stored as matches and byes, rounds released, and the
 lots that order equal teams where a place must be decided (rules.md §5).
 
-The draw itself is the tournament app's pure rule (tournament/domain/draw.py); what it
-writes are this app's matches, so the service that stores it lives here (apps depend
-one way: scoring → tournament).
+The draw itself is the league's pure rule (scoring/domain/draw.py); the services
+below store it as this app's matches and byes.
 """
 
 from __future__ import annotations
@@ -14,9 +13,9 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from scoring.domain.draw import check_draw, draw_league, draw_spread
 from scoring.models import Bye, LeagueDraw, LeagueRound
 from tournament.backups.services import backup_before_step
-from tournament.domain.draw import check_draw, draw_league, draw_spread
 from tournament.domain.errors import (
     ConflictError,
     RuleError,
@@ -53,9 +52,8 @@ SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1, a PostgreSQL bigint
 
 # The league draw
 # ----------------------------------------------------------------------------------
-# The draw is the tournament app's rule (tournament/domain/draw.py), but what it
-# writes are matches, the score sheets of this app; apps depend one way (scoring →
-# tournament), so the service that stores a draw lives here.
+# The draw is the league's pure rule (scoring/domain/draw.py); what it writes are
+# matches, the score sheets of this app, and byes.
 
 
 @transaction.atomic

@@ -72,7 +72,7 @@ from .selectors import (
 # ----------------------------------------------------------------------------------
 
 
-# The draw's problems (tournament/domain/draw.py) by the page where each is fixed:
+# The draw's problems (scoring/domain/draw.py) by the page where each is fixed:
 # the number of rounds is a setting, the teams and sections are the registration desk's.
 FIXED_IN_SETTINGS = frozenset({"no_rounds", "too_few_opponents", "sections_too_large"})
 FIXED_ON_DESK = frozenset(

@@ -1,7 +1,7 @@
 """`manage.py draw_check <slug>`: run the draw's checker on a stored league.
 
 It checks the matches and byes as they are stored against every rule of rules.md §5
-(tournament/domain/draw.py: check_draw), whatever made them, and prints the seed and
+(scoring/domain/draw.py: check_draw), whatever made them, and prints the seed and
 algorithm that reproduce the draw. Exits with an error naming each broken rule.
 """
 

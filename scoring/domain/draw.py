@@ -38,7 +38,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .errors import RuleError, Words, filled, marked
+from tournament.domain.errors import RuleError, Words, filled, marked
 
 ALGORITHM = "56-draw/1"  # changes whenever the same input could give another draw
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.domain.draw import (
+from scoring.domain.draw import (
     ALGORITHM,
     DrawError,
     DrawRound,
@@ -273,7 +273,7 @@ def test_realistic_uneven_fields_are_drawn_and_spread(count):
 
 
 def test_the_spread_preference_spreads_opponents_over_more_sections():
-    from tournament.domain import draw as module
+    from scoring.domain import draw as module
 
     teams = field((10, 8, 7, 6, 6, 6, 5))
     spread, plain = [], []
