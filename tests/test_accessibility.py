@@ -38,8 +38,8 @@ from tournament.domain.types import Role
 from tournament.links.auth import LinkHolder
 from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, Player, Team
-from tournament.people.services import invitation_create
-from tournament.site.services import site_invitation_create, site_role_grant
+from tournament.accounts.services import invitation_create
+from tournament.accounts.site_services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

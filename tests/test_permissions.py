@@ -43,8 +43,8 @@ from tournament.backups.services import backup_take
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, NamesakeSuggestion, Seat
-from tournament.people.services import invitation_create
-from tournament.site.services import site_invitation_create, site_role_grant
+from tournament.accounts.services import invitation_create
+from tournament.accounts.site_services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db
 

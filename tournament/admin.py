@@ -17,10 +17,10 @@ from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
+from .accounts import services as people_services
+from .accounts.selectors import is_site_administrator
 from .domain.errors import RuleError
 from .models import Membership, Player, Section, Team, Tournament
-from .people import services as people_services
-from .site.selectors import is_site_administrator
 from .words import refusal
 
 

@@ -15,7 +15,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
-from .site.selectors import is_site_administrator
+from .accounts.selectors import is_site_administrator
 
 
 class AdministratorLoginForm(AdminAuthenticationForm):

@@ -27,6 +27,9 @@ from tournament.web.security import locked_out
 from tournament.xlsx.uploads import upload_content, xlsx_limits
 
 from . import services
+from .accounts import services as people_services
+from .accounts.people_selectors import membership_list
+from .accounts.selectors import may_create_tournaments, may_rate_tournament
 from .domain.errors import RuleError, marked
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
@@ -40,8 +43,6 @@ from .models import (
     Team,
     Tournament,
 )
-from .people import services as people_services
-from .people.selectors import membership_list
 from .selectors import (
     captain_team_ids,
     section_list,
@@ -49,7 +50,6 @@ from .selectors import (
     tournament_list_visible,
     tournament_team_count,
 )
-from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read, team_template_build
 
 ORGANIZER, CAPTAIN = Role.ORGANIZER, Role.CAPTAIN

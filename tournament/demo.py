@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from . import services
+from .accounts import services as people_services
+from .accounts.site_services import site_role_grant
 from .models import SiteRole, Team, Tournament
-from .people import services as people_services
-from .site.services import site_role_grant
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO = FIXTURES / "demo-registration.json"

@@ -18,6 +18,7 @@ from django.db.models import Count
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from .accounts.selectors import may_rate_tournament
 from .domain.errors import (
     ConflictError,
     ForbiddenError,
@@ -57,7 +58,6 @@ from .models import (
 from .persons.services import namesakes_accept, seats_sync
 from .persons.signals import ratings_stale
 from .selectors import tournament_address_free
-from .site.selectors import may_rate_tournament
 
 
 def _prefixed(error: RuleError, prefix: str) -> RuleError:

@@ -3,9 +3,9 @@
 from django.urls import path
 
 from . import views
+from .accounts import site_views
+from .accounts import views as people_views
 from .backups import views as backup_views
-from .people import views as people_views
-from .site import views as site_views
 
 app_name = "tournament"
 

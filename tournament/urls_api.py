@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import apis
-from .site import apis as site_apis
+from .accounts import apis as site_apis
 
 app_name = "tournament-api"
 

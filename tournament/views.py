@@ -21,6 +21,7 @@ from tournament.web.zones import tournament_zone_activate
 from tournament.xlsx.uploads import upload_content, xlsx_limits
 
 from . import services
+from .accounts.selectors import may_create_tournaments, may_rate_tournament
 from .domain.errors import RuleError, RuleErrors, marked
 from .domain.rulesets import RULESETS, RuleSetCode
 from .domain.setup import fixed_settings
@@ -47,7 +48,6 @@ from .selectors import (
     tournament_roles,
 )
 from .signals import champions_get
-from .site.selectors import may_create_tournaments, may_rate_tournament
 from .spreadsheets import field_column, team_rows_read
 from .words import refusal, ruleset_name
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
+from tournament.accounts.selectors import is_site_administrator
 from tournament.domain.persons import person_key
 from tournament.models import (
     Membership,
@@ -25,7 +26,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import tournament_list_visible
-from tournament.site.selectors import is_site_administrator
 
 from ..domain import ratings as rating
 from ..domain import statistics as stats

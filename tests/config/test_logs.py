@@ -23,7 +23,7 @@ from tests.scoring.league import link_key, tables_in_play
 from tournament.config import settings as site_settings
 from tournament.domain.types import Role
 from tournament.ops.logs import redact
-from tournament.people.services import invitation_create
+from tournament.accounts.services import invitation_create
 
 pytestmark = pytest.mark.django_db
 

@@ -47,7 +47,7 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from tests.scoring.league import link_key, tables_in_play
 from tournament.domain.types import Role
-from tournament.people.services import invitation_create
+from tournament.accounts.services import invitation_create
 
 tournament, organizer, _, (match, *_) = tables_in_play("log-cup", tables=1, deals=4)
 organizer.email = "org@example.org"

@@ -20,7 +20,7 @@ from tests.scoring.apis.test_sheet import fill, url
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
 from tournament.models import Link
-from tournament.people.services import invitation_create
+from tournament.accounts.services import invitation_create
 
 PROBE = (
     "import json; from django.conf import settings as s; print(json.dumps({"

@@ -17,12 +17,12 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, Model
 from django.utils import timezone
 
+from ..accounts import services as people_services
 from ..db.raw import raw_delete
 from ..domain.errors import filled, marked
 from ..domain.types import Role
 from ..domain.usernames import username_form, username_key, username_refusal
 from ..models import Backup, BackupScope, SheetCopy, Tournament, account
-from ..people import services as people_services
 from ..persons.services import seats_held, seats_sync
 from ..persons.signals import ratings_stale
 from . import site

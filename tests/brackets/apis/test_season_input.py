@@ -13,7 +13,7 @@ from brackets.models import Season
 from tests.conftest import as_user
 from tests.factories import TournamentFactory, UserFactory
 from tournament.domain.errors import RuleError
-from tournament.site.services import site_role_grant
+from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 SEASONS = "/api/v1/seasons/"

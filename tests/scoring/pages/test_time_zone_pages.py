@@ -142,7 +142,7 @@ def test_the_score_pages_last_saved_is_told_in_the_tournaments_zone(new_jersey):
 
 
 def test_an_invitation_tells_its_expiry_in_the_tournaments_zone(new_jersey):
-    from tournament.people import services as people_services
+    from tournament.accounts import services as people_services
 
     tournament, organizer, *_rest = new_jersey
     made = people_services.invitation_create(

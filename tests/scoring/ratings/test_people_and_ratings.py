@@ -46,7 +46,7 @@ from tournament.domain.types import Role
 from tournament.models import Person, PersonChange, Player, Seat
 from tournament.persons.services import person_merge, person_split
 from tournament.services import tournament_update
-from tournament.site.services import site_role_grant
+from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 

@@ -34,7 +34,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.persons.services import person_merge, person_split
-from tournament.site.services import site_role_grant
+from tournament.accounts.site_services import site_role_grant
 
 from .test_people_and_ratings import _admin, _confirm, _league, _person
 

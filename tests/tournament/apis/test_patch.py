@@ -13,7 +13,7 @@ from tests.conftest import as_user
 from tests.factories import TournamentFactory, UserFactory, member
 from tournament.domain.types import Role
 from tournament.models import Tournament
-from tournament.site.services import site_role_grant
+from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 

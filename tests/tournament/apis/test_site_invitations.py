@@ -10,8 +10,8 @@ from django.test import Client
 from tests.conftest import as_user
 from tests.factories import UserFactory
 from tournament.models import SiteInvitation
-from tournament.site.selectors import site_role_of
-from tournament.site.services import site_role_grant
+from tournament.accounts.selectors import site_role_of
+from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 INVITATIONS = "/api/v1/site/invitations/"

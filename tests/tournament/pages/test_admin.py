@@ -10,7 +10,7 @@ from django.test import Client
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
 from tournament.domain.types import Role
 from tournament.models import Membership
-from tournament.site.services import site_role_grant
+from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "pw-for-tests-56"

@@ -309,7 +309,7 @@ def test_the_people_tab_labels_roles_as_its_form_does(
 def test_the_welcome_says_the_role_in_a_sentence(
     organizer, tournament, sections, language, role, said
 ):
-    from tournament.people.services import invitation_create
+    from tournament.accounts.services import invitation_create
 
     team = (
         TeamFactory(section=sections["tri"], name="Kochi")

@@ -22,11 +22,9 @@ from tournament.ops.mail import invitation_sent_words
 
 from ..domain.errors import RuleError
 from ..models import SiteRole
-from ..people.forms import RowForm
-from ..people.views import invitation_answer
 from ..views import form_errors, page_action
-from . import services
-from .forms import SiteInvitationForm
+from . import site_services as services
+from .forms import RowForm
 from .selectors import (
     is_site_administrator,
     site_invitation_get,
@@ -34,6 +32,8 @@ from .selectors import (
     site_people_list,
     site_person_get,
 )
+from .site_forms import SiteInvitationForm
+from .views import invitation_answer
 
 LINK_SHOWN = "site_invitation_link"  # the session key of a new link, shown once
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.ops.mail import invitation_address_help
 
 from ..models import SiteRole
-from ..people.services import INVITATION_DAYS_MAX
+from .services import INVITATION_DAYS_MAX
 
 
 class SiteInvitationForm(forms.Form):

@@ -19,14 +19,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from ..models import SiteInvitation, SiteRole
-from ..people.services import INVITATION_DAYS_MAX
-from . import services
+from . import site_services as services
 from .selectors import (
     is_site_administrator,
     site_invitation_list,
     site_people_list,
     site_person_get,
 )
+from .services import INVITATION_DAYS_MAX
 
 ONLY_ADMINISTRATORS = (
     "Only the site's administrators invite creators and administrators; a superuser "

@@ -10,7 +10,7 @@ from django.contrib.auth.models import Permission
 from django.db.models import Q, QuerySet
 
 from ..models import Membership, SiteInvitation, SiteRole
-from ..people.services import invitation_digest
+from .services import invitation_digest
 
 CREATE = "tournament.add_tournament"
 ADMINISTER = "tournament.administer_site"

@@ -26,7 +26,8 @@ from tournament.web.zones import mailed
 
 from ..domain.errors import ConflictError, RuleError, marked
 from ..models import SiteInvitation, SiteRole, account
-from ..people.services import (
+from .selectors import site_administrators, site_role_of
+from .services import (
     INVITATION_DAYS_MAX,
     _new_user_errors,
     _raise,
@@ -35,7 +36,6 @@ from ..people.services import (
     invitation_state_refusal,
     link_withdraw,
 )
-from .selectors import site_administrators, site_role_of
 
 CREATE, ADMINISTER = "add_tournament", "administer_site"
 CODENAMES = {

@@ -31,7 +31,7 @@ from ..views import form_errors, page_action, visible_tournament
 from ..words import refusal as said_refusal
 from . import services
 from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
-from .selectors import invitation_get, invitation_list, membership_list
+from .people_selectors import invitation_get, invitation_list, membership_list
 
 LINK_SHOWN = "invitation_link"  # the session key of a new link, shown once
 
