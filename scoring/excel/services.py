@@ -87,6 +87,7 @@ EXPORTS_KEPT = 5  # finished workbooks kept per tournament; older ones are delet
 EXPORT_STALE = timedelta(minutes=10)  # a job not heard from this long is dead
 EXPORT_ATTEMPTS = 3  # runs of one job at most: a build that kills its worker stops
 LIVE_EXPORT = (ExportStatus.QUEUED, ExportStatus.RUNNING)
+EXPORT_BUILD = "scoring.export_build"  # the task (scoring/excel/tasks.py), by its name
 # The database gone mid-build (a restart, a lost connection): not the build's fault.
 DATABASE_GONE = (OperationalError, InterfaceError)
 
@@ -125,9 +126,7 @@ def export_request(*, tournament: Tournament, user) -> tuple[ExportJob, bool]:
 
 
 def _export_send(job_id: int) -> None:
-    from ..tasks import export_build  # tasks call services: import when queuing
-
-    if not task_send(export_build, job_id, missed="the workbook's job is failed"):
+    if not task_send(EXPORT_BUILD, job_id, missed="the workbook's job is failed"):
         ExportJob.objects.filter(pk=job_id, status=ExportStatus.QUEUED).update(
             status=ExportStatus.FAILED, error=EXPORT_UNSENT, finished_at=timezone.now()
         )
@@ -149,13 +148,11 @@ def export_orphans_resend() -> int:
     """Put every orphaned job back in the queue and send its task again; how many.
 
     A live worker runs this every WORKER_BEAT_SECONDS, sent by Celery beat
-    (scoring/tasks.py, export_orphans_resend_task). Two workers doing it at once send
-    each job once: only the one whose write finds the job as it read it sends. A copy
-    of the task that the broker gives back later finds the job claimed or done, and
-    does nothing.
+    (scoring/excel/tasks.py, export_orphans_resend_task). Two workers doing it at
+    once send each job once: only the one whose write finds the job as it read it
+    sends. A copy of the task that the broker gives back later finds the job claimed
+    or done, and does nothing.
     """
-    from ..tasks import export_build
-
     sent = 0
     for pk, beat_at in export_orphans().values_list("pk", "beat_at"):
         # Still the orphan it was when read: another worker did not send it since.
@@ -167,7 +164,7 @@ def export_orphans_resend() -> int:
         if requeued:
             logger.warning("export %s had no live worker: sent again", pk)
             sent += task_send(
-                export_build, pk, missed="the next beat of a worker sends it again"
+                EXPORT_BUILD, pk, missed="the next beat of a worker sends it again"
             )
     return sent
 
@@ -230,7 +227,7 @@ def export_run(*, job_id: int, beat: bool = False) -> ExportJob | None:
 
     The database going away mid-build is not the build's failure: the job is put
     back in the queue if the database still answers, and the error raised for the
-    task to retry (scoring/tasks.py); if it does not, the job stops beating and is
+    task to retry (scoring/excel/tasks.py); if it does not, the job stops beating and is
     an orphan like any other.
     """
     job = _export_claim(job_id)

@@ -10,7 +10,7 @@ import logging
 import pytest
 from django.core.cache import cache
 
-from scoring import tasks as scoring_tasks
+from scoring.excel import tasks as scoring_tasks
 from scoring.ratings import tasks as ratings_tasks
 from tournament.config.celery import CATCH_UP_SECONDS, WORKER_BEAT_SECONDS, app
 from tournament.ops import health

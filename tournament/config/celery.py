@@ -9,9 +9,9 @@ of docs/deploy.md), which sends these tasks on the schedule below; a worker runs
   `GET /api/v1/health/` on any web instance can say whether one was seen within the
   last minute (tournament/ops/health.py);
 - every `WORKER_BEAT_SECONDS`, `scoring.export_orphans_resend` sends again the
-  workbook jobs that nobody works on any more, their worker killed or their task lost
-  with Redis's queue (scoring/tasks.py), so that such a job is built within seconds
-  of a worker being alive, not after the broker's visibility timeout;
+  workbook jobs that nobody works on any more, their worker killed or their task
+  lost with Redis's queue (scoring/excel/tasks.py), so that such a job is built
+  within seconds of a worker being alive, not after the broker's visibility timeout;
 - every `CATCH_UP_SECONDS`, `scoring.ratings_catch_up_check` looks whether the stored
   ratings are behind the sheets because a sheet's refresh was lost, and sends a
   catch-up if so (scoring/ratings/tasks.py).
@@ -47,7 +47,7 @@ app = Celery("fiftysix")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # The periodic tasks of packages that are not apps of their own.
-app.autodiscover_tasks(["tournament.ops", "scoring.ratings"])
+app.autodiscover_tasks(["tournament.ops", "scoring.excel", "scoring.ratings"])
 
 
 def _every(seconds: int, task: str) -> dict:

@@ -19,15 +19,18 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from celery import Task
+from celery import Task, current_app
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
 
-def task_send(task: Task, *args, missed: str) -> bool:
-    """Send `task` with `args`; False when the worker's queue cannot be reached, with
-    one warning line that ends with `missed`: what happens instead."""
+def task_send(task: Task | str, *args, missed: str) -> bool:
+    """Send `task` (or the task of that name, so that a service need not import the
+    tasks that call it back) with `args`; False when the worker's queue cannot be
+    reached, with one warning line that ends with `missed`: what happens instead."""
+    if isinstance(task, str):
+        task = current_app.tasks[task]  # every app's ready() imports its tasks
     if task.app.conf.task_always_eager:
         task.delay(*args)
         return True
@@ -45,6 +48,6 @@ def task_send(task: Task, *args, missed: str) -> bool:
     return True
 
 
-def task_send_on_commit(task: Task, *args, missed: str) -> None:
+def task_send_on_commit(task: Task | str, *args, missed: str) -> None:
     """`task_send` once the current transaction commits (at once outside one)."""
     transaction.on_commit(partial(task_send, task, *args, missed=missed))

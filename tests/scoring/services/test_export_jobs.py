@@ -18,8 +18,8 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 
 from scoring.excel import services
+from scoring.excel.tasks import export_build
 from scoring.models import ExportJob, Match
-from scoring.tasks import export_build
 from tests.scoring.excel import table, workbook
 from tournament.ops.health import WORKER_SEEN_KEY
 

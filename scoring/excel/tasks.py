@@ -1,16 +1,19 @@
-"""Background tasks of score sheets. A task takes ids and calls a service."""
+"""The workbook's background tasks: building an export job, and the periodic resend
+of orphaned jobs. A task takes ids and calls a service; the services send a task by
+its name (`task_send("scoring.export_build", …)`), so they never import this module
+(scoring/apps.py imports it, so that every process knows the tasks)."""
 
 from celery import shared_task
 from django.utils import translation
 
 from tournament.ops.tasks import periodic_attempt
 
-from .excel import services as excel_services
+from . import services as excel_services
 
 
 @shared_task(
     bind=True,
-    name="scoring.export_build",
+    name=excel_services.EXPORT_BUILD,
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
