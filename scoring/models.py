@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 
 from tournament.domain.zones import zone
 from tournament.models import Team, Tournament, someone
-from tournament.ops.health import WORKER_BEAT_SECONDS
+from tournament.ops.schedule import WORKER_BEAT_SECONDS
 
 from .domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
 from .domain.forfeits import Absent

@@ -12,9 +12,10 @@ from django.core.cache import cache
 
 from scoring.excel import tasks as scoring_tasks
 from scoring.ratings import tasks as ratings_tasks
-from tournament.config.celery import CATCH_UP_SECONDS, WORKER_BEAT_SECONDS, app
+from tournament.config.celery import app
 from tournament.ops import health
 from tournament.ops import tasks as ops_tasks
+from tournament.ops.schedule import CATCH_UP_SECONDS, WORKER_BEAT_SECONDS
 
 PERIODIC = {
     "worker-seen": ("tournament.worker_seen", WORKER_BEAT_SECONDS),

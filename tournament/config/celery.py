@@ -37,11 +37,14 @@ from celery.signals import (
     task_prerun,
 )
 
+from tournament.ops.schedule import (
+    BEAT_SCHEDULE,
+    PERIODIC_TASKS,
+    WORKER_SEEN_TASK,
+)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.config.settings")
 
-WORKER_BEAT_SECONDS = 5  # a worker marked seen, orphaned workbook jobs looked for
-CATCH_UP_SECONDS = 30  # the ratings looked at
-WORKER_SEEN_TASK = "tournament.worker_seen"
 
 app = Celery("fiftysix")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -50,21 +53,7 @@ app.autodiscover_tasks()
 app.autodiscover_tasks(["tournament.ops", "scoring.excel", "scoring.ratings"])
 
 
-def _every(seconds: int, task: str) -> dict:
-    return {"task": task, "schedule": seconds, "options": {"expires": seconds}}
-
-
-BEAT_SCHEDULE = {
-    "worker-seen": _every(WORKER_BEAT_SECONDS, WORKER_SEEN_TASK),
-    "export-orphans-resend": _every(
-        WORKER_BEAT_SECONDS, "scoring.export_orphans_resend"
-    ),
-    "ratings-catch-up-check": _every(
-        CATCH_UP_SECONDS, "scoring.ratings_catch_up_check"
-    ),
-}
 app.conf.beat_schedule = BEAT_SCHEDULE
-PERIODIC_TASKS = frozenset(entry["task"] for entry in BEAT_SCHEDULE.values())
 
 
 class PeriodicQuiet(logging.Filter):

@@ -4,7 +4,7 @@ seen within the last minute. Each check answers `{ok, ms}`; nothing here writes 
 the database or needs an account.
 
 A worker marks itself seen in the shared cache before each task it runs, and Celery
-beat sends it a heartbeat task every `WORKER_BEAT_SECONDS` (tournament/config/celery.py,
+beat sends it a heartbeat task every `WORKER_BEAT_SECONDS` (tournament/ops/schedule.py,
 tournament/ops/tasks.py), so that every web instance reads the same mark. The mark
 needs the beat as well as a worker: with no beat an idle worker is not seen. There is
 no check of the beat of its own, since whatever the beat sends shows only once a
@@ -21,13 +21,14 @@ from collections.abc import Callable
 from functools import cache as once
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 
-from tournament.config.celery import WORKER_BEAT_SECONDS  # noqa: F401 (the heartbeat)
+from .schedule import WORKER_BEAT_SECONDS  # noqa: F401 (the heartbeat)
 
 WORKER_SEEN_KEY = "health:worker-seen"
 WORKER_FRESH_SECONDS = 60
@@ -149,9 +150,7 @@ def _cache() -> dict[str, Any]:
 def _broker() -> dict[str, Any] | None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"eager": True}
-    from tournament.config.celery import app
-
-    with app.connection_for_write() as conn:
+    with current_app.connection_for_write() as conn:
         # Tried twice, the second at once: a dead broker is said within a second or
         # two, not after kombu's default pause between tries.
         conn.ensure_connection(

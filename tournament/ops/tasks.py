@@ -1,6 +1,6 @@
 """The platform's periodic task, the worker's heartbeat, and what every periodic task
-shares: a failure said once. Celery beat sends them (tournament/config/celery.py,
-`beat_schedule`); a worker runs them.
+shares: a failure said once. Celery beat sends them (tournament/ops/schedule.py,
+the app's `beat_schedule`); a worker runs them.
 
 A periodic task that fails (the cache or the database down) says so in one warning
 line when it starts failing and one when it works again, not a traceback every few
@@ -13,9 +13,8 @@ from collections.abc import Callable
 
 from celery import shared_task
 
-from tournament.config.celery import WORKER_SEEN_TASK
-
 from .health import worker_seen
+from .schedule import WORKER_SEEN_TASK
 
 log = logging.getLogger("tournament.worker")
 _failing: set[str] = set()  # what this process's last try could not do
