@@ -35,6 +35,7 @@ from tournament.domain.types import Role
 from tournament.links.auth import link_refusal, request_link
 from tournament.models import LinkKind, Tournament
 from tournament.selectors import tournament_get_visible, tournament_roles
+from tournament.web.answers import NUMBER_OUT_OF_RANGE
 from tournament.web.unavailable import RETRY_AFTER_SECONDS, unreachable
 from tournament.web.unavailable import answer as database_unavailable
 from tournament.words import refusal
@@ -130,9 +131,6 @@ def _params(error: RuleError, skip: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
-NUMBER_OUT_OF_RANGE = (
-    "A number in this request is too large to be an id, a round or a count here."
-)
 # Errors from below the services, first match wins: (exception types, code, status,
 # what the client is told).
 REFUSALS: list[tuple[Any, str, int, str]] = [

@@ -40,29 +40,11 @@ from django.http import (
 )
 from django.http.multipartparser import MultiPartParserError
 
+from tournament.web.answers import API, GENERIC, NUMBER_OUT_OF_RANGE, api_error
 from tournament.web.parsers import words
+from tournament.web.unavailable import answer, unreachable
 
 logger = logging.getLogger("tournament.api")
-API = "/api/"
-
-GENERIC = {
-    400: ("bad_request", "The request is malformed and cannot be read."),
-    401: ("not_authenticated", "Log in, or send a token, to do this."),
-    403: ("permission_denied", "You may not do this."),
-    404: ("not_found", "There is no such address in the API."),
-    405: ("method_not_allowed", "This address does not take this method."),
-    406: ("not_acceptable", "The API answers JSON only."),
-    408: ("request_timeout", "The request was not received in time."),
-    411: ("length_required", "Send the body with a Content-Length."),
-    413: ("body_too_large", "The body is too large."),
-    415: ("unsupported_media_type", "The body's media type is not one this takes."),
-    429: ("throttled", "Too many requests; wait and try again."),
-    431: ("headers_too_large", "The request's headers are too large."),
-}
-
-
-def api_error(status: int, detail: str, code: str, **extra) -> JsonResponse:
-    return JsonResponse({"detail": detail, "code": code, **extra}, status=status)
 
 
 def server_error(request: HttpRequest, error: BaseException | None) -> JsonResponse:
@@ -172,16 +154,9 @@ class ApiErrors:
             return api_error(
                 400, f"The body nests deeper than {depth} levels.", "too_deep"
             )
-        from tournament.web.unavailable import (  # it imports this module
-            answer,
-            unreachable,
-        )
-
         if unreachable(error):
             return answer(request, error)
         if isinstance(error, OverflowError | DataError):
-            from tournament.web.api import NUMBER_OUT_OF_RANGE
-
             return api_error(400, NUMBER_OUT_OF_RANGE, "number_out_of_range")
         if isinstance(error, Http404):
             return api_error(404, *reversed(GENERIC[404]))

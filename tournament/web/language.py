@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from tournament.models import LanguagePreference
-from tournament.web.errors import API
+from tournament.web.answers import API
 
 SESSION_KEY = "language"
 

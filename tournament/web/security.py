@@ -24,7 +24,9 @@ from tournament.domain.usernames import address_key
 from tournament.models import PasswordResetRequest
 from tournament.ops.mail import mail_works
 from tournament.ops.queue import task_send
-from tournament.web.api import NUMBER_OUT_OF_RANGE  # the pages say what the API says
+from tournament.web.answers import (
+    NUMBER_OUT_OF_RANGE,  # the pages say what the API says
+)
 
 
 class ContentSecurityPolicy:

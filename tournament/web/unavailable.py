@@ -40,7 +40,7 @@ from django.utils import translation
 from django.views import defaults
 
 from tournament.db.raw import mark_logged
-from tournament.web.errors import API, api_error
+from tournament.web.answers import API, api_error
 
 logger = logging.getLogger("tournament.database")
 

@@ -18,7 +18,7 @@ from django.utils import dateformat, timezone
 from django.utils.html import format_html
 
 from tournament.domain.zones import zone, zone_abbreviation
-from tournament.web.errors import API
+from tournament.web.answers import API
 
 UTC = ZoneInfo("UTC")
 
