@@ -33,13 +33,16 @@ from tests.brackets.knockout import final_league
 from tests.browser import PHONE, SMALL_PHONE, shoot
 from tests.factories import member
 from tests.scoring.league import link_key
+from tournament.accounts.services import (
+    invitation_create,
+    site_invitation_create,
+    site_role_grant,
+)
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
 from tournament.links.auth import LinkHolder
 from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, Player, Team
-from tournament.accounts.services import invitation_create
-from tournament.accounts.site_services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

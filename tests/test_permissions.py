@@ -39,12 +39,15 @@ from tests.factories import (
     member,
 )
 from tests.scoring.conftest import deal_body
+from tournament.accounts.services import (
+    invitation_create,
+    site_invitation_create,
+    site_role_grant,
+)
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, NamesakeSuggestion, Seat
-from tournament.accounts.services import invitation_create
-from tournament.accounts.site_services import site_invitation_create, site_role_grant
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,9 @@ from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
-from .accounts import services as people_services
+from .accounts import services as account_services
 from .accounts.selectors import is_site_administrator
+from .accounts.users import username_refusals
 from .domain.errors import RuleError
 from .models import Membership, Player, Section, Team, Tournament
 from .words import refusal
@@ -142,7 +143,7 @@ class MembershipAdmin(ThroughTheServices, SiteAdministratorAdmin):
         return is_site_administrator(request.user)
 
     def delete_model(self, request, obj):
-        people_services.membership_delete(membership=obj)
+        account_services.membership_delete(membership=obj)
 
 
 User = get_user_model()
@@ -155,7 +156,7 @@ def _site_username(username: str | None, *, exclude_pk: int | None = None):
     invitations hold it (docs/people.md, "Usernames"); None when Django's own
     checks refused it already."""
     errors = (
-        people_services.username_refusals(username, exclude_pk=exclude_pk)
+        username_refusals(username, exclude_pk=exclude_pk)
         if username is not None
         else []
     )
@@ -187,4 +188,4 @@ class SiteUserAdmin(ThroughTheServices, UserAdmin):
     form = SiteUserChangeForm
 
     def delete_model(self, request, obj):
-        people_services.user_delete(user=obj)
+        account_services.user_delete(user=obj)

@@ -27,9 +27,12 @@ from tournament.web.security import locked_out
 from tournament.xlsx.uploads import upload_content, xlsx_limits
 
 from . import services
-from .accounts import services as people_services
-from .accounts.people_selectors import membership_list
-from .accounts.selectors import may_create_tournaments, may_rate_tournament
+from .accounts import services as account_services
+from .accounts.selectors import (
+    may_create_tournaments,
+    may_rate_tournament,
+    membership_list,
+)
 from .domain.errors import RuleError, marked
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
@@ -651,7 +654,7 @@ class MemberListApi(TournamentScopedMixin, APIView):
                     marked("no such team in this tournament"),
                     field="team",
                 )
-        membership = people_services.membership_create(
+        membership = account_services.membership_create(
             tournament=self.tournament, team=team, **values
         )
         membership = membership_list(tournament=self.tournament).get(pk=membership.pk)
@@ -667,7 +670,7 @@ class MemberDetailApi(TournamentScopedMixin, APIView):
         membership = get_object_or_404(
             membership_list(tournament=self.tournament), pk=pk
         )
-        people_services.membership_delete(membership=membership)
+        account_services.membership_delete(membership=membership)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from . import services
-from .accounts import services as people_services
-from .accounts.site_services import site_role_grant
+from .accounts import services as account_services
+from .accounts.services import site_role_grant
 from .models import SiteRole, Team, Tournament
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -71,7 +71,7 @@ def demo_load(
     for entry in users:
         if entry["role"] == "organizer":
             continue  # tournament_create made the creator its organizer
-        people_services.membership_create(
+        account_services.membership_create(
             tournament=tournament,
             username=entry["username"],
             role=entry["role"],

@@ -3,8 +3,7 @@
 from django.urls import path
 
 from . import views
-from .accounts import site_views
-from .accounts import views as people_views
+from .accounts import views as account_views
 from .backups import views as backup_views
 
 app_name = "tournament"
@@ -15,8 +14,8 @@ urlpatterns = [
     path("t/<slug:slug>/", views.tournament_detail, name="detail"),
     path("t/<slug:slug>/settings/", views.tournament_settings_page, name="settings"),
     path("t/<slug:slug>/rated/", views.tournament_rated_page, name="rated"),
-    path("t/<slug:slug>/people/", people_views.people_page, name="people"),
-    path("invitations/<str:key>/", people_views.invitation_page, name="invitation"),
+    path("t/<slug:slug>/people/", account_views.people_page, name="people"),
+    path("invitations/<str:key>/", account_views.invitation_page, name="invitation"),
     path("t/<slug:slug>/teams/", views.teams_by_section_page, name="teams"),
     path("t/<slug:slug>/registration/", views.registration, name="registration"),
     path("t/<slug:slug>/backups/", backup_views.backup_list_page, name="backups"),
@@ -31,10 +30,10 @@ urlpatterns = [
         name="backup-restore",
     ),
     path("import/", backup_views.tournament_import_page, name="import"),
-    path("site/", site_views.site_page, name="site"),
+    path("site/", account_views.site_page, name="site"),
     path(
         "site/invitations/<str:key>/",
-        site_views.site_invitation_page,
+        account_views.site_invitation_page,
         name="site-invitation",
     ),
 ]

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import apis
-from .accounts import apis as site_apis
+from .accounts import apis as account_apis
 
 app_name = "tournament-api"
 
@@ -61,18 +61,18 @@ urlpatterns = [
     ),
     path(
         "site/invitations/",
-        site_apis.SiteInvitationListApi.as_view(),
+        account_apis.SiteInvitationListApi.as_view(),
         name="site-invitation-list",
     ),
     path(
         "site/invitations/<id:pk>/",
-        site_apis.SiteInvitationDetailApi.as_view(),
+        account_apis.SiteInvitationDetailApi.as_view(),
         name="site-invitation-detail",
     ),
-    path("site/roles/", site_apis.SiteRoleListApi.as_view(), name="site-role-list"),
+    path("site/roles/", account_apis.SiteRoleListApi.as_view(), name="site-role-list"),
     path(
         "site/roles/<id:pk>/",
-        site_apis.SiteRoleDetailApi.as_view(),
+        account_apis.SiteRoleDetailApi.as_view(),
         name="site-role-detail",
     ),
 ]

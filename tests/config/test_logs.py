@@ -20,10 +20,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.scoring.league import link_key, tables_in_play
+from tournament.accounts.services import invitation_create
 from tournament.config import settings as site_settings
 from tournament.domain.types import Role
 from tournament.ops.logs import redact
-from tournament.accounts.services import invitation_create
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,10 @@ from tests.config.test_settings import PRODUCTION, _manage
 from tests.conftest import as_user
 from tests.factories import UserFactory, member
 from tests.scoring.apis.test_sheet import fill, url
+from tournament.accounts.services import invitation_create
 from tournament.domain.types import Role
 from tournament.links.services import links_ensure
 from tournament.models import Link
-from tournament.accounts.services import invitation_create
 
 PROBE = (
     "import json; from django.conf import settings as s; print(json.dumps({"

@@ -19,14 +19,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from ..models import SiteInvitation, SiteRole
-from . import site_services as services
+from . import services
+from .invitations import INVITATION_DAYS_MAX, link_state
 from .selectors import (
     is_site_administrator,
     site_invitation_list,
     site_people_list,
     site_person_get,
 )
-from .services import INVITATION_DAYS_MAX
 
 ONLY_ADMINISTRATORS = (
     "Only the site's administrators invite creators and administrators; a superuser "
@@ -43,18 +43,6 @@ class SiteAdministratorsOnly(IsAuthenticated):
         if not is_site_administrator(request.user):
             raise exceptions.PermissionDenied(ONLY_ADMINISTRATORS)
         return True
-
-
-def invitation_state(invitation: SiteInvitation, now=None) -> str:
-    from django.utils import timezone
-
-    if invitation.accepted_at is not None:
-        return "accepted"
-    if invitation.withdrawn_at is not None:
-        return "withdrawn"
-    if invitation.expires_at <= (now or timezone.now()):
-        return "expired"
-    return "waiting"
 
 
 class SiteInvitationOutput(serializers.ModelSerializer):
@@ -85,7 +73,7 @@ class SiteInvitationOutput(serializers.ModelSerializer):
         ]
 
     def get_state(self, obj) -> str:
-        return invitation_state(obj)
+        return link_state(obj)
 
 
 class NewSiteInvitationOutput(SiteInvitationOutput):

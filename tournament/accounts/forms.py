@@ -1,5 +1,5 @@
-"""Forms of the people page and of an invitation: shape only; the rules are in the
-services."""
+"""Forms of the people pages (a tournament's People, the Site administration page)
+and of an invitation link: shape only; the rules are in the services."""
 
 from django import forms
 from django.conf import settings
@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from tournament.ops.mail import invitation_address_help
 
 from ..domain.types import Role
-from .services import INVITATION_DAYS_MAX
+from ..models import SiteRole
+from .invitations import INVITATION_DAYS_MAX
 
 ROLE_CHOICES = [
     # The role's one label, as the People tab lists it: a co-organizer is an
@@ -19,15 +20,10 @@ ROLE_CHOICES = [
 ]
 
 
-class InvitationForm(forms.Form):
-    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
-    team = forms.TypedChoiceField(
-        required=False,
-        coerce=int,
-        empty_value=None,
-        label=_("Team"),
-        help_text=_("For a captain"),
-    )
+class LinkForm(forms.Form):
+    """What every invitation's form asks, a tournament's or the site's: whom it is
+    for, where to mail it, and for how long it works."""
+
     name = forms.CharField(
         max_length=80,
         required=False,
@@ -43,12 +39,40 @@ class InvitationForm(forms.Form):
         min_value=1, max_value=INVITATION_DAYS_MAX, label=_("Valid for (days)")
     )
 
-    def __init__(self, *args, teams=(), **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
         self.fields["days"].initial = settings.INVITATION_DAYS
         if help_text := invitation_address_help():
             self.fields["email"].help_text = help_text
+
+
+class InvitationForm(LinkForm):
+    """An invitation to a role in a tournament."""
+
+    field_order = ["role", "team", "name", "email", "days"]
+
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
+    team = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label=_("Team"),
+        help_text=_("For a captain"),
+    )
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
+
+
+class SiteInvitationForm(LinkForm):
+    """An invitation to the site's roles: a tournament creator or an administrator."""
+
+    field_order = ["role", "name", "email", "days"]
+
+    role = forms.ChoiceField(
+        choices=SiteRole.choices, initial=SiteRole.CREATOR, label=_("Role")
+    )
 
 
 class RoleForm(forms.Form):

@@ -1,5 +1,6 @@
-"""Reads of the site's standing of people: who may create tournaments, who
-administers the site, and the invitations out (docs/people.md)."""
+"""Reads of people's roles (docs/people.md): a tournament's roles and its invitations
+out; the site's standing of people (who may create tournaments, who administers the
+site) and the site's invitations out."""
 
 from __future__ import annotations
 
@@ -9,8 +10,35 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Q, QuerySet
 
-from ..models import Membership, SiteInvitation, SiteRole
-from .services import invitation_digest
+from ..models import Invitation, Membership, SiteInvitation, SiteRole, Tournament
+from .invitations import link_get
+
+# A tournament's roles and invitations
+# ----------------------------------------------------------------------------------
+
+
+def membership_list(*, tournament: Tournament) -> QuerySet[Membership]:
+    return Membership.objects.filter(tournament=tournament).select_related(
+        "user", "team"
+    )
+
+
+def invitation_list(*, tournament: Tournament) -> QuerySet[Invitation]:
+    """Newest first, with who made and who accepted each."""
+    return Invitation.objects.filter(tournament=tournament).select_related(
+        "team", "created_by", "accepted_by"
+    )
+
+
+def invitation_get(*, key: str) -> Invitation | None:
+    """The invitation of a link's key, whatever its state."""
+    return link_get(
+        Invitation.objects.select_related("tournament", "team", "created_by"), key=key
+    )
+
+
+# The site's standing of people and its invitations
+# ----------------------------------------------------------------------------------
 
 CREATE = "tournament.add_tournament"
 ADMINISTER = "tournament.administer_site"
@@ -120,8 +148,4 @@ def site_invitation_list() -> QuerySet[SiteInvitation]:
 
 def site_invitation_get(*, key: str) -> SiteInvitation | None:
     """The invitation of a link's key, whatever its state."""
-    return (
-        SiteInvitation.objects.select_related("created_by")
-        .filter(key_digest=invitation_digest(key))
-        .first()
-    )
+    return link_get(SiteInvitation.objects.select_related("created_by"), key=key)

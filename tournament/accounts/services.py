@@ -1,46 +1,42 @@
-"""Every write to a tournament's people: roles given directly, and invitations by link
-(docs/people.md). One transaction each.
+"""Every write to people's roles (docs/people.md), one transaction each: the roles
+in a tournament (organizer, scorer, captain), given directly or by an invitation
+link, and the standing on the site (tournament creator, site administrator), given
+by an invitation link and withdrawn by an administrator. Both kinds of invitation go
+through the one flow of tournament/accounts/invitations.py (a one-time link: made,
+mailed, accepted once, withdrawn, expired); what is here is what each gives, who may
+hold it, and the words of the one who invited. New accounts and usernames are
+tournament/accounts/users.py's.
 
-An invitation carries a long random key; only its SHA-256 digest is stored, so the
-link is shown to the organizer once and a copy of the database accepts nothing. It
-is accepted once, before it expires and unless withdrawn; the row is locked while it
-is accepted, so two people opening one link at the same moment cannot both get the
-role.
+A site standing is kept as Django permissions: a creator holds
+`tournament.add_tournament`, an administrator `tournament.administer_site` as well; a
+superuser is an administrator. So a grant made in the Django admin counts as one made
+here, and a whole-site backup carries them with the users.
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-from dataclasses import dataclass
-from datetime import timedelta
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import Permission
 from django.db import transaction
-from django.utils import timezone
 
-from tournament.ops.mail import mail_send_on_commit
-from tournament.web.zones import mailed, told
-
-from ..domain.errors import ConflictError, RuleError, RuleErrors, Words, marked
+from ..domain.errors import ConflictError, RuleError, marked
 from ..domain.types import Role
-from ..domain.usernames import (
-    username_form,
-    username_key,
-    username_refusal,
-    username_skeleton,
+from ..domain.usernames import username_form
+from ..models import Invitation, Membership, SiteInvitation, SiteRole, Team, Tournament
+from .invitations import (
+    NewLink,
+    link_accept,
+    link_create,
+    link_mail,
+    link_refusal,
+    link_withdraw,
 )
-from ..models import Invitation, Membership, Team, Tournament, account
+from .selectors import site_administrators, site_role_of
+from .users import new_user_errors, raise_refusals, user_create, username_errors
 
-INVITATION_DAYS_MAX = 60
-
-
-def _raise(errors: list[RuleError]) -> None:
-    if errors:
-        raise errors[0] if len(errors) == 1 else RuleErrors(errors)
+# Roles in a tournament
+# ----------------------------------------------------------------------------------
 
 
 def _role_errors(
@@ -100,144 +96,11 @@ def _role_taken(tournament: Tournament, user, role: Role) -> RuleError | None:
     return None
 
 
-def _username_errors(username: str) -> list[RuleError]:
-    """The site's rules for usernames (tournament/domain/usernames.py: letters of
-    one alphabet, digits 0 to 9, . _ - @ +), then the user model's own, for the API
-    and the pages alike."""
-    if refusal := username_refusal(username):
-        return [refusal]
-    user_model = get_user_model()
-    try:
-        user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(
-            username_form(username)
-        )
-    except ValidationError as error:
-        return [
-            RuleError("invalid_username", m, field="username") for m in error.messages
-        ]
-    return []
-
-
-class SiteUsernames:
-    """The site's usernames by key and by skeleton (tournament/domain/usernames.py),
-    read once to judge many names (a tournament's file names its people). Every
-    username is read: the keys are Unicode's case folding and TR39's skeleton, which
-    no database index holds, and a site has thousands of users, not millions
-    (docs/people.md, "Usernames": 20,000 read in about 65 ms)."""
-
-    def __init__(self, *, exclude_pk: int | None = None) -> None:
-        self.keys: dict[str, str] = {}
-        self.skeletons: dict[str, str] = {}
-        others = get_user_model()._base_manager.exclude(pk=exclude_pk)
-        for existing in others.values_list("username", flat=True).iterator(2000):
-            self.add(existing)
-
-    def add(self, username: str) -> None:
-        self.keys.setdefault(username_key(username), username)
-        self.skeletons.setdefault(username_skeleton(username), username)
-
-    def clashes(self, username: str) -> list[RuleError]:
-        """A username that one of the site's is, letter case and width aside
-        ("ＲＯＯＴ", "ROOT" beside "root"), or looks like (Cyrillic "рор" beside
-        "pop")."""
-        if username_key(username) in self.keys:
-            return [
-                RuleError(
-                    "username_taken",
-                    marked(
-                        "the username %(username)s is taken (usernames that differ "
-                        "only in letter case or width are one); choose another, or "
-                        "log in if it is yours"
-                    ),
-                    field="username",
-                    username=username_form(username),
-                )
-            ]
-        if username_skeleton(username) in self.skeletons:
-            return [
-                RuleError(
-                    "username_confusable",
-                    marked(
-                        "the username %(username)s looks like an existing one "
-                        "(letters of another alphabet that look the same); choose "
-                        "another"
-                    ),
-                    field="username",
-                    username=username_form(username),
-                )
-            ]
-        return []
-
-
-def username_clashes(
-    username: str, *, exclude_pk: int | None = None
-) -> list[RuleError]:
-    """The refusals of a username that a user's is or looks like (SiteUsernames)."""
-    return SiteUsernames(exclude_pk=exclude_pk).clashes(username)
-
-
-def username_refusals_of(username: str, site: SiteUsernames) -> list[RuleError]:
-    """username_refusals against usernames read once (SiteUsernames)."""
-    return _username_errors(username) or site.clashes(username)
-
-
-def username_refusals(
-    username: str, *, exclude_pk: int | None = None
-) -> list[RuleError]:
-    """Everything that refuses `username` for a new or renamed user (`exclude_pk`):
-    the rules of its characters, then the names it is or looks like."""
-    return username_refusals_of(username, SiteUsernames(exclude_pk=exclude_pk))
-
-
-def _new_user_errors(username: str, password: str | None) -> list[RuleError]:
-    """What is wrong with making a user of this name and password: the username's
-    rules, a name taken or looked like, and the site's password validators."""
-    user_model = get_user_model()
-    errors = _username_errors(username)
-    if errors:
-        return errors
-    errors.extend(username_clashes(username))
-    if not password:
-        errors.append(
-            RuleError("required", marked("choose a password"), field="password")
-        )
-    else:
-        try:
-            validate_password(password, user_model(username=username_form(username)))
-        except ValidationError as error:
-            errors.extend(
-                RuleError("weak_password", m, field="password") for m in error.messages
-            )
-    return errors
-
-
-def _user_create(username: str, password: str):
-    """The user, its name in the form Django stores (its checks made before). A
-    name another request took since is refused as the checks refuse it."""
-    user = get_user_model()(username=username_form(username))
-    user.set_password(password)
-    try:
-        user.full_clean()
-    except ValidationError as error:
-        _raise(
-            [
-                RuleError("invalid_username", m, field="username")
-                for m in error.message_dict.get("username", error.messages)
-            ]
-        )
-    user.save()
-    return user
-
-
 def _membership_save(tournament: Tournament, user, role: Role, team: Team | None):
     membership = Membership(tournament=tournament, user=user, role=role, team=team)
     membership.full_clean()
     membership.save()
     return membership
-
-
-# Roles given directly
-# ----------------------------------------------------------------------------------
 
 
 @transaction.atomic
@@ -258,8 +121,8 @@ def membership_create(
     user = user_model.objects.filter(username=username).first()
     if user is None:
         if not password:
-            if bad := _username_errors(username):  # said rather than "no user"
-                _raise(errors + bad)
+            if bad := username_errors(username):  # said rather than "no user"
+                raise_refusals(errors + bad)
             errors.append(
                 RuleError(
                     "required",
@@ -271,7 +134,7 @@ def membership_create(
                 )
             )
         else:
-            errors.extend(_new_user_errors(username, password))
+            errors.extend(new_user_errors(username, password))
     elif password:
         errors.append(
             RuleError(
@@ -286,9 +149,9 @@ def membership_create(
         )
     elif taken := _role_taken(tournament, user, role):
         errors.append(taken)
-    _raise(errors)
+    raise_refusals(errors)
     if user is None:
-        user = _user_create(username, password or "")
+        user = user_create(username, password or "")
     return _membership_save(tournament, user, role, team)
 
 
@@ -333,18 +196,8 @@ def user_delete(*, user) -> None:
     user.delete()
 
 
-# Invitations
+# Invitations to a role in a tournament
 # ----------------------------------------------------------------------------------
-
-
-def invitation_digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class NewInvitation:
-    invitation: Invitation
-    key: str  # the secret of the link: shown once, never stored
 
 
 @transaction.atomic
@@ -357,95 +210,38 @@ def invitation_create(
     name: str = "",
     email: str = "",
     days: int | None = None,
-) -> NewInvitation:
+) -> NewLink[Invitation]:
     """A one-time link for `role`, valid for `days` (settings.INVITATION_DAYS
     unless given)."""
     role = Role(role)
-    days = settings.INVITATION_DAYS if days is None else days
-    errors = _role_errors(tournament=tournament, role=role, team=team)
-    if not 1 <= days <= INVITATION_DAYS_MAX:
-        errors.append(
-            RuleError(
-                "out_of_range",
-                marked("an invitation is valid for 1 to %(INVITATION_DAYS_MAX)s days"),
-                field="days",
-                INVITATION_DAYS_MAX=INVITATION_DAYS_MAX,
-            )
-        )
-    _raise(errors)
-    key = secrets.token_urlsafe(32)
-    invitation = Invitation(
-        tournament=tournament,
-        role=role,
-        team=team,
-        name=name.strip(),
-        email=email.strip(),
-        key_digest=invitation_digest(key),
-        created_by=account(user),
-        expires_at=timezone.now() + timedelta(days=days),
+    return link_create(
+        Invitation(tournament=tournament, role=role, team=team),
+        user=user,
+        name=name,
+        email=email,
+        days=days,
+        errors=_role_errors(tournament=tournament, role=role, team=team),
     )
-    invitation.full_clean()
-    invitation.save()
-    return NewInvitation(invitation, key)
-
-
-def _mailed(invitation: Invitation) -> str:
-    """When an invitation expires, in English (a mail has no page's language) and
-    in its tournament's zone, named."""
-    return mailed(invitation.expires_at, invitation.tournament.time_zone)
 
 
 def invitation_mail(*, invitation: Invitation, link: str) -> None:
-    """Have the worker send the link to the address the organizer gave, once the
-    invitation is saved (tournament/ops/mail.py: none on a site with no mail)."""
-    if not invitation.email:
-        return
+    """Mail the link to the address the organizer gave (link_mail), its expiry in
+    the tournament's zone."""
     what = invitation.get_role_display().lower()
     if invitation.team is not None:
         what += f" of {invitation.team.name}"
-    body = (
-        f"You are invited to {invitation.tournament.name} as {what}.\n\n"
-        f"Open this link to accept, before "
-        f"{_mailed(invitation)}:\n{link}\n\n"
-        "It works once. If you did not expect it, ignore this message."
+    link_mail(
+        invitation,
+        url=link,
+        where=invitation.tournament.name,
+        what=what,
+        time_zone=invitation.tournament.time_zone,
     )
-    mail_send_on_commit(
-        subject=f"Invitation: {invitation.tournament.name}",
-        body=body,
-        to=[invitation.email],
-        missed="the invitation's mail is not sent; its maker was shown its link",
-    )
-
-
-def invitation_state_refusal(
-    invitation, *, used: Words, withdrawn: Words, expired: Words, time_zone: str
-) -> RuleError | None:
-    """Why an invitation link, a tournament's or the site's, cannot be accepted now,
-    or None: unknown, used, withdrawn or expired, each in the words of the one who
-    invited (`expired` has a hole for the moment, told in `time_zone`)."""
-    if invitation is None:
-        return RuleError(
-            "invitation_unknown",
-            marked(
-                "This invitation link is not valid: check that it was copied whole."
-            ),
-        )
-    if invitation.accepted_at is not None:
-        return ConflictError("invitation_used", used)
-    if invitation.withdrawn_at is not None:
-        return ConflictError("invitation_withdrawn", withdrawn)
-    if invitation.expires_at <= timezone.now():
-        return ConflictError(
-            "invitation_expired",
-            expired,
-            expired_on=told(invitation.expires_at, "j M Y H:i", time_zone),
-        )
-    return None
 
 
 def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
     """Why this invitation cannot be accepted now, or None."""
-    return invitation_state_refusal(
+    return link_refusal(
         invitation,
         used=marked(
             "This invitation was accepted already; an invitation works once. Ask "
@@ -460,6 +256,19 @@ def invitation_refusal(invitation: Invitation | None) -> RuleError | None:
     )
 
 
+def _invitation_refusals(invitation: Invitation, holder) -> list[RuleError]:
+    """The role's rules, then, for a signed-in holder, a role they hold already."""
+    role = Role(invitation.role)
+    errors = _role_errors(
+        tournament=invitation.tournament, role=role, team=invitation.team
+    )
+    if holder is not None and (
+        taken := _role_taken(invitation.tournament, holder, role)
+    ):
+        errors.append(taken)
+    return errors
+
+
 @transaction.atomic
 def invitation_accept(
     *,
@@ -470,48 +279,18 @@ def invitation_accept(
 ) -> Membership:
     """Accept an invitation: as the signed-in `user`, or as a new user made from
     `username` and `password`. The role goes to that user; the link stops."""
-    invitation = (
-        # Only the invitation's row is locked: its team may be absent (an outer
-        # join PostgreSQL cannot lock).
-        Invitation.objects.select_for_update(of=("self",))
-        .select_related("tournament", "team")
-        .filter(key_digest=invitation_digest(key))
-        .first()
+    return link_accept(
+        Invitation.objects.select_related("tournament", "team"),
+        key=key,
+        user=user,
+        username=username,
+        password=password,
+        refusal=invitation_refusal,
+        refusals=_invitation_refusals,
+        give=lambda invitation, holder: _membership_save(
+            invitation.tournament, holder, Role(invitation.role), invitation.team
+        ),
     )
-    refusal = invitation_refusal(invitation)
-    if refusal is not None or invitation is None:
-        raise refusal or AssertionError
-    role = Role(invitation.role)
-    errors = _role_errors(
-        tournament=invitation.tournament, role=role, team=invitation.team
-    )
-    if user is not None and user.is_authenticated:
-        if taken := _role_taken(invitation.tournament, user, role):
-            errors.append(taken)
-    else:
-        errors.extend(_new_user_errors(username, password))
-    _raise(errors)
-    if user is None or not user.is_authenticated:
-        user = _user_create(username, password)
-    membership = _membership_save(invitation.tournament, user, role, invitation.team)
-    invitation.accepted_at = timezone.now()
-    invitation.accepted_by = user
-    invitation.save(update_fields=["accepted_at", "accepted_by"])
-    return membership
-
-
-def link_withdraw(invitation, *, user, used: Words):
-    """An invitation link, a tournament's or the site's, stops working; withdrawing
-    twice is the same as once, an accepted one is refused in the `used` words. Inside
-    its caller's transaction."""
-    invitation = type(invitation).objects.select_for_update().get(pk=invitation.pk)
-    if invitation.accepted_at is not None:
-        raise ConflictError("invitation_used", used)
-    if invitation.withdrawn_at is None:
-        invitation.withdrawn_at = timezone.now()
-        invitation.withdrawn_by = account(user)
-        invitation.save(update_fields=["withdrawn_at", "withdrawn_by"])
-    return invitation
 
 
 @transaction.atomic
@@ -520,4 +299,214 @@ def invitation_withdraw(*, invitation: Invitation, user) -> Invitation:
         invitation,
         user=user,
         used=marked("This invitation was accepted already; remove the role instead."),
+    )
+
+
+# The site's roles: tournament creators and site administrators
+# ----------------------------------------------------------------------------------
+
+CREATE, ADMINISTER = "add_tournament", "administer_site"
+CODENAMES = {
+    SiteRole.CREATOR: (CREATE,),
+    SiteRole.ADMINISTRATOR: (CREATE, ADMINISTER),
+}
+
+
+def _permissions(role: SiteRole) -> list[Permission]:
+    return list(
+        Permission.objects.filter(
+            content_type__app_label="tournament", codename__in=CODENAMES[role]
+        )
+    )
+
+
+def _forget_permissions(user) -> None:
+    """Django caches a user's permissions on the object: read them again."""
+    for cached in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+        user.__dict__.pop(cached, None)
+
+
+def _site_role_taken(user, role: SiteRole) -> RuleError | None:
+    held = site_role_of(user)
+    if held == SiteRole.ADMINISTRATOR:
+        return ConflictError(
+            "role_taken",
+            marked("%(username)s is a site administrator already"),
+            field="role",
+            username=user.username,
+        )
+    if held == role:
+        return ConflictError(
+            "role_taken",
+            marked("%(username)s may create tournaments already"),
+            field="role",
+            username=user.username,
+        )
+    return None
+
+
+@transaction.atomic
+def site_role_grant(*, user, role: str) -> None:
+    """Make `user` a creator or an administrator (the demo's organizer, an accepted
+    invitation). An administrator's standing includes a creator's; an administrator
+    is staff too, which lets every page's header know it without a query."""
+    user.user_permissions.add(*_permissions(SiteRole(role)))
+    _forget_permissions(user)
+    if role == SiteRole.ADMINISTRATOR and not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+
+
+@transaction.atomic
+def site_role_withdraw(*, user) -> None:
+    """`user` is no longer a creator nor an administrator. A superuser stays one (the
+    Django admin's users page changes that), and the site keeps an administrator."""
+    administrators = list(
+        site_administrators().select_for_update().values_list("pk", flat=True)
+    )
+    held = site_role_of(user)
+    if held is None:
+        raise ConflictError(
+            "no_site_role",
+            marked("%(username)s is neither a creator nor an administrator"),
+            username=user.username,
+        )
+    if user.is_superuser:
+        raise ConflictError(
+            "superuser",
+            marked(
+                "%(username)s is a superuser, an administrator by that; only the "
+                "Django admin's users page changes it"
+            ),
+            username=user.username,
+        )
+    if held == SiteRole.ADMINISTRATOR and set(administrators) <= {user.pk}:
+        raise ConflictError(
+            "last_administrator",
+            marked("the site keeps at least one administrator"),
+        )
+    user.user_permissions.remove(*_permissions(SiteRole.ADMINISTRATOR))
+    _forget_permissions(user)
+    if user.is_staff:
+        user.is_staff = False  # staff opens nothing but an administrator's header
+        user.save(update_fields=["is_staff"])
+    if site_role_of(user) is not None:
+        raise ConflictError(
+            "role_from_group",
+            marked(
+                "%(username)s holds it through a group; the Django admin's groups "
+                "change that"
+            ),
+            username=user.username,
+        )
+
+
+# Invitations to the site's roles
+# ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def site_invitation_create(
+    *, user, role: str, name: str = "", email: str = "", days: int | None = None
+) -> NewLink[SiteInvitation]:
+    """A one-time link that makes its holder a creator or an administrator, valid
+    for `days` (settings.INVITATION_DAYS unless given)."""
+    errors: list[RuleError] = []
+    if role not in SiteRole.values:
+        errors.append(
+            RuleError(
+                "invalid_choice",
+                marked("a site role is creator or administrator"),
+                field="role",
+            )
+        )
+    return link_create(
+        SiteInvitation(role=role),
+        user=user,
+        name=name,
+        email=email,
+        days=days,
+        errors=errors,
+    )
+
+
+def site_invitation_mail(*, invitation: SiteInvitation, link: str) -> None:
+    """Mail the link to the address given (link_mail), its expiry in the site's
+    zone."""
+    what = {
+        SiteRole.CREATOR: "a tournament creator: you may create tournaments",
+        SiteRole.ADMINISTRATOR: (
+            "an administrator of the site: you may create tournaments and invite "
+            "creators and administrators"
+        ),
+    }[SiteRole(invitation.role)]
+    link_mail(
+        invitation,
+        url=link,
+        where="the tournament site",
+        what=what,
+        time_zone=settings.TIME_ZONE,
+    )
+
+
+def site_invitation_refusal(invitation: SiteInvitation | None) -> RuleError | None:
+    """Why this invitation cannot be accepted now, or None."""
+    return link_refusal(
+        invitation,
+        used=marked(
+            "This invitation was accepted already; an invitation works once. Ask "
+            "a site administrator for a new one if you need it."
+        ),
+        withdrawn=marked("A site administrator withdrew this invitation."),
+        expired=marked(
+            "This invitation expired on %(expired_on)s; ask a site administrator "
+            "for a new one."
+        ),
+        time_zone=settings.TIME_ZONE,
+    )
+
+
+def _site_invitation_refusals(invitation: SiteInvitation, holder) -> list[RuleError]:
+    """A standing the signed-in holder has already (or a greater one)."""
+    if holder is not None and (
+        taken := _site_role_taken(holder, SiteRole(invitation.role))
+    ):
+        return [taken]
+    return []
+
+
+def _site_role_give(invitation: SiteInvitation, user):
+    site_role_grant(user=user, role=SiteRole(invitation.role))
+    return user
+
+
+@transaction.atomic
+def site_invitation_accept(
+    *, key: str, user=None, username: str = "", password: str = ""
+):
+    """Accept an invitation as the signed-in `user`, or as a new user made from
+    `username` and `password`: that user gets the standing; the link stops. Answers
+    the user."""
+    return link_accept(
+        SiteInvitation.objects.all(),
+        key=key,
+        user=user,
+        username=username,
+        password=password,
+        refusal=site_invitation_refusal,
+        refusals=_site_invitation_refusals,
+        give=_site_role_give,
+    )
+
+
+@transaction.atomic
+def site_invitation_withdraw(*, invitation: SiteInvitation, user) -> SiteInvitation:
+    """The link stops working; withdrawing twice is the same as once."""
+    return link_withdraw(
+        invitation,
+        user=user,
+        used=marked(
+            "This invitation was accepted already; withdraw the person's "
+            "standing instead."
+        ),
     )

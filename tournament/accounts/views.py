@@ -1,8 +1,11 @@
-"""Pages of a tournament's people: the organizer's list of roles and invitations, and
-the page where an invitation is accepted (docs/people.md).
+"""Pages of people's roles (docs/people.md): a tournament's People page (its roles and
+invitations, for its organizers), the Site administration page (creators,
+administrators and the site's invitations, for the site's administrators), and the
+pages where an invitation link of either kind is accepted.
 
 Interfaces only: each POST names an action, a form checks its shape, one service does
-the work.
+the work. Making and withdrawing an invitation, and accepting one, are written once
+here for both kinds (the flow itself is tournament/accounts/invitations.py's).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,21 +30,80 @@ from tournament.web.zones import tournament_zone_activate
 
 from ..domain.errors import RuleError
 from ..domain.types import Role
-from ..models import Team
+from ..models import SiteRole, Team
 from ..views import form_errors, page_action, visible_tournament
 from ..words import refusal as said_refusal
 from . import services
-from .forms import AcceptForm, InvitationForm, RoleForm, RowForm
-from .people_selectors import invitation_get, invitation_list, membership_list
+from .forms import AcceptForm, InvitationForm, RoleForm, RowForm, SiteInvitationForm
+from .invitations import NewLink
+from .selectors import (
+    invitation_get,
+    invitation_list,
+    is_site_administrator,
+    membership_list,
+    site_invitation_get,
+    site_invitation_list,
+    site_people_list,
+    site_person_get,
+)
 
-LINK_SHOWN = "invitation_link"  # the session key of a new link, shown once
+# The session keys of a new link, shown once
+LINK_SHOWN = "invitation_link"
+SITE_LINK_SHOWN = "site_invitation_link"
 
-# The organizer's list
+# Making and withdrawing an invitation, either kind
 # ----------------------------------------------------------------------------------
 
 
-def _link(request: HttpRequest, key: str) -> str:
-    return request.build_absolute_uri(reverse("tournament:invitation", args=[key]))
+def _invite(
+    request: HttpRequest,
+    form,
+    *,
+    create: Callable[[dict], NewLink],
+    mail: Callable[..., None],
+    url_name: str,
+    shown: str,
+) -> str | None:
+    """An invitation made from `form` (`create(cleaned_data)`): its link mailed
+    when an address is given, and kept in the session under `shown` for the next
+    page to show once. The message said; None when the form shows its errors."""
+    if not form.is_valid():
+        return None
+    try:
+        made = create(form.cleaned_data)
+    except RuleError as error:
+        form_errors(form, error)
+        return None
+    link = request.build_absolute_uri(reverse(url_name, args=[made.key]))
+    mail(invitation=made.invitation, link=link)
+    request.session[shown] = link
+    said = gettext("The invitation is made: copy its link below now, it is shown once.")
+    if made.invitation.email:
+        said += " " + invitation_sent_words(made.invitation.email)
+    return said
+
+
+def _row(request: HttpRequest) -> int:
+    """The row of the list a button names."""
+    row = RowForm(request.POST)
+    if not row.is_valid():
+        raise RuleError("invalid", gettext("Choose a row of the list."))
+    return row.cleaned_data["row"]
+
+
+def _withdraw(
+    request: HttpRequest, invitations: QuerySet, row: int, withdraw: Callable
+) -> str:
+    withdraw(invitation=get_object_or_404(invitations, pk=row), user=request.user)
+    return gettext("The invitation is withdrawn: its link no longer works.")
+
+
+def _unknown_action() -> RuleError:
+    return RuleError("invalid", gettext("Choose what to change from the page."))
+
+
+# A tournament's People page
+# ----------------------------------------------------------------------------------
 
 
 @require_http_methods(["GET", "POST"])
@@ -89,41 +152,35 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _team(teams: QuerySet[Team], pk: int | None) -> Team | None:
+    """The team a form names (404 when it is not the tournament's), or None."""
+    return get_object_or_404(teams, pk=pk) if pk else None
+
+
 def _act(request, tournament, action, teams, invite, role) -> str | None:
     """The message of a done action; None when a form shows its errors."""
     if action == "invite":
-        if not invite.is_valid():
-            return None
-        data = invite.cleaned_data
-        team = get_object_or_404(teams, pk=data["team"]) if data["team"] else None
-        try:
-            made = services.invitation_create(
+        return _invite(
+            request,
+            invite,
+            create=lambda data: services.invitation_create(
                 tournament=tournament,
                 user=request.user,
                 role=data["role"],
-                team=team,
+                team=_team(teams, data["team"]),
                 name=data["name"],
                 email=data["email"],
                 days=data["days"],
-            )
-        except RuleError as error:
-            form_errors(invite, error)
-            return None
-        link = _link(request, made.key)
-        services.invitation_mail(invitation=made.invitation, link=link)
-        request.session[LINK_SHOWN] = link
-        sent = made.invitation.email
-        made_words = gettext(
-            "The invitation is made: copy its link below now, it is shown once."
+            ),
+            mail=services.invitation_mail,
+            url_name="tournament:invitation",
+            shown=LINK_SHOWN,
         )
-        if sent:
-            return made_words + " " + invitation_sent_words(sent)
-        return made_words
     if action == "role":
         if not role.is_valid():
             return None
         data = role.cleaned_data
-        team = get_object_or_404(teams, pk=data["team"]) if data["team"] else None
+        team = _team(teams, data["team"])
         try:
             membership = services.membership_create(
                 tournament=tournament,
@@ -139,25 +196,91 @@ def _act(request, tournament, action, teams, invite, role) -> str | None:
             "user": membership.user.username,
             "role": membership.get_role_display(),
         }
-    row = RowForm(request.POST)
-    if not row.is_valid():
-        raise RuleError("invalid", gettext("Choose a row of the list."))
+    row = _row(request)
     if action == "remove":
-        membership = get_object_or_404(
-            membership_list(tournament=tournament), pk=row.cleaned_data["row"]
-        )
+        membership = get_object_or_404(membership_list(tournament=tournament), pk=row)
         services.membership_delete(membership=membership)
         return gettext("%(user)s no longer has the role %(role)s.") % {
             "user": membership.user.username,
             "role": membership.get_role_display(),
         }
     if action == "withdraw":
-        invitation = get_object_or_404(
-            invitation_list(tournament=tournament), pk=row.cleaned_data["row"]
+        return _withdraw(
+            request,
+            invitation_list(tournament=tournament),
+            row,
+            services.invitation_withdraw,
         )
-        services.invitation_withdraw(invitation=invitation, user=request.user)
-        return gettext("The invitation is withdrawn: its link no longer works.")
-    raise RuleError("invalid", gettext("Choose what to change from the page."))
+    raise _unknown_action()
+
+
+# The Site administration page
+# ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def site_page(request: HttpRequest) -> HttpResponse:
+    """The site's creators and administrators, its invitations, and the form to
+    invite someone; for the site's administrators."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not is_site_administrator(request.user):
+        raise PermissionDenied(
+            gettext("Only the site's administrators manage who may create tournaments.")
+        )
+    action = request.POST.get("action") if request.method == "POST" else None
+    invite = SiteInvitationForm(
+        request.POST if action == "invite" else None, prefix="invite"
+    )
+    if action is not None:
+        answer = page_action(
+            request,
+            lambda: _site_act(request, action, invite),
+            reverse("tournament:site"),
+        )
+        if answer is not None:
+            return answer
+    return render(
+        request,
+        "tournament/site.html",
+        {
+            "people": site_people_list(),
+            "invitations": list(site_invitation_list()[:100]),
+            "now": timezone.now(),
+            "new_link": request.session.pop(SITE_LINK_SHOWN, None),
+            "invite_form": invite,
+        },
+        status=400 if action is not None else 200,
+    )
+
+
+def _site_act(request, action, invite) -> str | None:
+    """The message of a done action; None when a form shows its errors."""
+    if action == "invite":
+        return _invite(
+            request,
+            invite,
+            create=lambda data: services.site_invitation_create(
+                user=request.user, **data
+            ),
+            mail=services.site_invitation_mail,
+            url_name="tournament:site-invitation",
+            shown=SITE_LINK_SHOWN,
+        )
+    row = _row(request)
+    if action == "withdraw":
+        return _withdraw(
+            request, site_invitation_list(), row, services.site_invitation_withdraw
+        )
+    if action == "remove":
+        person = site_person_get(pk=row)
+        if person is None:
+            raise Http404
+        services.site_role_withdraw(user=person.user)
+        return gettext(
+            "%(user)s no longer creates tournaments nor administers the site."
+        ) % {"user": person.username}
+    raise _unknown_action()
 
 
 # Accepting an invitation
@@ -253,4 +376,38 @@ def invitation_page(request: HttpRequest, key: str) -> HttpResponse:
             welcome(membership),
             reverse("tournament:detail", args=[membership.tournament.slug]),
         ),
+    )
+
+
+def _site_welcome(user, role: str) -> tuple[object, str, str]:
+    """An accepted site invitation: an administrator goes to the site's page, a
+    creator home, each told what the standing allows."""
+    if role == SiteRole.ADMINISTRATOR:
+        return (
+            user,
+            gettext(
+                "Welcome: you administer the site now. You may create "
+                "tournaments and invite creators and administrators."
+            ),
+            reverse("tournament:site"),
+        )
+    return (
+        user,
+        gettext("Welcome: you may create tournaments now."),
+        reverse("tournament:home"),
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def site_invitation_page(request: HttpRequest, key: str) -> HttpResponse:
+    """A site invitation's link (invitation_answer)."""
+    invitation = site_invitation_get(key=key)
+    return invitation_answer(
+        request,
+        key=key,
+        invitation=invitation,
+        refusal=services.site_invitation_refusal(invitation),
+        template="tournament/site_invitation.html",
+        accept=partial(services.site_invitation_accept, key=key),
+        accepted=lambda user: _site_welcome(user, invitation.role),
     )

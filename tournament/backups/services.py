@@ -17,7 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, Model
 from django.utils import timezone
 
-from ..accounts import services as people_services
+from ..accounts.users import SiteUsernames, username_refusals_of
 from ..db.raw import raw_delete
 from ..domain.errors import filled, marked
 from ..domain.types import Role
@@ -270,7 +270,7 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
     missing = list(dict.fromkeys(n for n in named.values() if n not in found))
     if not missing:
         return {file_id: found[name] for file_id, name in named.items()}
-    site = people_services.SiteUsernames()  # read once for every name
+    site = SiteUsernames()  # read once for every name
     for name in missing:
         clash = site.keys.get(username_key(name))
         if clash is not None:
@@ -284,7 +284,7 @@ def _people(archive: Archive, *, create: bool) -> dict[int, int]:
                     username=clash,
                 )
             )
-        if refused := people_services.username_refusals_of(name, site):
+        if refused := username_refusals_of(name, site):
             raise BackupRefused(
                 filled(
                     marked("the person %(name)r of the file: %(rule)s"),

@@ -14,7 +14,7 @@ What it decides:
   Han ideographs), each script's own marks after its letters (a Malayalam vowel
   sign, a virama, a joiner right after a virama), the digits 0 to 9 and . _ - @ +.
 
-What it does not: read users or compare with them (tournament/people/services.py
+What it does not: read users or compare with them (tournament/accounts/users.py
 does, with these keys), or judge Latin letters that look like each other ("rn" and
 "m", "l" and "I"): a reader of the Latin alphabet tells those apart in the page's
 font, and refusing them would refuse ordinary names.

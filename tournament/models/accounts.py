@@ -17,7 +17,7 @@ class OneTimeLink(models.Model):
     """What every invitation link shares, a tournament's or the site's: whom it is for,
     a digest of its key (never the key: the link is shown once, and a copy of the
     database cannot be used to accept it), when it expires, and who made, accepted or
-    withdrew it (people/services.py: invitation_state_refusal reads these)."""
+    withdrew it (accounts/invitations.py: the one flow both kinds go through)."""
 
     name = models.CharField(max_length=80, blank=True, help_text="Who it is for.")
     email = models.EmailField(blank=True)

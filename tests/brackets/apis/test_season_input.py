@@ -12,8 +12,8 @@ from brackets.domain.seasons import points_read, whole_number
 from brackets.models import Season
 from tests.conftest import as_user
 from tests.factories import TournamentFactory, UserFactory
+from tournament.accounts.services import site_role_grant
 from tournament.domain.errors import RuleError
-from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 SEASONS = "/api/v1/seasons/"

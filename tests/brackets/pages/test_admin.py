@@ -8,7 +8,7 @@ from brackets.models import Bracket, KnockoutMatch
 from tests.brackets.knockout import final_league
 from tests.conftest import as_user
 from tests.factories import UserFactory
-from tournament.accounts.site_services import site_role_grant
+from tournament.accounts.services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 

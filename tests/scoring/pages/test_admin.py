@@ -7,7 +7,7 @@ from django.test import Client
 from scoring.sheets import services
 from tests.factories import UserFactory
 from tests.scoring.conftest import deal_body
-from tournament.accounts.site_services import site_role_grant
+from tournament.accounts.services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 

@@ -42,11 +42,11 @@ from tests.factories import (
     member,
 )
 from tests.scoring.league import drawn_league, play_quickly
+from tournament.accounts.services import site_role_grant
 from tournament.domain.types import Role
 from tournament.models import Person, PersonChange, Player, Seat
 from tournament.persons.services import person_merge, person_split
 from tournament.services import tournament_update
-from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 

@@ -23,6 +23,7 @@ from tests.factories import (
     UserFactory,
     member,
 )
+from tournament.accounts.services import site_role_grant
 from tournament.domain.errors import ConflictError
 from tournament.domain.types import Role
 from tournament.models import (
@@ -34,7 +35,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.persons.services import person_merge, person_split
-from tournament.accounts.site_services import site_role_grant
 
 from .test_people_and_ratings import _admin, _confirm, _league, _person
 

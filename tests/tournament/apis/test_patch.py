@@ -11,9 +11,9 @@ import pytest
 from brackets.models import Season
 from tests.conftest import as_user
 from tests.factories import TournamentFactory, UserFactory, member
+from tournament.accounts.services import site_role_grant
 from tournament.domain.types import Role
 from tournament.models import Tournament
-from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.test import Client
 
 from tests.conftest import as_user
 from tests.factories import UserFactory
-from tournament.models import SiteInvitation
 from tournament.accounts.selectors import site_role_of
-from tournament.accounts.site_services import site_role_grant
+from tournament.accounts.services import site_role_grant
+from tournament.models import SiteInvitation
 
 pytestmark = pytest.mark.django_db
 INVITATIONS = "/api/v1/site/invitations/"

@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from tests.factories import SectionFactory, TeamFactory, TournamentFactory, member
+from tournament.accounts.services import site_role_grant
 from tournament.domain.types import Role
 from tournament.models import Membership
-from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "pw-for-tests-56"

@@ -13,10 +13,10 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.factories import member
+from tournament.accounts.selectors import site_role_of
+from tournament.accounts.services import site_role_grant
 from tournament.domain.types import Role
 from tournament.models import Membership, SiteInvitation, Tournament
-from tournament.accounts.selectors import site_role_of
-from tournament.accounts.site_services import site_role_grant
 
 pytestmark = pytest.mark.django_db
 SITE = "/site/"
