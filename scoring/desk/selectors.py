@@ -16,20 +16,19 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from scoring.models import Announcement, Bye, LeagueRound
+from scoring.models import Announcement, Bye
 from tournament.domain.roster import roster_at
 from tournament.domain.types import RoundStage, TournamentStatus
 from tournament.models import Team, Tournament
 from tournament.selectors import rosters_get
 
 from ..domain import desk as rules
-from ..domain.rules import FINAL_STATUSES, MatchStatus, Stage
-from ..league.selectors import league_teams, standings_get
+from ..domain.rules import MatchStatus, Stage
+from ..league.selectors import league_teams, round_marks, round_pick, standings_get
 from ..models import Deal, Match, SheetAction, SheetChange
-from ..sheets.selectors import DECIDED, match_queryset
+from ..sheets.selectors import match_queryset
 from ..signals import screen_bracket
 
-STAGES = [s.value for s in Stage]
 ENTRIES = [
     SheetAction.DEAL_ADD,
     SheetAction.DEAL_REPLACE,
@@ -37,58 +36,6 @@ ENTRIES = [
     SheetAction.PENALTY_ADD,
     SheetAction.PENALTY_DELETE,
 ]
-
-
-def round_marks(*, tournament: Tournament, drafts: bool) -> list[rules.RoundMark]:
-    """Every round in playing order with its tables and how many are settled (two
-    queries). Without `drafts`, rounds not released are left out."""
-    released = dict(
-        LeagueRound.objects.filter(tournament=tournament).values_list(
-            "number", "released_at"
-        )
-    )
-    rows = (
-        Match.objects.filter(tournament=tournament)
-        .values("stage", "round")
-        .annotate(
-            tables=Count("pk", filter=~Q(status=MatchStatus.VOID)),
-            final=Count("pk", filter=Q(status__in=FINAL_STATUSES)),
-            decided=Count("pk", filter=Q(status__in=DECIDED)),
-        )
-        .order_by()
-    )
-    marks = {
-        (r["stage"], r["round"]): rules.RoundMark(
-            r["stage"],
-            r["round"],
-            # a league round set up by hand, without a drawn round, is released
-            r["stage"] != Stage.LEAGUE
-            or r["round"] not in released
-            or released[r["round"]] is not None,
-            r["tables"],
-            r["final"],
-            r["decided"],
-            released.get(r["round"]) if r["stage"] == Stage.LEAGUE else None,
-        )
-        for r in rows
-    }
-    for number, at in released.items():  # a drawn round shows before its matches do
-        key = (Stage.LEAGUE.value, number)
-        marks.setdefault(
-            key, rules.RoundMark(key[0], number, at is not None, 0, 0, 0, at)
-        )
-    ordered = sorted(marks.values(), key=lambda m: (STAGES.index(m.stage), m.number))
-    return [m for m in ordered if drafts or m.released]
-
-
-def round_pick(
-    marks: list[rules.RoundMark], wanted: str | None
-) -> rules.RoundMark | None:
-    """The round named `<stage>-<number>` in a page's address, else the current one."""
-    for mark in marks:
-        if wanted == f"{mark.stage}-{mark.number}":
-            return mark
-    return rules.current_round(marks)
 
 
 # The desk

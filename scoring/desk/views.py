@@ -31,7 +31,7 @@ from tournament.views import htmx_request, page_action, visible_tournament
 
 from ..domain import desk as rules
 from ..league import services as league_services
-from ..league.selectors import decided_fingerprint
+from ..sheets.fingerprints import decided_fingerprint
 from . import services
 from .forms import AnnouncementForm, RowForm, WhereForm
 from .selectors import (

@@ -33,6 +33,7 @@ from ..domain import standings as ranking
 from ..domain.rules import Stage
 from ..models import STAGE_CHOICES
 from ..sheets.apis import username_of
+from ..sheets.fingerprints import standings_fingerprint
 from ..sheets.selectors import (
     sees_drafts,
 )
@@ -41,7 +42,6 @@ from .selectors import (
     DrawState,
     draw_state,
     round_list,
-    standings_fingerprint,
     standings_get,
 )
 

@@ -40,10 +40,10 @@ from tournament.views import (
 )
 from tournament.words import refusal, words_said
 
-from ..desk.selectors import round_marks, round_pick
 from ..domain.desk import current_round
 from ..domain.rounds import round_name
 from ..sheets import services as sheet_services
+from ..sheets.fingerprints import standings_fingerprint
 from ..sheets.forms import MatchForm
 from ..sheets.selectors import (
     sees_drafts,
@@ -62,7 +62,8 @@ from .forms import (
 from .selectors import (
     draw_state,
     round_list,
-    standings_fingerprint,
+    round_marks,
+    round_pick,
     standings_get,
     team_matches_shown,
     team_sheets,

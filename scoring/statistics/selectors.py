@@ -30,8 +30,8 @@ from tournament.models import Team, Tournament
 
 from ..domain import statistics as stats
 from ..domain.rules import MatchStatus, PenaltyKind, Side, Stage
-from ..league.selectors import sheets_fingerprint
 from ..models import Deal, Match, MatchTally
+from ..sheets.fingerprints import sheets_fingerprint
 from ..sheets.selectors import draft_rounds
 from ..sheets.tallies import TALLY_COLUMNS
 

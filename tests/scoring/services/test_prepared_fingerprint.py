@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.league import selectors
+from scoring.sheets import fingerprints as selectors
 from tests.brackets.knockout import final_league
 from tournament.db.prepared import prepared_row
 
