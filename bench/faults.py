@@ -726,8 +726,8 @@ def league_plans(
     from rest_framework.authtoken.models import Token
 
     from scoring.league import services
+    from scoring.links.services import links_ensure
     from scoring.models import Match
-    from tournament.links.services import links_ensure
     from tournament.models import Link, Membership, Tournament
 
     users = get_user_model().objects

@@ -79,8 +79,8 @@ def _setup(scorers: int, referees: int) -> dict:
     from rest_framework.authtoken.models import Token
 
     from scoring.league import services
+    from scoring.links.services import links_ensure
     from scoring.models import Match
-    from tournament.links.services import links_ensure
     from tournament.models import Link, Membership, Section, Team, Tournament
 
     users = get_user_model().objects

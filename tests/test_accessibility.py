@@ -27,6 +27,7 @@ import pytest
 from brackets.models import Game
 from brackets.services import knockout_seed
 from scoring.domain.rules import Side
+from scoring.links.services import links_ensure
 from scoring.sheets import day as sheets_day
 from scoring.sheets import services as sheets_services
 from tests.brackets.knockout import final_league
@@ -40,9 +41,8 @@ from tournament.accounts.services import (
 )
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
-from tournament.links.auth import LinkHolder
-from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, Player, Team
+from tournament.web.links import LinkHolder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -29,6 +29,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from brackets.models import Season
+from scoring.links.services import links_ensure
 from scoring.models import ExportJob, Match, Penalty
 from scoring.sheets import day, services
 from tests.factories import (
@@ -46,7 +47,6 @@ from tournament.accounts.services import (
 )
 from tournament.backups.services import backup_take
 from tournament.domain.types import Role
-from tournament.links.services import links_ensure
 from tournament.models import Link, LinkKind, NamesakeSuggestion, Seat
 
 pytestmark = pytest.mark.django_db

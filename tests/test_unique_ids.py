@@ -14,12 +14,12 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
+from scoring.links.services import links_ensure
 from scoring.models import Match
 from tests.factories import TournamentFactory, member
 from tests.scoring.league import drawn_league, link_key, play_quickly
 from tests.test_accessibility import _may_create, championship  # noqa: F401
 from tournament.domain.types import Role
-from tournament.links.services import links_ensure
 
 pytestmark = pytest.mark.django_db
 

@@ -23,6 +23,7 @@ from tournament.web.api import (
     TournamentScopedMixin,
     xlsx_response,
 )
+from tournament.web.links import request_link
 from tournament.web.security import locked_out
 from tournament.xlsx.uploads import upload_content, xlsx_limits
 
@@ -37,7 +38,6 @@ from .domain.errors import RuleError, marked
 from .domain.rulesets import RuleSetCode
 from .domain.types import Role
 from .domain.usernames import username_form
-from .links.auth import request_link
 from .models import (
     SUBSTITUTIONS_MAX,
     LinkKind,

@@ -9,9 +9,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.links import services
 from tournament.domain.types import Role
-from tournament.links import services
-from tournament.links.selectors import link_list
 from tournament.models import Link, LinkKind
 from tournament.web.api import (
     ID_MAX,
@@ -19,7 +18,7 @@ from tournament.web.api import (
     TournamentScopedMixin,
 )
 
-from .selectors import table_links, tables_needed
+from .selectors import link_list, table_links, tables_needed
 
 
 class TableLinkOutput(serializers.Serializer):

@@ -25,12 +25,10 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from scoring.links import services
 from tournament import services as tournament_services
 from tournament.domain.errors import RuleError, marked
 from tournament.domain.types import Role, TeamStatus, TournamentStatus
-from tournament.links import services
-from tournament.links.auth import LinkHolder, link_refusal
-from tournament.links.selectors import link_find, link_list
 from tournament.models import Link, LinkKind
 from tournament.views import (
     htmx_request,
@@ -40,6 +38,7 @@ from tournament.views import (
     unchanged,
     visible_tournament,
 )
+from tournament.web.links import LinkHolder, link_find, link_refusal
 from tournament.web.zones import tournament_zone_activate
 from tournament.words import words_said
 
@@ -48,6 +47,13 @@ from ..models import Dispute, Match
 from ..sheets import day
 from ..sheets import services as sheet_services
 from ..sheets.forms import ConfirmForm, DisputeForm
+from ..sheets.reach import (
+    link_side,
+    match_reached,
+    table_reach,
+    tables_playing,
+    team_sheets,
+)
 from ..sheets.selectors import (
     confirmations_withdrawn,
     match_get_visible,
@@ -64,15 +70,7 @@ from ..sheets.views import (
 )
 from ..words import locked_notice
 from .qr import qr_inline, qr_svg
-from .selectors import (
-    link_side,
-    match_reached,
-    table_links,
-    table_reach,
-    tables_needed,
-    tables_playing,
-    team_sheets,
-)
+from .selectors import link_list, table_links, tables_needed
 
 # What a score page needs to open without a network (the service worker keeps it).
 OFFLINE_ASSETS = (

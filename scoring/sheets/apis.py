@@ -24,7 +24,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.domain.types import Role
-from tournament.links.auth import request_link
 from tournament.models import LinkKind
 from tournament.selectors import match_roster
 from tournament.web.api import (
@@ -33,11 +32,11 @@ from tournament.web.api import (
     RolesMixin,
     TournamentScopedMixin,
 )
+from tournament.web.links import request_link
 
 from ..domain import tiebreak
 from ..domain.forfeits import Absent
 from ..domain.rules import Level, PenaltyKind, Side, Stage, Trump
-from ..links.selectors import link_side, match_reached
 from ..models import (
     SIDE_CHOICES,
     STAGE_CHOICES,
@@ -47,6 +46,7 @@ from ..models import (
     SheetChange,
 )
 from . import locking, services, toss
+from .reach import link_side, match_reached
 from .selectors import (
     SheetView,
     captain_sides,

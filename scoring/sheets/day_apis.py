@@ -11,8 +11,8 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.links.auth import request_link
 from tournament.web.api import ReadOnlyOrAuthenticated
+from tournament.web.links import request_link
 
 from ..domain.forfeits import Absent
 from ..models import Dispute, Match

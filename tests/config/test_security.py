@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+from scoring.links.services import links_ensure
 from scoring.models import HistoryIsWritten, SheetChange
 from tests.config.test_settings import PRODUCTION, _manage
 from tests.conftest import as_user
@@ -19,7 +20,6 @@ from tests.factories import UserFactory, member
 from tests.scoring.apis.test_sheet import fill, url
 from tournament.accounts.services import invitation_create
 from tournament.domain.types import Role
-from tournament.links.services import links_ensure
 from tournament.models import Link
 
 PROBE = (

@@ -236,7 +236,7 @@ def tables_in_play(slug: str, *, tables: int, deals: int, **settings):
     """A published tournament of 2 x `tables` teams ("Team 0", "Team 1", ...) in two
     sections, round 1 set up by hand at tables 1 to `tables`, and its links
     (docs/links.md): the tournament, its organizer, teams and matches."""
-    from tournament.links.services import links_ensure
+    from scoring.links.services import links_ensure
 
     tournament = TournamentFactory(
         slug=slug, league_deals=deals, published=True, **settings

@@ -249,7 +249,7 @@ REST_FRAMEWORK = {
         # that writes, even when someone has signed in in another tab of the same
         # browser (docs/links.md). After the token, so that a 401 still asks for a
         # token.
-        "tournament.links.auth.LinkAuthentication",
+        "tournament.web.links.LinkAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

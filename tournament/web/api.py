@@ -32,10 +32,10 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from tournament.db.raw import mark_logged
 from tournament.domain.errors import RuleError, RuleErrors
 from tournament.domain.types import Role
-from tournament.links.auth import link_refusal, request_link
 from tournament.models import LinkKind, Tournament
 from tournament.selectors import tournament_get_visible, tournament_roles
 from tournament.web.answers import NUMBER_OUT_OF_RANGE
+from tournament.web.links import link_refusal, request_link
 from tournament.web.unavailable import RETRY_AFTER_SECONDS, unreachable
 from tournament.web.unavailable import answer as database_unavailable
 from tournament.words import refusal

@@ -350,7 +350,7 @@ class LinkAuthenticationScheme(OpenApiAuthenticationExtension):
     """`Authorization: Link <key>` in the schema (docs/links.md); registered when
     this module is imported, as the schema class is."""
 
-    target_class = "tournament.links.auth.LinkAuthentication"
+    target_class = "tournament.web.links.LinkAuthentication"
     name = "linkAuth"
 
     def get_security_definition(self, auto_schema):

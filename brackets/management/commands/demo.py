@@ -13,9 +13,9 @@ from brackets.demo import demo_knockout_play
 from scoring.demo import demo_league_play
 from scoring.domain.rules import MatchStatus, Stage
 from scoring.links.selectors import tables_needed
+from scoring.links.services import table_links
 from scoring.models import Match
 from tournament.demo import demo_load
-from tournament.links.services import table_links
 from tournament.ops.logs import tasks_quiet
 
 

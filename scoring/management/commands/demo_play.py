@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from scoring.demo import demo_league_play
 from scoring.links.selectors import tables_needed
-from tournament.links.services import table_links
+from scoring.links.services import table_links
 from tournament.ops.logs import tasks_quiet
 
 

@@ -10,13 +10,13 @@ from rest_framework.test import APIClient
 
 from brackets.models import Game, KnockoutMatch
 from brackets.services import knockout_seed
+from scoring.links.services import links_ensure
 from scoring.models import Match, SheetChange
 from tests.brackets.knockout import final_league
 from tests.conftest import as_user
 from tests.factories import TournamentFactory, member
 from tests.scoring.league import deals_for, drawn_league, link_key, play_quickly
 from tournament.domain.types import Role
-from tournament.links.services import links_ensure
 from tournament.models import Membership
 
 pytestmark = pytest.mark.django_db

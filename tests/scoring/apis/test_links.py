@@ -13,8 +13,8 @@ from tests.conftest import as_user
 from tests.factories import TournamentFactory, member
 from tests.scoring.league import deals_for, drawn_league, enter, play_quickly
 from tournament.domain.types import Role
-from tournament.links.selectors import key_digest, link_find
 from tournament.models import Link
+from tournament.web.links import key_digest, link_find
 
 pytestmark = pytest.mark.django_db
 

@@ -304,9 +304,9 @@ def test_the_links_tab_counts_the_tables_a_round_has_and_shows_its_qr_codes(
     """Nine teams play at four tables (one has a bye each round): the tab lists the
     four tables the draw uses, not a fifth made earlier for the odd team; each link
     shows its QR code as an image named for the table or team it opens."""
+    from scoring.links.services import links_ensure
     from tests.factories import TournamentFactory, member
     from tests.scoring.league import drawn_league
-    from tournament.links.services import links_ensure
 
     tournament = TournamentFactory(slug="nine", league_rounds=3, published=True)
     organizer = member(tournament, Role.ORGANIZER, "nine-org")

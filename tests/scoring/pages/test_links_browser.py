@@ -8,13 +8,13 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from scoring.links.services import link_renew
 from scoring.models import Deal, SheetChange
 from scoring.sheets import services
 from tests.browser import DESK, PHONE, fill_deal, fill_deal_body, log_in, shoot
 from tests.factories import member
 from tests.scoring.league import deals_for, link_key, tables_in_play
 from tournament.domain.types import Role
-from tournament.links.services import link_renew
 from tournament.models import Link, LinkKind
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,6 +15,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from brackets.models import Game
+from scoring.links.services import links_ensure
 from scoring.models import Match, SheetChange
 from scoring.sheets import day, services
 from tests.brackets.knockout import final_league
@@ -27,7 +28,6 @@ from tests.scoring.league import (
     tables_in_play,
 )
 from tournament.domain.types import Role
-from tournament.links.services import links_ensure
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..domain.errors import RuleError, marked
-from ..models import Link, LinkKind, Team, Tournament, account
-from .selectors import key_digest
+from tournament.domain.errors import RuleError, marked
+from tournament.models import Link, LinkKind, Team, Tournament, account
+from tournament.web.links import key_digest
 
 TABLES_MAX = 999  # as a match's table (scoring's MatchListApi)
 

@@ -1,5 +1,8 @@
-"""Who holds a link: `LinkHolder`, an anonymous visitor who carries a link, for the
-API (`Authorization: Link <key>`) and the link's own pages (the key in the address).
+"""Who holds a link: its key looked up (`link_find`), and `LinkHolder`, an anonymous
+visitor who carries a link, for the API (`Authorization: Link <key>`) and the link's
+own pages (the key in the address). The web platform's, as the API's tokens are: the
+tournament's own API lets a team link check its team in. Everything else about links
+(making, renewing, what each reaches, their pages and cards) is scoring/links/'s.
 
 A holder is anonymous everywhere: it has no role, no permission and no login, so
 every page and endpoint that does not name links refuses it as it refuses a
@@ -9,13 +12,40 @@ then only where its reach goes (docs/links.md); the history names it by its labe
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 from django.contrib.auth.models import AnonymousUser
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
-from ..domain.errors import Words, filled, marked
-from ..models import Link, LinkKind
-from .selectors import link_find
+from tournament.domain.errors import Words, filled, marked
+from tournament.models import Link, LinkKind
+
+KEY_LENGTH_MAX = 64
+
+
+def key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def link_find(key: str) -> Link | None:
+    """The link whose key this is, or None (a renewed or mistyped key).
+
+    Looked up by the key's digest, so that the database never compares the secret
+    itself, then compared in constant time. One query, with the tournament and team.
+    """
+    if not key or len(key) > KEY_LENGTH_MAX or not key.isascii():
+        return None
+    link = (
+        Link.objects.select_related("tournament", "team")
+        .filter(key_digest=key_digest(key))
+        .first()
+    )
+    if link is None or not hmac.compare_digest(link.key, key):
+        return None
+    return link
+
 
 KEYWORD = "Link"
 REFUSED = (

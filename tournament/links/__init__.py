@@ -1,1 +1,0 @@
-"""Table and team links: pages and API access without an account (docs/links.md)."""
