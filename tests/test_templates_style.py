@@ -17,7 +17,6 @@ LIMIT = 160
 # may only go down: a file listed here gains no new long line, and when its lines are
 # shortened the test asks for the count to be lowered.
 WAITING = {
-    "500.html": 1,
     "_languages.html": 2,
     "_pages.html": 1,
     "base.html": 2,
