@@ -17,7 +17,7 @@ LIMIT = 160
 # may only go down: a file listed here gains no new long line, and when its lines are
 # shortened the test asks for the count to be lowered.
 WAITING = {
-    "_languages.html": 2,
+    "_languages.html": 1,
     "_pages.html": 1,
     "base.html": 2,
     "brackets/_bracket.html": 14,
