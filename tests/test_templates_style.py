@@ -19,7 +19,6 @@ LIMIT = 160
 WAITING = {
     "_languages.html": 1,
     "brackets/_bracket.html": 3,
-    "brackets/_season_form.html": 1,
     "brackets/_season_rows.html": 2,
     "brackets/_tiebreak.html": 1,
     "brackets/bracket.html": 3,
