@@ -19,7 +19,7 @@ LIMIT = 160
 WAITING = {
     "_languages.html": 1,
     "brackets/_bracket.html": 3,
-    "brackets/_season_rows.html": 2,
+    "brackets/_season_rows.html": 1,
     "brackets/_tiebreak.html": 1,
     "brackets/bracket.html": 3,
     "brackets/ratings.html": 6,
