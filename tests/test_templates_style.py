@@ -20,7 +20,6 @@ WAITING = {
     "_languages.html": 1,
     "brackets/_bracket.html": 3,
     "brackets/_season_rows.html": 1,
-    "scoring/_day.html": 12,
     "scoring/_desk.html": 22,
     "scoring/_desk_last.html": 1,
     "scoring/_export_job.html": 7,
