@@ -20,7 +20,7 @@ WAITING = {
     "_languages.html": 1,
     "brackets/_bracket.html": 3,
     "brackets/_season_rows.html": 1,
-    "scoring/_desk.html": 22,
+    "scoring/_desk.html": 3,
     "scoring/_desk_last.html": 1,
     "scoring/_export_job.html": 7,
     "scoring/_figures.html": 1,
