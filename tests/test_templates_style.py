@@ -21,7 +21,6 @@ WAITING = {
     "brackets/_bracket.html": 3,
     "brackets/_season_rows.html": 1,
     "scoring/_desk.html": 3,
-    "scoring/_desk_last.html": 1,
     "scoring/_export_job.html": 7,
     "scoring/_figures.html": 1,
     "scoring/_link_earlier.html": 1,
