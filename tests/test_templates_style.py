@@ -21,7 +21,7 @@ WAITING = {
     "brackets/_bracket.html": 3,
     "brackets/_season_rows.html": 1,
     "scoring/_desk.html": 3,
-    "scoring/_export_job.html": 7,
+    "scoring/_export_job.html": 1,
     "scoring/_figures.html": 1,
     "scoring/_link_earlier.html": 1,
     "scoring/_link_team_live.html": 8,
