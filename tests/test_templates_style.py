@@ -22,7 +22,6 @@ WAITING = {
     "brackets/_season_rows.html": 1,
     "scoring/_desk.html": 3,
     "scoring/_export_job.html": 1,
-    "scoring/_link_earlier.html": 1,
     "scoring/_link_team_live.html": 8,
     "scoring/_match_live.html": 8,
     "scoring/_offline.html": 2,
