@@ -24,7 +24,7 @@ WAITING = {
     "scoring/_export_job.html": 1,
     "scoring/_link_team_live.html": 8,
     "scoring/_score_app.html": 1,
-    "scoring/_scoreboard.html": 12,
+    "scoring/_scoreboard.html": 2,
     "scoring/_screen.html": 10,
     "scoring/_screen_side.html": 1,
     "scoring/_sheet.html": 9,
