@@ -27,7 +27,6 @@ WAITING = {
     "scoring/_scoreboard.html": 2,
     "scoring/_screen.html": 10,
     "scoring/_screen_side.html": 1,
-    "scoring/_sheet.html": 9,
     "scoring/_standings.html": 12,
     "scoring/_team_live.html": 7,
     "scoring/_toss_form.html": 2,
