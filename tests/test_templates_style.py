@@ -29,7 +29,7 @@ WAITING = {
     "scoring/_screen_side.html": 1,
     "scoring/_standings.html": 12,
     "scoring/_team_live.html": 1,
-    "scoring/_where.html": 7,
+    "scoring/_where.html": 2,
     "scoring/_where_form.html": 2,
     "scoring/desk.html": 2,
     "scoring/draw.html": 18,
