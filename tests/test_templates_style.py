@@ -30,7 +30,7 @@ WAITING = {
     "scoring/_standings.html": 12,
     "scoring/_team_live.html": 1,
     "scoring/_where.html": 2,
-    "scoring/draw.html": 18,
+    "scoring/draw.html": 1,
     "scoring/excel.html": 12,
     "scoring/link_cards.html": 4,
     "scoring/link_score.html": 1,
