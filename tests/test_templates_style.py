@@ -31,7 +31,6 @@ WAITING = {
     "scoring/_team_live.html": 1,
     "scoring/_where.html": 2,
     "scoring/draw.html": 1,
-    "scoring/link_table.html": 3,
     "scoring/link_team.html": 5,
     "scoring/links.html": 9,
     "scoring/match.html": 5,
