@@ -32,7 +32,7 @@ WAITING = {
     "scoring/_where.html": 2,
     "scoring/draw.html": 1,
     "scoring/link_team.html": 5,
-    "scoring/links.html": 9,
+    "scoring/links.html": 1,
     "scoring/match.html": 5,
     "scoring/matches.html": 3,
     "scoring/people.html": 5,
