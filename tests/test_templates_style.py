@@ -33,7 +33,6 @@ WAITING = {
     "scoring/draw.html": 1,
     "scoring/link_team.html": 5,
     "scoring/links.html": 1,
-    "scoring/match.html": 5,
     "scoring/matches.html": 3,
     "scoring/people.html": 5,
     "scoring/person.html": 10,
