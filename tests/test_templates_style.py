@@ -33,7 +33,7 @@ WAITING = {
     "scoring/draw.html": 1,
     "scoring/link_team.html": 5,
     "scoring/links.html": 1,
-    "scoring/matches.html": 3,
+    "scoring/matches.html": 1,
     "scoring/people.html": 5,
     "scoring/person.html": 10,
     "scoring/player.html": 4,
