@@ -34,7 +34,6 @@ WAITING = {
     "scoring/link_team.html": 5,
     "scoring/links.html": 1,
     "scoring/matches.html": 1,
-    "scoring/people.html": 5,
     "scoring/person.html": 10,
     "scoring/player.html": 4,
     "scoring/print.html": 10,
