@@ -34,7 +34,7 @@ WAITING = {
     "scoring/link_team.html": 5,
     "scoring/links.html": 1,
     "scoring/matches.html": 1,
-    "scoring/person.html": 10,
+    "scoring/person.html": 1,
     "scoring/player.html": 4,
     "scoring/print.html": 10,
     "scoring/score.html": 1,
