@@ -35,7 +35,7 @@ WAITING = {
     "scoring/links.html": 1,
     "scoring/matches.html": 1,
     "scoring/person.html": 1,
-    "scoring/player.html": 4,
+    "scoring/player.html": 1,
     "scoring/print.html": 10,
     "scoring/score.html": 1,
     "scoring/standings.html": 4,
