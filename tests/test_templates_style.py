@@ -37,7 +37,6 @@ WAITING = {
     "scoring/person.html": 1,
     "scoring/player.html": 1,
     "scoring/print.html": 10,
-    "scoring/score.html": 1,
     "scoring/standings.html": 4,
     "scoring/statistics.html": 9,
     "scoring/sw.js": 1,
