@@ -37,7 +37,7 @@ WAITING = {
     "scoring/person.html": 1,
     "scoring/player.html": 1,
     "scoring/print.html": 10,
-    "scoring/standings.html": 4,
+    "scoring/standings.html": 1,
     "scoring/statistics.html": 9,
     "scoring/sw.js": 1,
     "scoring/team.html": 11,
