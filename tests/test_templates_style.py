@@ -38,7 +38,7 @@ WAITING = {
     "scoring/player.html": 1,
     "scoring/print.html": 10,
     "scoring/standings.html": 1,
-    "scoring/statistics.html": 9,
+    "scoring/statistics.html": 1,
     "scoring/sw.js": 1,
     "scoring/team.html": 11,
     "tournament/_knockout_size.html": 1,
