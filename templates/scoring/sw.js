@@ -30,7 +30,8 @@ self.addEventListener("activate", (event) => {
 
 function offlinePage() {
   return new Response(
-    "<!doctype html><title>Offline</title><p>This page was never opened on this device, so it cannot open without a network. Open it again when the network is back.</p>",
+    "<!doctype html><title>Offline</title><p>This page was never opened on this device, " +
+      "so it cannot open without a network. Open it again when the network is back.</p>",
     { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }
   );
 }
