@@ -39,7 +39,7 @@ WAITING = {
     "scoring/print.html": 10,
     "scoring/standings.html": 1,
     "scoring/statistics.html": 1,
-    "scoring/team.html": 11,
+    "scoring/team.html": 2,
     "tournament/_knockout_size.html": 1,
     "tournament/_nav.html": 10,
     "tournament/_setting.html": 1,
