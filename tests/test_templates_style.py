@@ -41,7 +41,6 @@ WAITING = {
     "scoring/statistics.html": 1,
     "scoring/team.html": 2,
     "tournament/_knockout_size.html": 1,
-    "tournament/backups.html": 5,
     "tournament/detail.html": 9,
     "tournament/home.html": 3,
     "tournament/import.html": 3,
