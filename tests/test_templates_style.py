@@ -42,7 +42,6 @@ WAITING = {
     "scoring/team.html": 2,
     "tournament/_knockout_size.html": 1,
     "tournament/detail.html": 9,
-    "tournament/import.html": 3,
     "tournament/invitation.html": 4,
     "tournament/people.html": 8,
     "tournament/registration.html": 18,
