@@ -42,7 +42,7 @@ WAITING = {
     "scoring/team.html": 2,
     "tournament/_knockout_size.html": 1,
     "tournament/detail.html": 9,
-    "tournament/invitation.html": 4,
+    "tournament/invitation.html": 1,
     "tournament/people.html": 8,
     "tournament/registration.html": 18,
     "tournament/settings.html": 8,
