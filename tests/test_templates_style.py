@@ -43,7 +43,6 @@ WAITING = {
     "tournament/_knockout_size.html": 1,
     "tournament/detail.html": 9,
     "tournament/invitation.html": 1,
-    "tournament/people.html": 8,
     "tournament/registration.html": 18,
     "tournament/settings.html": 8,
     "tournament/site.html": 8,
