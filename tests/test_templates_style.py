@@ -43,7 +43,7 @@ WAITING = {
     "tournament/_knockout_size.html": 1,
     "tournament/detail.html": 9,
     "tournament/invitation.html": 1,
-    "tournament/registration.html": 18,
+    "tournament/registration.html": 5,
     "tournament/settings.html": 8,
     "tournament/site.html": 8,
     "tournament/site_invitation.html": 2,
