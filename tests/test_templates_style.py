@@ -45,7 +45,6 @@ WAITING = {
     "tournament/invitation.html": 1,
     "tournament/registration.html": 5,
     "tournament/settings.html": 2,
-    "tournament/site.html": 8,
     "tournament/site_invitation.html": 2,
     "tournament/teams.html": 3,
 }
