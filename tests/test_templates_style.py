@@ -45,7 +45,7 @@ WAITING = {
     "tournament/invitation.html": 1,
     "tournament/registration.html": 5,
     "tournament/settings.html": 2,
-    "tournament/site_invitation.html": 2,
+    "tournament/site_invitation.html": 1,
     "tournament/teams.html": 3,
 }
 
