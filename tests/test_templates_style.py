@@ -46,7 +46,7 @@ WAITING = {
     "tournament/registration.html": 5,
     "tournament/settings.html": 2,
     "tournament/site_invitation.html": 1,
-    "tournament/teams.html": 3,
+    "tournament/teams.html": 2,
 }
 
 
