@@ -16,7 +16,7 @@ from scoring.league.selectors import league_progress
 from tournament.domain.errors import RuleError
 from tournament.domain.types import Role, TournamentStatus
 from tournament.selectors import teams_playing_count
-from tournament.views import htmx_request, visible_tournament
+from tournament.web.pages import htmx_request, visible_tournament
 from tournament.words import refusal
 
 from . import services

@@ -21,7 +21,7 @@ from scoring.ratings.selectors import may_administer_people, rating_list
 from tournament.domain.errors import RuleError
 from tournament.domain.types import TournamentStatus
 from tournament.selectors import tournament_list_visible
-from tournament.views import form_errors, page_action
+from tournament.web.pages import form_errors, page_action
 
 from . import selectors, services
 from .forms import SeasonForm

@@ -27,7 +27,7 @@ from tournament.domain.types import Role
 from tournament.models import Player
 from tournament.ops.version import VERSION
 from tournament.persons.selectors import TeamPeople
-from tournament.views import htmx_request, page_action, visible_tournament
+from tournament.web.pages import htmx_request, page_action, visible_tournament
 
 from ..domain import desk as rules
 from ..league import services as league_services

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoring.links.services import table_links
 from scoring.models import LeagueRound
 from tournament.domain.types import Role
-from tournament.views import htmx_request, visible_tournament
 from tournament.web.api import xlsx_response
+from tournament.web.pages import htmx_request, visible_tournament
 from tournament.web.zones import tournament_zone_activate
 from tournament.xlsx.uploads import upload_content
 

@@ -30,7 +30,7 @@ from tournament.models import Team, Tournament
 from tournament.ops.version import VERSION
 from tournament.persons.selectors import TeamPeople
 from tournament.selectors import substitution_list, swaps_of
-from tournament.views import (
+from tournament.web.pages import (
     form_errors,
     htmx_request,
     live_etag,

@@ -30,7 +30,8 @@ from tournament import services as tournament_services
 from tournament.domain.errors import RuleError, marked
 from tournament.domain.types import Role, TeamStatus, TournamentStatus
 from tournament.models import Link, LinkKind
-from tournament.views import (
+from tournament.web.links import LinkHolder, link_find, link_refusal
+from tournament.web.pages import (
     htmx_request,
     live_etag,
     live_headers,
@@ -38,7 +39,6 @@ from tournament.views import (
     unchanged,
     visible_tournament,
 )
-from tournament.web.links import LinkHolder, link_find, link_refusal
 from tournament.web.zones import tournament_zone_activate
 from tournament.words import words_said
 

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament.domain.errors import RuleError
 from tournament.persons import services
-from tournament.views import page_action
+from tournament.web.pages import page_action
 
 from ..domain import ratings as rating
 from . import selectors

@@ -28,7 +28,7 @@ from tournament.domain.rulesets import LevelMode, ruleset_get
 from tournament.domain.types import Role
 from tournament.domain.zones import zone_abbreviation
 from tournament.selectors import match_roster
-from tournament.views import (
+from tournament.web.pages import (
     form_errors,
     htmx_request,
     live_etag,

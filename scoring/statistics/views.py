@@ -13,7 +13,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.models import Team
 from tournament.persons.selectors import TeamPeople
-from tournament.views import visible_tournament
+from tournament.web.pages import visible_tournament
 
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind, Side

@@ -26,12 +26,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from tournament.ops.mail import invitation_sent_words
+from tournament.web.pages import form_errors, page_action, visible_tournament
 from tournament.web.zones import tournament_zone_activate
 
 from ..domain.errors import RuleError
 from ..domain.types import Role
 from ..models import SiteRole, Team
-from ..views import form_errors, page_action, visible_tournament
 from ..words import refusal as said_refusal
 from . import services
 from .forms import AcceptForm, InvitationForm, RoleForm, RowForm, SiteInvitationForm

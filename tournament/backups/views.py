@@ -15,10 +15,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from tournament.web.pages import visible_tournament
+
 from ..domain.errors import Words
 from ..domain.types import Role
 from ..models import Backup, Tournament
-from ..views import visible_tournament
 from ..words import backup_reason, exception_said, words_said
 from . import selectors, services
 from .archive import BackupRefused, release

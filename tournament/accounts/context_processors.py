@@ -3,8 +3,9 @@ whether the visitor administers the site (the header's link to the site's page).
 
 from functools import partial
 
-from tournament.accounts.selectors import is_site_administrator
 from tournament.ops.version import COMMIT, VERSION
+
+from .selectors import is_site_administrator
 
 
 def _administers(user) -> bool:
