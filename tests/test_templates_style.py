@@ -27,7 +27,7 @@ WAITING = {
     "scoring/_scoreboard.html": 2,
     "scoring/_screen.html": 10,
     "scoring/_screen_side.html": 1,
-    "scoring/_standings.html": 8,
+    "scoring/_standings.html": 4,
     "scoring/_team_live.html": 1,
     "scoring/_where.html": 2,
     "scoring/draw.html": 1,
