@@ -31,7 +31,7 @@ WAITING = {
     "scoring/_team_live.html": 1,
     "scoring/_where.html": 2,
     "scoring/draw.html": 1,
-    "scoring/link_team.html": 4,
+    "scoring/link_team.html": 1,
     "scoring/links.html": 1,
     "scoring/matches.html": 1,
     "scoring/person.html": 1,
