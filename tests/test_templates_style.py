@@ -22,7 +22,7 @@ WAITING = {
     "brackets/_season_rows.html": 1,
     "scoring/_desk.html": 3,
     "scoring/_export_job.html": 1,
-    "scoring/_link_team_live.html": 6,
+    "scoring/_link_team_live.html": 2,
     "scoring/_score_app.html": 1,
     "scoring/_scoreboard.html": 2,
     "scoring/_screen.html": 10,
