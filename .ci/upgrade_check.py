@@ -22,8 +22,16 @@ from collections import Counter
 from django.core.cache import cache
 from django.db import transaction
 
-from scoring.models import Deal, Match, MatchTally, Penalty, SheetChange
-from scoring.ratings.models import PersonRating, RatedGame, RatingStep
+from scoring.models import (
+    Deal,
+    Match,
+    MatchTally,
+    Penalty,
+    PersonRating,
+    RatedGame,
+    RatingStep,
+    SheetChange,
+)
 from scoring.ratings.services import ratings_behind, ratings_rebuild
 from scoring.sheets.selectors import sheet_settle
 from scoring.sheets.tallies import tallies_store, tally_of_sheet

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from scoring.ratings.models import RatedGame
+from scoring.models import RatedGame
 from scoring.ratings.selectors import person_list
 from tournament.domain.persons import person_key
 from tournament.models import Seat, Team, Tournament

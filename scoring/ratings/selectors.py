@@ -30,8 +30,8 @@ from tournament.selectors import tournament_list_visible
 from ..domain import ratings as rating
 from ..domain import statistics as stats
 from ..domain.rules import PenaltyKind
+from ..models import PersonRating, RatingStep
 from ..statistics.selectors import teams_tallies_list
-from .models import PersonRating, RatingStep
 
 
 def _seen_tournaments(user) -> QuerySet[Tournament]:

@@ -39,8 +39,14 @@ from tournament.selectors import rosters_get
 
 from ..domain import ratings as rating
 from ..domain.rules import MatchStatus, Stage
-from ..models import Match
-from .models import PersonRating, RatedGame, RatingStep, RebuildQueue, RebuildWanted
+from ..models import (
+    Match,
+    PersonRating,
+    RatedGame,
+    RatingStep,
+    RebuildQueue,
+    RebuildWanted,
+)
 
 START = ""  # before every place: a refresh from the start is a rebuild
 # The tournaments whose confirmed matches the ratings take: published (the public sees

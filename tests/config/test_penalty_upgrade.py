@@ -16,8 +16,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.league.selectors import standings_get
-from scoring.models import Match, Penalty
-from scoring.ratings.models import PersonRating
+from scoring.models import Match, Penalty, PersonRating
 from scoring.sheets import services
 from scoring.sheets.locking import sheet_rows
 from scoring.sheets.selectors import sheet_settle

@@ -1,7 +1,7 @@
 """Every model of the tournament app, named here so that Django finds them and
 `tournament.models` names each: this module only re-exports (docs/architecture.md).
 The league's draws, rounds and byes and the desk's announcements are scoring's
-(scoring/models.py)."""
+(scoring/models/league.py)."""
 
 from .accounts import (
     Invitation,

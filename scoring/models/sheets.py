@@ -1,4 +1,5 @@
-"""Score sheets: a match between two teams, its deals, its penalties, its history.
+"""Score sheets: a match between two teams, its deals, its penalties, what each adds to
+the statistics, its history and its disputes.
 
 The rules that SQL can hold are named constraints. Two it cannot are kept by the
 services under a lock of the match row: a deal number within what the match allows
@@ -6,21 +7,15 @@ services under a lock of the match row: a deal number within what the match allo
 which are recomputed by scoring/domain/rules.py on every write.
 """
 
-from datetime import timedelta
-
-from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournament.domain.zones import zone
 from tournament.models import Team, Tournament, someone
-from tournament.ops.schedule import WORKER_BEAT_SECONDS
 
-from .domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
-from .domain.forfeits import Absent
-from .domain.rules import (
+from ..domain.auction import TEXT_MAX as AUCTION_TEXT_MAX
+from ..domain.forfeits import Absent
+from ..domain.rules import (
     AWARD_PENALTY,
     AWARDING_KINDS,
     CONDUCT_MOST,
@@ -40,9 +35,9 @@ from .domain.rules import (
     Stage,
     Trump,
 )
-from .domain.tiebreak import Phase, Toss, decided_by_deals
-from .words import PENALTY_WORDS, change_summary
-from .words import choices as _choices
+from ..domain.tiebreak import Phase, Toss, decided_by_deals
+from ..words import PENALTY_WORDS, change_summary
+from ..words import choices as _choices
 
 SIDES = [s.value for s in Side]
 AWARDING = [k.value for k in sorted(AWARDING_KINDS)]
@@ -52,141 +47,6 @@ WARNED = [k.value for k in sorted(WARNED_KINDS)]
 STAGE_CHOICES = _choices(Stage)
 MATCH_STATUS_CHOICES = _choices(MatchStatus)
 SIDE_CHOICES = [(s, s) for s in SIDES]
-
-
-# The league and the desk's lines: made by the tournament app's migrations, and
-# still in its tables (moved here by scoring 0017 and tournament 0014, state only: the
-# tables kept their names).
-
-
-class LeagueDraw(models.Model):
-    """One draw of a tournament's league: its seed and algorithm reproduce it. A redraw
-    adds a row and marks the earlier one as no longer current, so the seeds of every
-    draw an organizer made stay on record."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="draws"
-    )
-    number = models.PositiveSmallIntegerField(help_text="1 for the first draw.")
-    seed = models.BigIntegerField()
-    algorithm = models.CharField(max_length=40)
-    rounds = models.PositiveSmallIntegerField()
-    teams = models.PositiveIntegerField()
-    restarts = models.PositiveSmallIntegerField(default=0)
-    most_from_one_section = models.PositiveSmallIntegerField()
-    mean_sections_met = models.FloatField()
-    current = models.BooleanField(default=True)
-    created_by = someone()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        db_table = "tournament_leaguedraw"  # the tournament app made it
-        ordering = ["tournament", "-number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "number"], name="tournament_draw_number_once"
-            ),
-            models.UniqueConstraint(
-                fields=["tournament"],
-                condition=Q(current=True),
-                name="tournament_draw_one_current",
-            ),
-            models.CheckConstraint(
-                condition=Q(seed__gte=0), name="tournament_draw_seed_not_negative"
-            ),
-            models.CheckConstraint(
-                condition=Q(number__gte=1, rounds__gte=1, teams__gte=2),
-                name="tournament_draw_counts_positive",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"draw {self.number} of {self.tournament} (seed {self.seed})"
-
-
-class LeagueRound(models.Model):
-    """A round of the drawn league: a draft until the organizer releases it, and only
-    then shown to people without a role in the tournament."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="league_rounds_drawn"
-    )
-    number = models.PositiveSmallIntegerField()
-    released_at = models.DateTimeField(null=True, blank=True)
-    released_by = someone()
-
-    class Meta:
-        db_table = "tournament_leagueround"  # the tournament app made it
-        ordering = ["tournament", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "number"], name="tournament_round_once"
-            ),
-            models.CheckConstraint(
-                condition=Q(number__gte=1), name="tournament_round_number_positive"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"round {self.number} of {self.tournament}"
-
-    @property
-    def released(self) -> bool:
-        return self.released_at is not None
-
-
-class Bye(models.Model):
-    """A league round without a match for one team (an odd count); it counts as a
-    win (rules.md §5)."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="byes"
-    )
-    round = models.PositiveSmallIntegerField()
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="byes")
-
-    class Meta:
-        db_table = "tournament_bye"  # the tournament app made it
-        ordering = ["tournament", "round"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "round"], name="tournament_bye_once_per_round"
-            ),
-            models.UniqueConstraint(
-                fields=["tournament", "team"], name="tournament_bye_once_per_team"
-            ),
-            models.CheckConstraint(
-                condition=Q(round__gte=1), name="tournament_bye_round_positive"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.team} has the bye in round {self.round}"
-
-
-class Announcement(models.Model):
-    """A line an organizer writes on the desk for the venue screen (docs/desk.md)."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="announcements"
-    )
-    text = models.CharField(max_length=200)
-    created_at = models.DateTimeField(auto_now_add=True)
-    created_by = someone()
-    ended_at = models.DateTimeField(null=True, blank=True)
-    ended_by = someone()
-
-    class Meta:
-        db_table = "tournament_announcement"  # the tournament app made it
-        ordering = ["-created_at"]
-        constraints = [
-            models.CheckConstraint(
-                condition=~Q(text=""), name="announcement_text_present"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class Match(models.Model):
@@ -803,166 +663,3 @@ class Dispute(models.Model):
 
     def record(self) -> dict:
         return {"dispute": self.pk, "deal": self.deal, "text": self.text}
-
-
-class StandingsLot(models.Model):
-    """The lot that orders equal teams where a place must be decided (rules.md §5):
-    the qualifying line and the seeding of the qualifiers. Drawn once per tournament
-    from a recorded seed, when the league is final; the same seed orders any equal
-    teams the same way, so a sheet reopened afterwards is ranked by the same lot."""
-
-    tournament = models.OneToOneField(
-        Tournament, on_delete=models.CASCADE, related_name="standings_lot"
-    )
-    seed = models.BigIntegerField()
-    algorithm = models.CharField(max_length=40)
-    places = models.PositiveSmallIntegerField(
-        help_text="The places it had to decide: the tournament's qualifiers."
-    )
-    decided = models.JSONField(
-        default=list,
-        help_text="The groups of equal teams it ordered when drawn (team ids, in the "
-        "order the lot gave them).",
-    )
-    drawn_by = someone()
-    drawn_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(seed__gte=0), name="scoring_lot_seed_not_negative"
-            ),
-            models.CheckConstraint(
-                condition=Q(places__gte=1), name="scoring_lot_places_positive"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"lots of {self.tournament} (seed {self.seed})"
-
-
-class ExportStatus(models.TextChoices):
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-
-
-# The error of a job whose task the worker's queue never received (Redis down):
-# the pages say it in the visitor's words instead (ExportJob.unsent).
-EXPORT_UNSENT = (
-    "the worker's queue cannot be reached, so the build was not started; start it "
-    "again in a minute"
-)
-
-
-class ExportJob(models.Model):
-    """One build of a tournament's workbook (docs/exports.md).
-
-    The file is kept in the row itself: it is written in the same transaction that
-    marks the job done, so a worker killed mid-build leaves a job that is not done and
-    offers no file, whatever storage the web and worker processes share. `beat_at` is
-    the job's last sign of life, so that a job nobody works on any more is seen and
-    sent again (scoring/excel/services.py).
-    """
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="exports"
-    )
-    requested_by = someone()
-    status = models.CharField(
-        max_length=10, choices=ExportStatus.choices, default=ExportStatus.QUEUED
-    )
-    progress = models.PositiveIntegerField(
-        default=0, help_text="Score sheets written so far."
-    )
-    total = models.PositiveIntegerField(default=0, help_text="Score sheets to write.")
-    content = models.BinaryField(null=True, blank=True, editable=False)
-    size = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    beat_at = models.DateTimeField(
-        null=True,
-        blank=True,
-        help_text="The job's last sign of life: its task sent, or its build's "
-        "beat, every EXPORT_BEAT_SECONDS.",
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=[s.value for s in ExportStatus]),
-                name="scoring_export_status_known",
-            ),
-            models.CheckConstraint(
-                condition=~Q(status="done")
-                | (Q(content__isnull=False) & Q(finished_at__isnull=False)),
-                name="scoring_export_done_has_file",
-            ),
-            models.CheckConstraint(
-                condition=Q(status="done") | Q(content__isnull=True),
-                name="scoring_export_file_only_when_done",
-            ),
-            models.CheckConstraint(
-                condition=Q(progress__lte=F("total")),
-                name="scoring_export_progress_within_total",
-            ),
-        ]
-        indexes = [
-            models.Index(
-                fields=["tournament", "status"], name="scoring_export_t_status"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"export {self.pk} of {self.tournament_id}: {self.status}"
-
-    @property
-    def filename(self) -> str:
-        at = timezone.localtime(
-            self.finished_at or self.created_at, zone(self.tournament.time_zone)
-        )
-        stamp = at.strftime("%Y%m%d-%H%M")  # the tournament's time, as its pages
-        return f"{self.tournament.slug}-{stamp}.xlsx"
-
-    @property
-    def unsent(self) -> bool:
-        """Failed because its task could not be sent: no worker ever saw it."""
-        return self.status == ExportStatus.FAILED and self.error == EXPORT_UNSENT
-
-    @property
-    def percent(self) -> int:
-        if self.status == ExportStatus.DONE:
-            return 100
-        return (100 * self.progress // self.total) if self.total else 0
-
-    @property
-    def waiting_for_worker(self) -> bool:
-        """Queued or running, but no worker has shown a sign of life for it for longer
-        than the beat allows: no worker is building it just now (docs/exports.md,
-        "When no worker is there"). A build beats every EXPORT_BEAT_SECONDS, and a
-        live worker sends a job whose beat is EXPORT_STALE_SECONDS old again within
-        one of its own beats (WORKER_BEAT_SECONDS), which marks it afresh; one beat
-        more is slack. Past that no worker is running: the job goes on, from the
-        start, when one is back (the broker keeps its task, acks late, and the
-        worker's first beat sends it again). Read from the row alone: no query, so
-        that the Excel tab's poll stays one query."""
-        if self.status not in (ExportStatus.QUEUED, ExportStatus.RUNNING):
-            return False
-        allowed = settings.EXPORT_STALE_SECONDS + 2 * WORKER_BEAT_SECONDS
-        return self.beat_at is None or self.beat_at < timezone.now() - timedelta(
-            seconds=allowed
-        )
-
-
-from .ratings.models import (  # noqa: E402, F401
-    PersonRating,
-    RatedGame,
-    RatingStep,
-    RebuildQueue,
-    RebuildWanted,
-)
