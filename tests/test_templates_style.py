@@ -41,7 +41,7 @@ WAITING = {
     "scoring/statistics.html": 1,
     "scoring/team.html": 2,
     "tournament/_knockout_size.html": 1,
-    "tournament/detail.html": 6,
+    "tournament/detail.html": 2,
     "tournament/invitation.html": 1,
     "tournament/registration.html": 5,
     "tournament/settings.html": 2,
