@@ -36,7 +36,7 @@ WAITING = {
     "scoring/matches.html": 1,
     "scoring/person.html": 1,
     "scoring/player.html": 1,
-    "scoring/print.html": 9,
+    "scoring/print.html": 1,
     "scoring/standings.html": 1,
     "scoring/statistics.html": 1,
     "scoring/team.html": 2,
