@@ -25,7 +25,7 @@ WAITING = {
     "scoring/_link_team_live.html": 2,
     "scoring/_score_app.html": 1,
     "scoring/_scoreboard.html": 2,
-    "scoring/_screen.html": 10,
+    "scoring/_screen.html": 5,
     "scoring/_screen_side.html": 1,
     "scoring/_standings.html": 4,
     "scoring/_team_live.html": 1,
