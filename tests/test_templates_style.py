@@ -1,8 +1,11 @@
 """The templates' lines are at most 160 characters, so a template can be read without
 scrolling sideways. A long line is broken only where the break does not show: between
-the attributes of a tag, or next to a block element's tag; never inside a `{% %}` or
-`{{ }}` tag (Django reads neither across lines), nor inside a `{% blocktranslate %}`
-body (the newline would change the msgid the catalogue translates)."""
+the attributes of a tag, next to a block element's tag, where a space already stood in
+the text, after an `{% if %}` that follows such a place, inside a `{% comment %}`, or
+inside the body of a `{% blocktranslate trimmed %}` (trimmed joins its lines with one
+space, so a body with no whitespace at its ends keeps its msgid). Never inside a
+`{% %}` or `{{ }}` tag: Django reads neither across lines. Tests that read a page's
+raw HTML keep some lines whole (an `<option>`'s text, a row they match exactly)."""
 
 from __future__ import annotations
 
