@@ -1,13 +1,15 @@
-"""The code depends one way (docs/architecture.md): brackets → scoring → tournament
-between the apps, and inside scoring excel → league → sheets between its capability
-packages; the pure domain modules import only the standard library and other domain
-modules. Read from the source with ast, so a test fails on the import that breaks it,
-wherever it is (a function's body included)."""
+"""The code depends one way (docs/architecture.md, "Who depends on whom"): brackets →
+scoring → tournament between the apps; inside each app, its packages and the modules
+at its root in layers, each importing only lower layers; no two files import each
+other, directly or round a circle; and the pure domain modules import only the
+standard library and other domain modules. Read from the source with ast, so a test
+fails on the import that breaks it, wherever it is (a function's body included)."""
 
 from __future__ import annotations
 
 import ast
 import sys
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,129 @@ def test_the_domain_imports_only_the_standard_library_and_the_domain(path):
         and not found.startswith(tuple(f"{app}.domain" for app in APPS))
     )
     assert not wrong, f"{_module(path)} imports {wrong}"
+
+
+# Inside each app: its packages, and the modules at its root, in layers from the
+# lowest. A part imports its own modules and parts of lower layers, never a part of
+# its own layer or a higher one. The map (docs/architecture.md) draws the same.
+LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "tournament": (
+        ("domain",),  # the rules: plain Python
+        ("db", "ops", "xlsx", "signals", "words"),  # the platform's plain parts
+        ("models",),
+        ("selectors", "forms", "persons"),  # reads; people across tournaments
+        ("web",),  # what every page and API shares
+        ("accounts", "templatetags"),  # roles, invitations, the site's people
+        ("services", "admin", "admin_site"),  # the tournament's writes
+        ("spreadsheets", "demo"),
+        ("apis", "views"),
+        ("backups",),
+        ("urls", "urls_api", "receivers", "tasks", "backup_upgrades", "management"),
+        ("apps", "config"),  # the wiring: the app, the project's settings and URLs
+    ),
+    "scoring": (
+        ("domain", "signals"),
+        ("words",),
+        ("models", "templatetags"),
+        ("sheets", "admin"),  # a match's score sheet; what a link reaches
+        ("links", "statistics", "backup_upgrades"),
+        ("league", "ratings"),
+        ("desk", "excel"),  # the day at a glance; the workbook, which shows it all
+        ("demo", "urls", "urls_api", "apps"),
+        ("management",),
+    ),
+    "brackets": (
+        ("domain",),
+        ("models", "forms"),
+        ("selectors", "services", "admin"),
+        ("apis", "views", "receivers", "demo", "seasons"),
+        ("urls", "urls_api", "apps", "management", "backup_upgrades"),
+    ),
+}
+EVERY_SOURCE = sorted(
+    p for app in APPS for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts
+)
+
+
+def _unit(module: str) -> str:
+    """The part of its app a module is: its package, or itself at the app's root."""
+    parts = module.removesuffix(".__init__").split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _layer_of(app: str) -> dict[str, int]:
+    return {unit: n for n, layer in enumerate(LAYERS[app]) for unit in layer}
+
+
+def test_every_part_of_an_app_has_its_layer():
+    """A new package or root module is placed in the map's order, not left out."""
+    unplaced = sorted(
+        f"{app}.{_unit(_module(p))}"
+        for p in EVERY_SOURCE
+        if (app := _module(p).split(".")[0])
+        and _unit(_module(p))
+        and _unit(_module(p)) not in _layer_of(app)
+    )
+    assert not unplaced, f"parts without a layer in LAYERS: {sorted(set(unplaced))}"
+
+
+@pytest.mark.parametrize("path", EVERY_SOURCE, ids=lambda p: _module(p))
+def test_each_part_imports_only_lower_layers_of_its_app(path):
+    module = _module(path)
+    app, unit = module.split(".")[0], _unit(module)
+    if not unit:
+        return  # the app's __init__
+    layers = _layer_of(app)
+    wrong = sorted(
+        found
+        for found in _imports(path)
+        if found.split(".")[0] == app
+        and (other := _unit(found))
+        and other != unit
+        and other in layers
+        and layers[other] >= layers[unit]
+    )
+    assert not wrong, (
+        f"{module} ({app}.{unit}, layer {layers[unit]}) may not import {wrong}: "
+        "a part imports only lower layers (LAYERS, docs/architecture.md)"
+    )
+
+
+def _files_graph() -> dict[str, set[str]]:
+    """Each module of the apps and the modules of the apps it imports (a name taken
+    from a module counts as that module)."""
+    modules = {_module(p).removesuffix(".__init__"): p for p in EVERY_SOURCE}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found = set()
+        for imported in _imports(path):
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                found.add(imported)
+        graph[name] = found
+    return graph
+
+
+def test_no_two_files_import_each_other_even_round_a_circle():
+    graph = _files_graph()
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as error:
+        circle = " → ".join(error.args[1])
+        pytest.fail(f"these files import each other round a circle: {circle}")
+
+
+def test_the_circle_check_finds_a_circle():
+    """The check above fails on a circle (its negative control)."""
+    graph = _files_graph()
+    graph["tournament.ops.health"] = {
+        *graph["tournament.ops.health"],
+        "tournament.web.api",
+    }
+    graph["tournament.web.api"] = {
+        *graph["tournament.web.api"],
+        "tournament.ops.health",
+    }
+    with pytest.raises(CycleError):
+        tuple(TopologicalSorter(graph).static_order())
