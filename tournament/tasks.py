@@ -1,12 +1,13 @@
-"""Background tasks of the tournament app. A task takes ids and calls
-services/selectors."""
+"""The tournament app's tasks module, which Celery finds: the worker's health check,
+and the tasks of the platform's modules (mail, the password reset's mail), imported
+so that every worker knows them. A capability's own tasks are beside it
+(tournament/backups/tasks.py, scoring/excel/tasks.py, scoring/ratings/tasks.py)."""
 
 from celery import shared_task
 
 from tournament.ops.mail import mail_send  # noqa: F401  (tasks of other modules: the worker's too)
 from tournament.web.security import password_reset_mail  # noqa: F401
 
-from .backups import services as backup_services
 from .models import Tournament
 
 
@@ -14,10 +15,3 @@ from .models import Tournament
 def health_check() -> dict:
     """Proves a worker is consuming the queue and can reach the database."""
     return {"worker": "ok", "tournaments": Tournament.objects.count()}
-
-
-@shared_task(name="tournament.sheet_copy_keep", ignore_result=True)
-def sheet_copy_keep(match_ids: list[int]) -> int:
-    """Keep a copy of each locked sheet for the next backup of its tournament
-    (docs/backups.md): it then reuses the copy instead of reading the sheet again."""
-    return backup_services.sheet_copies_keep(match_ids=match_ids)

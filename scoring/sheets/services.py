@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.backups.services import backup_before_reopening
+from tournament.backups.tasks import sheet_copy_keep
 from tournament.domain.errors import (
     ConflictError,
     ForbiddenError,
@@ -30,7 +31,6 @@ from tournament.domain.types import Role
 from tournament.models import account
 from tournament.ops.queue import task_send_on_commit
 from tournament.selectors import match_roster
-from tournament.tasks import sheet_copy_keep
 
 from ..domain import rules, tiebreak
 from ..domain.auction import auction_check, auction_parse

@@ -50,7 +50,9 @@ app = Celery("fiftysix")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # The periodic tasks of packages that are not apps of their own.
-app.autodiscover_tasks(["tournament.ops", "scoring.excel", "scoring.ratings"])
+app.autodiscover_tasks(
+    ["tournament.ops", "tournament.backups", "scoring.excel", "scoring.ratings"]
+)
 
 
 app.conf.beat_schedule = BEAT_SCHEDULE
