@@ -523,7 +523,9 @@ class TeamWithdrawApi(TournamentScopedMixin, APIView):
 
 class SubstitutionOutput(serializers.ModelSerializer):
     out = serializers.CharField(source="player_out")
-    # "in" is a Python keyword: the field is declared by name below.
+    # "in" is a Python keyword: declared through the class body's namespace, which
+    # DRF's serializer metaclass reads as any other declared field.
+    vars()["in"] = serializers.CharField(source="player_in")
     approved_by = serializers.SerializerMethodField()
 
     class Meta:
@@ -544,9 +546,6 @@ class SubstitutionOutput(serializers.ModelSerializer):
         return username_of(obj.approved_by)
 
 
-SubstitutionOutput._declared_fields["in"] = serializers.CharField(source="player_in")
-
-
 class SubstitutionInput(serializers.Serializer):
     out = serializers.CharField(max_length=80, allow_blank=True)
     from_round = serializers.IntegerField(min_value=1, max_value=50)
@@ -556,11 +555,8 @@ class SubstitutionInput(serializers.Serializer):
         help_text="The stage of from_round: league (unless given) or knockout.",
     )
     reason = serializers.CharField(max_length=300, allow_blank=True)
-
-
-SubstitutionInput._declared_fields["in"] = serializers.CharField(
-    max_length=80, allow_blank=True
-)
+    # "in", a Python keyword, by name (as SubstitutionOutput's), last as it was.
+    vars()["in"] = serializers.CharField(max_length=80, allow_blank=True)
 
 
 class TeamSubstitutionListApi(TournamentScopedMixin, GenericAPIView):
