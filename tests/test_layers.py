@@ -8,6 +8,7 @@ fails on the import that breaks it, wherever it is (a function's body included).
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
@@ -257,3 +258,21 @@ def test_the_circle_check_finds_a_circle():
     }
     with pytest.raises(CycleError):
         tuple(TopologicalSorter(graph).static_order())
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_the_map_names_every_part_of_each_app(app):
+    """docs/architecture.md's table of the app names each part LAYERS places, and
+    every path the map names exists: the map stays true as parts come and go."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split(f"## {app}/", 1)[1].split("\n## ", 1)[0]
+    unnamed = [
+        unit
+        for layer in LAYERS[app]
+        for unit in layer
+        if f"`{unit}/`" not in section and f"`{unit}.py`" not in section
+    ]
+    assert not unnamed, f"docs/architecture.md's {app}/ table does not name {unnamed}"
+    named = re.findall(r"`((?:tournament|scoring|brackets)/[\w./]*)", text)
+    gone = sorted({p for p in named if not (ROOT / p).exists()})
+    assert not gone, f"docs/architecture.md names what does not exist: {gone}"
