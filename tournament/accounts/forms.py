@@ -20,6 +20,24 @@ ROLE_CHOICES = [
 ]
 
 
+class TournamentRoleFields(forms.Form):
+    """A role in a tournament, and the team a captain's is for (`teams`: the
+    tournament's), as an invitation and a direct grant ask them."""
+
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
+    team = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label=_("Team"),
+        help_text=_("For a captain"),
+    )
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
+
+
 class LinkForm(forms.Form):
     """What every invitation's form asks, a tournament's or the site's: whom it is
     for, where to mail it, and for how long it works."""
@@ -46,23 +64,10 @@ class LinkForm(forms.Form):
             self.fields["email"].help_text = help_text
 
 
-class InvitationForm(LinkForm):
+class InvitationForm(TournamentRoleFields, LinkForm):
     """An invitation to a role in a tournament."""
 
     field_order = ["role", "team", "name", "email", "days"]
-
-    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
-    team = forms.TypedChoiceField(
-        required=False,
-        coerce=int,
-        empty_value=None,
-        label=_("Team"),
-        help_text=_("For a captain"),
-    )
-
-    def __init__(self, *args, teams=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
 
 
 class SiteInvitationForm(LinkForm):
@@ -75,22 +80,12 @@ class SiteInvitationForm(LinkForm):
     )
 
 
-class RoleForm(forms.Form):
+class RoleForm(TournamentRoleFields, forms.Form):
     """A role for someone who has an account already, by username."""
 
-    username = forms.CharField(max_length=150, label=_("Username"))
-    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.SCORER, label=_("Role"))
-    team = forms.TypedChoiceField(
-        required=False,
-        coerce=int,
-        empty_value=None,
-        label=_("Team"),
-        help_text=_("For a captain"),
-    )
+    field_order = ["username", "role", "team"]
 
-    def __init__(self, *args, teams=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["team"].choices = [("", "—")] + [(t.pk, t.name) for t in teams]
+    username = forms.CharField(max_length=150, label=_("Username"))
 
 
 class RowForm(forms.Form):
