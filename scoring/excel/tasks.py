@@ -41,7 +41,7 @@ def export_build(self, job_id: int) -> dict:
 def export_orphans_resend_task() -> bool:
     """Send again the workbook jobs that nobody works on (their worker killed, their
     task lost with Redis's queue): Celery beat sends this every WORKER_BEAT_SECONDS
-    (tournament/config/celery.py). Whether the look worked; a failure is logged
+    (tournament/ops/schedule.py). Whether the look worked; a failure is logged
     once."""
     return periodic_attempt(
         "send orphaned workbook jobs again", excel_services.export_orphans_resend

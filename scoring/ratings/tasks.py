@@ -1,7 +1,7 @@
 """The ratings' tasks: a refresh from a sheet's place on, or from the start, and a
 catch-up from where the stored ratings are behind the sheets, sent when a refresh was
 lost by the periodic look that Celery beat sends every CATCH_UP_SECONDS
-(tournament/config/celery.py)."""
+(tournament/ops/schedule.py)."""
 
 import logging
 
