@@ -21,6 +21,11 @@ PRIVATE = {
     "_insert",
     "from_db",
     "_declared_fields",  # DRF's
+    "_request",  # DRF's
+    "_perm_cache",
+    "_user_perm_cache",
+    "_group_perm_cache",
+    "sql_with_params",
 }
 DRIVER_CURSORS = {"Cursor", "ClientCursor", "ServerCursor", "AsyncCursor"}
 

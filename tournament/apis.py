@@ -16,6 +16,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournament.db.raw import django_request
 from tournament.web.api import (
     ID_MAX,
     XLSX,
@@ -710,7 +711,7 @@ class TokenApi(APIView):
         valid = data.is_valid()
         if getattr(request, "axes_locked_out", False):
             # django-axes marks DRF's request, which its middleware does not see.
-            return locked_out(request._request)
+            return locked_out(django_request(request))
         if not valid:
             raise exceptions.ValidationError(data.errors)
         token, _ = Token.objects.get_or_create(user=data.validated_data["user"])

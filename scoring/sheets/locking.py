@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import connection, router
 from django.utils import timezone
 
 from tournament.db.raw import from_row
@@ -189,7 +189,7 @@ def match_locked(match_id: int) -> Match:
     if not found:
         raise Match.DoesNotExist(f"no match {match_id}")
     match = found[0]
-    db = match._state.db
+    db = router.db_for_write(Match, instance=match)  # the database it was read from
     match.tournament = from_row(
         Tournament,
         db,

@@ -20,6 +20,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
 
+from tournament.db.raw import permissions_forget
+
 from ..domain.errors import ConflictError, RuleError, marked
 from ..domain.types import Role
 from ..domain.usernames import username_form
@@ -320,12 +322,6 @@ def _permissions(role: SiteRole) -> list[Permission]:
     )
 
 
-def _forget_permissions(user) -> None:
-    """Django caches a user's permissions on the object: read them again."""
-    for cached in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
-        user.__dict__.pop(cached, None)
-
-
 def _site_role_taken(user, role: SiteRole) -> RuleError | None:
     held = site_role_of(user)
     if held == SiteRole.ADMINISTRATOR:
@@ -351,7 +347,7 @@ def site_role_grant(*, user, role: str) -> None:
     invitation). An administrator's standing includes a creator's; an administrator
     is staff too, which lets every page's header know it without a query."""
     user.user_permissions.add(*_permissions(SiteRole(role)))
-    _forget_permissions(user)
+    permissions_forget(user)
     if role == SiteRole.ADMINISTRATOR and not user.is_staff:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
@@ -386,7 +382,7 @@ def site_role_withdraw(*, user) -> None:
             marked("the site keeps at least one administrator"),
         )
     user.user_permissions.remove(*_permissions(SiteRole.ADMINISTRATOR))
-    _forget_permissions(user)
+    permissions_forget(user)
     if user.is_staff:
         user.is_staff = False  # staff opens nothing but an administrator's header
         user.save(update_fields=["is_staff"])

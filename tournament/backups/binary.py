@@ -14,7 +14,7 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import QuerySet
 
-from tournament.db.raw import driver_cursor
+from tournament.db.raw import compiled, driver_cursor
 
 
 def content_store(backup, content: bytes) -> None:
@@ -42,7 +42,7 @@ def binary_rows(queryset: QuerySet) -> Iterator[tuple]:
     import psycopg
 
     try:
-        sql, params = queryset.query.sql_with_params()
+        sql, params = compiled(queryset)
     except EmptyResultSet:  # an `__in` of nothing: no query to run
         return
     with driver_cursor(psycopg.Cursor) as cursor:
