@@ -22,11 +22,7 @@ APPS = ("tournament", "scoring", "brackets")
 FORBIDDEN = {
     "tournament": ("scoring", "brackets"),
     "scoring": ("brackets",),
-    "scoring.sheets": ("scoring.league", "scoring.excel", "scoring.ratings"),
-    "scoring.league": ("scoring.excel", "scoring.ratings"),
-    # The ratings follow the sheets by their signals, and are read by the pages and
-    # seasons above them; the workbook may show them.
-    "scoring.ratings": ("scoring.excel",),
+    # Inside an app, LAYERS below.
 }
 
 
@@ -273,6 +269,26 @@ def test_the_map_names_every_part_of_each_app(app):
         if f"`{unit}/`" not in section and f"`{unit}.py`" not in section
     ]
     assert not unnamed, f"docs/architecture.md's {app}/ table does not name {unnamed}"
+    # Its rows run from the top layer down, as LAYERS (lowest first) reversed: each
+    # part at the row whose "where" cell names it.
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("| ")]
+    row_of = {
+        unit: n
+        for n, cells in reversed(list(enumerate(rows)))
+        for layer in LAYERS[app]
+        for unit in layer
+        if len(cells) > 2 and (f"`{unit}/`" in cells[2] or f"`{unit}.py`" in cells[2])
+    }
+    layer_of = _layer_of(app)
+    rowless = sorted(set(layer_of) - set(row_of))
+    assert not rowless, f"the map's {app}/ table gives {rowless} no row of its own"
+    late = sorted(
+        (higher, lower)
+        for higher in row_of
+        for lower in row_of
+        if layer_of[higher] > layer_of[lower] and row_of[higher] > row_of[lower]
+    )
+    assert not late, f"the map's {app}/ table names a lower part first: {late}"
     named = re.findall(r"`((?:tournament|scoring|brackets)/[\w./]*)", text)
     gone = sorted({p for p in named if not (ROOT / p).exists()})
     assert not gone, f"docs/architecture.md names what does not exist: {gone}"

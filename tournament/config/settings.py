@@ -260,7 +260,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "tournament.web.api.exception_handler",
     # Request bodies are JSON, nesting checked before parsing; the views that take
     # an upload name MultiPartParser instead. One media type per body, so that the
-    # schema offers one and a client generated from it works (API.md, Conventions);
+    # schema offers one and a client generated from it works (docs/api.md, "Errors");
     # any other is 415. The pages keep their forms: they are Django views.
     "DEFAULT_PARSER_CLASSES": ["tournament.web.parsers.JSONParser"],
     # The tests' APIClient sends JSON unless told otherwise, as every client does.

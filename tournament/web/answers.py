@@ -1,5 +1,5 @@
 """The JSON every API error answers with: `{detail, code, …}` and its status
-(API.md, Conventions), and the words of the generic ones. The lowest module of the
+(docs/api.md, "Errors"), and the words of the generic ones. The lowest module of the
 web platform: the error middleware (errors.py), the answer while the database is
 away (unavailable.py) and what every API shares (api.py) all answer through it."""
 

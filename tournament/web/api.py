@@ -223,7 +223,7 @@ def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
         and isinstance(exc, exceptions.APIException)
     ):
         # DRF's own refusals (a parse error, 401, 403, 404, 405, 415, 429) carry
-        # their stable code too, as every other error does (API.md, Conventions).
+        # their stable code too, as every other error does (docs/api.md, "Errors").
         codes = exc.get_codes()
         response.data["code"] = codes if isinstance(codes, str) else exc.default_code
         if isinstance(exc, exceptions.PermissionDenied) and str(exc.detail).startswith(

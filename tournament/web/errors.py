@@ -1,4 +1,4 @@
-"""Every answer under /api/ is JSON, whatever happens (API.md, Conventions).
+"""Every answer under /api/ is JSON, whatever happens (docs/api.md, "Errors").
 
 `ApiErrors` is the outermost middleware. For a request under /api/ it
 

@@ -4,7 +4,7 @@ in), then the switcher's cookie, then the browser's Accept-Language; English whe
 none says. The API answers in English, with its stable codes (API.md); only its
 refusals of the rules are said in Malayalam when a request's Accept-Language puts
 Malayalam first (a score page's queue asks in its page's language:
-apis_common.asks_malayalam), their codes and fields the same."""
+web/api.py: asks_malayalam), their codes and fields the same."""
 
 from __future__ import annotations
 

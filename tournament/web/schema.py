@@ -3,7 +3,7 @@ which import the pagination class named in settings), and the one pass over the
 finished schema that makes a client generated from it read well and work
 (docs/api.md):
 
-- every error an operation can give, in the one error shape (API.md, Conventions):
+- every error an operation can give, in the one error shape (docs/api.md, "Errors"):
   400 with field errors, `Error` (`{detail, code, …parameters}`) for the others,
   `StaleVersion` (with `current_version`) for a score sheet's 409;
 - the headers: `Idempotency-Key` on every write, `If-None-Match` and `ETag` (and 304)

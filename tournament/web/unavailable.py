@@ -3,14 +3,14 @@
 middle of a request. Every request then gets 503 with `Retry-After`, and nothing of
 it was saved (a transaction that lost its connection is never committed):
 
-- under /api/, `{"detail", "code": "database_unavailable"}` (API.md, Operations), so
+- under /api/, `{"detail", "code": "database_unavailable"}` (docs/api.md, "Errors"), so
   that a script, and the score page's queue (static/js/score/), sends it again;
 - a page gets templates/503.html, a short page in the visitor's language that says
   to try again in a moment.
 
 Wherever the error is raised (a view, DRF's authentication, a middleware that reads
 the session such as the signed-in user or the language), it ends here: DRF's
-exception handler (apis_common.py), ApiErrors.process_exception for the other views
+exception handler (web/api.py), ApiErrors.process_exception for the other views
 under /api/, and `server_error`, the handler500 of the URLs, for the rest: Django
 turns an exception in any middleware into that handler's answer (with DEBUG on,
 Django shows its debug page instead, as for any other error).
@@ -58,7 +58,7 @@ def unreachable(error: BaseException | None) -> bool:
     Django's wrappers of the driver's errors: psycopg's, and PostgreSQL's shutdown,
     a statement cancelled, a deadlock, which waiting also cures; SQLite's busy or
     locked file. Other database errors (a constraint, a bad statement) are not the
-    database being away: apis_common.py answers them."""
+    database being away: web/api.py answers them."""
     if isinstance(error, InterfaceError):
         return True
     if not isinstance(error, OperationalError):
