@@ -126,3 +126,21 @@ def test_the_build_context_holds_every_file_the_image_copies():
             path == name or (name.endswith("/") and path.startswith(name))
             for name in admitted
         ), f"{path} is copied by deploy/Containerfile but not let in by .dockerignore"
+
+
+def test_every_command_compose_runs_in_the_image_is_in_the_image():
+    """Each `deploy/…` a compose service of the site's image runs (web, worker, beat,
+    the nightly dump) is copied into the image: a role whose script is not there
+    cannot start (deploy/start-beat once was not)."""
+    compose = (ROOT / "deploy/compose.yaml").read_text()
+    commands = set(re.findall(r'command: \["(deploy/[\w.-]+)"', compose))
+    assert {"deploy/start-web", "deploy/start-worker", "deploy/start-beat"} <= commands
+    copied = _copied()
+    missing = sorted(
+        c
+        for c in commands
+        if not any(
+            c == path or (path.endswith("/") and c.startswith(path)) for path in copied
+        )
+    )
+    assert not missing, f"deploy/Containerfile does not copy {missing}"
