@@ -15,7 +15,6 @@ Every write here runs inside its caller's transaction (the services are atomic).
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from tournament.ops.mail import mail_send_on_commit
+from tournament.web.links import key_digest
 from tournament.web.zones import mailed, told
 
 from ..domain.errors import ConflictError, RuleError, Words, marked
@@ -41,8 +41,9 @@ Given = TypeVar("Given")
 
 
 def link_digest(key: str) -> str:
-    """What the site keeps of a link's key."""
-    return hashlib.sha256(key.encode()).hexdigest()
+    """What the site keeps of an invitation's key: its digest, as of a table's or a
+    team's link (tournament/web/links.py)."""
+    return key_digest(key)
 
 
 @dataclass(frozen=True)
