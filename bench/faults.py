@@ -4,7 +4,7 @@ deal is lost or doubled.
 It starts, on this machine and of its own, the production topology of docs/deploy.md:
 a PostgreSQL cluster (initdb in a temporary folder, its own port) and a Redis server
 (its own port, append-only file on), two gunicorn instances with the production
-settings, a Celery worker, and Caddy in front of the two instances with the
+settings, a Celery worker and its beat, and Caddy in front of the two instances with the
 proxy settings of deploy/Caddyfile (without TLS). Stopping any of them touches
 nothing else on the machine. Through the proxy it plays round 1 of a 500-team league:
 
@@ -131,6 +131,7 @@ class Stack:
         self.db_url = f"postgres://postgres@127.0.0.1:{self.pg_port}/fiftysix"
         self.webs: list[subprocess.Popen | None] = [None, None]
         self.worker: subprocess.Popen | None = None
+        self.beat: subprocess.Popen | None = None
         self.redis: subprocess.Popen | None = None
         self.proxy: subprocess.Popen | None = None
         self.pg_running = False
@@ -261,6 +262,15 @@ class Stack:
         self._stop(self.worker, signal.SIGKILL)
         self.worker = None
 
+    def beat_start(self) -> None:
+        """Celery beat, as a site runs it (deploy/start-beat): it sends the periodic
+        tasks a worker runs, the resend of orphaned workbook jobs among them."""
+        env = {**self.env(), "DJANGO_SETTINGS_MODULE": "tournament.config.settings"}
+        command = [sys.executable, "-m", "celery", "--app", "tournament.config"]
+        command += ["beat", "--loglevel=WARNING"]
+        command += ["--schedule", str(self.folder / "beat-schedule")]
+        self.beat = self._spawn("beat", command, env)
+
     def proxy_start(self) -> None:
         config = self.folder / "Caddyfile"
         config.write_text(caddyfile(self.proxy_port, self.web_ports), "utf-8")
@@ -329,7 +339,7 @@ class Stack:
         return stack
 
     def close(self) -> None:
-        for process in [self.proxy, *self.webs, self.worker, self.redis]:
+        for process in [self.proxy, *self.webs, self.worker, self.beat, self.redis]:
             if process is not None:
                 self._stop(process, signal.SIGTERM)
         if self.pg_running:
@@ -874,6 +884,7 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
         for i in range(2):
             stack.web_start(i)
         stack.worker_start()
+        stack.beat_start()
         stack.proxy_start()
         took = time.perf_counter() - started
         print(f"  the topology up and the league drawn in {took:.1f} s")
@@ -884,7 +895,7 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
             "bench.faults", stack.db_url, "--child", "check", json.dumps(match_ids)
         )
     except BenchFailed:
-        for name in ("web1", "web2", "worker", "proxy"):
+        for name in ("web1", "web2", "worker", "beat", "proxy"):
             print(f"  --- {name}.log ---\n{stack.log_tail(name)}")
         raise
     finally:
