@@ -233,17 +233,24 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[int]:
         yield port
 
 
-def gunicorn_workers(port: int) -> list[int]:
+def gunicorn_workers(port: int, count: int | None = None) -> list[int]:
     """The pids of the workers of our gunicorn on `port` (Linux's /proc): processes
-    with its command line whose parent has it too."""
+    with its command line whose parent has it too. With `count`, looked for again for
+    up to 10 s until there are that many (a worker the master is still forking, or
+    forking again, has no command line of its own yet)."""
     bind = f"--bind=127.0.0.1:{port}".encode()
-    found: dict[int, int] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        with contextlib.suppress(OSError):
-            if bind in (entry / "cmdline").read_bytes().split(b"\0"):
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                found[int(entry.name)] = int(stat[1])
-    return sorted(pid for pid, parent in found.items() if parent in found)
+    deadline = time.monotonic() + 10
+    while True:
+        found: dict[int, int] = {}
+        for entry in Path("/proc").glob("[0-9]*"):
+            with contextlib.suppress(OSError):
+                if bind in (entry / "cmdline").read_bytes().split(b"\0"):
+                    stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    found[int(entry.name)] = int(stat[1])
+        workers = sorted(pid for pid, parent in found.items() if parent in found)
+        if count is None or len(workers) == count or time.monotonic() > deadline:
+            return workers
+        time.sleep(0.1)
 
 
 # The run's databases

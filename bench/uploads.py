@@ -164,7 +164,7 @@ def run(session: Session, argv: list[str]) -> list[Figure]:
         quiet = child_env(db.url, DJANGO_LOG_LEVEL="ERROR")  # the 400s are expected
         # One worker, so that every request lands on the one whose memory is read.
         with gunicorn(quiet, 1) as port:
-            (worker,) = gunicorn_workers(port)
+            (worker,) = gunicorn_workers(port, count=1)
             for content in bombs.values():  # warm: any upload of that size
                 body, kind = _multipart(content, "teams.xlsx")
                 _send(port, "/bench/bare/", plan["organizer"], body, kind)
