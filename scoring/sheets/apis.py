@@ -372,7 +372,7 @@ def replay_answer(name: str, *answers: type[serializers.Serializer]) -> OpenApiR
 # ----------------------------------------------------------------------------------
 
 
-IDEMPOTENCY_KEY = "Idempotency-Key"
+IDEMPOTENCY_KEY = locking.IDEMPOTENCY_KEY
 
 
 class MatchScopedMixin(RolesMixin):
@@ -408,8 +408,7 @@ class MatchScopedMixin(RolesMixin):
         once per key (docs/score-sheets.md), a retry after a lost answer is answered
         with the sheet as it is, marked replayed. None without a usable key (a
         write's unusable one is refused in check_permissions)."""
-        key = self.request.headers.get(IDEMPOTENCY_KEY, "")  # type: ignore[attr-defined]
-        return key if locking.key_ok(key) else None
+        return locking.request_key(self.request)  # type: ignore[attr-defined]
 
     def check_permissions(self, request):
         super().check_permissions(request)  # type: ignore[misc]

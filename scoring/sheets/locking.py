@@ -62,9 +62,20 @@ class Replayed(Exception):
         self.match = match
 
 
+IDEMPOTENCY_KEY = "Idempotency-Key"  # the header
+
+
 def key_ok(key: str) -> bool:
     """An Idempotency-Key the sheet's history can keep: 1 to 100 printable ASCII."""
     return 0 < len(key) <= 100 and key.isprintable() and key.isascii()
+
+
+def request_key(request) -> str | None:
+    """The request's Idempotency-Key for its write's service, or None without a
+    usable one (the API refuses an unusable key first; the score page's own queue
+    sends only usable ones)."""
+    key = request.headers.get(IDEMPOTENCY_KEY, "")
+    return key if key_ok(key) else None
 
 
 def replay_check(

@@ -137,9 +137,8 @@ class _ScoreDesk:
         self.answered = ""  # the action a POST asked for: its answer shows beside it
         # An Idempotency-Key sent with a POST (the offline queue's, static/js/score/)
         # is honoured as the API honours it: the action's service is given it.
-        key = request.headers.get("Idempotency-Key", "")
         self.idempotency_key = (
-            key if bind and request.method == "POST" and locking.key_ok(key) else None
+            locking.request_key(request) if bind and request.method == "POST" else None
         )
         posted = (
             request.POST.get("action") if bind and request.method == "POST" else None
